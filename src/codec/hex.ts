@@ -1,0 +1,70 @@
+import { CodecError, CodecErrorCode } from "./errors.js";
+
+const HEX = "0123456789abcdef";
+const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i & 15]!);
+
+/** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
+export function toHex(bytes: Uint8Array): string {
+  let s = "0x";
+  for (let i = 0; i < bytes.length; i++) s += LUT[bytes[i]!];
+  return s;
+}
+
+function nibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/**
+ * 0x-prefixed hex to bytes. `length`, when given, is the exact byte length required.
+ * Any failure is a CodecError(InvalidHex) naming `field`.
+ */
+export function fromHex(value: unknown, field: string, length?: number): Uint8Array {
+  if (typeof value !== "string") throw new CodecError(CodecErrorCode.InvalidHex, field, "expected a 0x-prefixed hex string");
+  if (!value.startsWith("0x")) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex must start with 0x");
+  const n = value.length - 2;
+  if (n % 2 !== 0) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex has an odd number of digits");
+  if (length !== undefined && n / 2 !== length) {
+    throw new CodecError(CodecErrorCode.InvalidHex, field, `expected ${length} bytes, got ${n / 2}`);
+  }
+  const out = new Uint8Array(n / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = nibble(value.charCodeAt(2 + 2 * i));
+    const lo = nibble(value.charCodeAt(3 + 2 * i));
+    if (hi < 0 || lo < 0) throw new CodecError(CodecErrorCode.InvalidHex, field, "invalid hex digit");
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+/** True when the two byte arrays hold the same bytes. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Lexicographic byte order (the order TIPs require for sorted parents, inputs, token IDs). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+/** Concatenates byte arrays. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+import { CodecError, CodecErrorCode } from "./errors.js";
+
+/**
+ * A cursor over bytes whose every read names the field it reads, so a truncated input fails
+ * with `CodecError(Truncated, "basicOutput.amount")` rather than a RangeError. All integers are
+ * little-endian, as every Stardust TIP serializes them.
+ */
+export class ReadStream {
+  private readonly view: DataView;
+  private pos = 0;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get position(): number {
+    return this.pos;
+  }
+
+  get length(): number {
+    return this.bytes.length;
+  }
+
+  remaining(): number {
+    return this.bytes.length - this.pos;
+  }
+
+  /** The bytes from `start` up to the current position (no copy). */
+  sliceFrom(start: number): Uint8Array {
+    return this.bytes.subarray(start, this.pos);
+  }
+
+  private need(n: number, field: string): void {
+    if (this.pos + n > this.bytes.length) {
+      throw new CodecError(
+        CodecErrorCode.Truncated,
+        field,
+        `needs ${n} bytes at offset ${this.pos}, ${this.bytes.length - this.pos} left`,
+      );
+    }
+  }
+
+  u8(field: string): number {
+    this.need(1, field);
+    return this.bytes[this.pos++]!;
+  }
+
+  /** Reads a u8 without consuming it (type discriminators). */
+  peekU8(field: string): number {
+    this.need(1, field);
+    return this.bytes[this.pos]!;
+  }
+
+  /** Reads a u32 without consuming it (payload type discriminators). */
+  peekU32(field: string): number {
+    this.need(4, field);
+    return this.view.getUint32(this.pos, true);
+  }
+
+  u16(field: string): number {
+    this.need(2, field);
+    const v = this.view.getUint16(this.pos, true);
+    this.pos += 2;
+    return v;
+  }
+
+  u32(field: string): number {
+    this.need(4, field);
+    const v = this.view.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  u64(field: string): bigint {
+    this.need(8, field);
+    const v = this.view.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  u256(field: string): bigint {
+    this.need(32, field);
+    let v = 0n;
+    for (let i = 31; i >= 0; i--) v = (v << 8n) | BigInt(this.bytes[this.pos + i]!);
+    this.pos += 32;
+    return v;
+  }
+
+  /** A copy of the next `n` bytes (copies so decoded objects never alias the input buffer). */
+  bytesN(n: number, field: string): Uint8Array {
+    this.need(n, field);
+    const out = this.bytes.slice(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  /** A boolean byte: 0 or 1, anything else rejected. */
+  bool(field: string): boolean {
+    const v = this.u8(field);
+    if (v > 1) throw new CodecError(CodecErrorCode.ValueOutOfRange, field, `boolean byte must be 0 or 1, got ${v}`);
+    return v === 1;
+  }
+
+  /** Fails when bytes are left over after a complete top-level object. */
+  expectEnd(field: string): void {
+    if (this.pos !== this.bytes.length) {
+      throw new CodecError(CodecErrorCode.TrailingBytes, field, `${this.bytes.length - this.pos} trailing bytes`);
+    }
+  }
+}

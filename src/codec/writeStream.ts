@@ -1,0 +1,87 @@
+/**
+ * An append-only little-endian byte writer that grows its buffer by doubling. `finish()`
+ * returns a view of exactly the bytes written.
+ */
+export class WriteStream {
+  private buf: Uint8Array;
+  private view: DataView;
+  private pos = 0;
+
+  constructor(initialSize = 256) {
+    this.buf = new Uint8Array(initialSize);
+    this.view = new DataView(this.buf.buffer);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  private ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(v: number): this {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+    return this;
+  }
+
+  u16(v: number): this {
+    this.ensure(2);
+    this.view.setUint16(this.pos, v, true);
+    this.pos += 2;
+    return this;
+  }
+
+  u32(v: number): this {
+    this.ensure(4);
+    this.view.setUint32(this.pos, v, true);
+    this.pos += 4;
+    return this;
+  }
+
+  /** Overwrites a u32 written earlier (length prefixes known only after the body). */
+  setU32At(offset: number, v: number): this {
+    this.view.setUint32(offset, v, true);
+    return this;
+  }
+
+  u64(v: bigint): this {
+    this.ensure(8);
+    this.view.setBigUint64(this.pos, v, true);
+    this.pos += 8;
+    return this;
+  }
+
+  u256(v: bigint): this {
+    this.ensure(32);
+    let x = v;
+    for (let i = 0; i < 32; i++) {
+      this.buf[this.pos + i] = Number(x & 0xffn);
+      x >>= 8n;
+    }
+    this.pos += 32;
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+    return this;
+  }
+
+  bool(v: boolean): this {
+    return this.u8(v ? 1 : 0);
+  }
+
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}
