@@ -11,7 +11,7 @@ const hasher = await createBLAKE2b(256);
 /** BLAKE2b-256 of the concatenation of `parts`. */
 export function blake2b256(...parts: Uint8Array[]): Uint8Array {
   hasher.init();
-  for (const p of parts) hasher.update(p);
+  for (let i = 0; i < parts.length; i++) hasher.update(parts[i]!);
   return hasher.digest("binary");
 }
 

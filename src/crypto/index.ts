@@ -7,3 +7,14 @@ export {
   ed25519Verify,
   ed25519VerifyZip215,
 } from "./ed25519.js";
+export {
+  largestPowerOfTwoBelow,
+  type MerkleProofNode,
+  merkleLeafHash,
+  merkleNodeHash,
+  merkleProof,
+  merkleProofValueHash,
+  merkleRoot,
+  merkleRootFromLeafHashes,
+  merkleRootFromProof,
+} from "./merkle.js";

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { fromHex, toHex } from "../../src/codec/hex.js";
+import { blake2b256, merkleLeafHash, merkleProof, merkleRoot, merkleRootFromProof } from "../../src/crypto/index.js";
+
+// TIP-4 "Example": Merkle tree with 7 leaves.
+const D = [
+  "52fdfc072182654f163f5f0f9a621d729566c74d10037c4d7bbb0407d1e2c649",
+  "81855ad8681d0d86d1e91e00167939cb6694d2c422acd208a0072939487f6999",
+  "eb9d18a44784045d87f3c67cf22746e995af5a25367951baa2ff6cd471c483f1",
+  "5fb90badb37c5821b6d95526a41a9504680b4e7c8b763a1b1d49d4955c848621",
+  "6325253fec738dd7a9e28bf921119c160f0702448615bbda08313f6a8eb668d2",
+  "0bf5059875921e668a5bdf2c7fc4844592d2572bcd0668d2d6c52f5054e2d083",
+  "6bf84c7174cb7476364cc3dbd968b0f7172ed85794bb358b0c3b525da1786f9f",
+].map((h) => fromHex(`0x${h}`, "D"));
+
+describe("TIP-4 Merkle tree hash", () => {
+  it("matches the TIP's 7-leaf example root and leaf hashes", () => {
+    assert.equal(toHex(merkleRoot(D)), "0xbf67ce7ba23e8c0951b5abaec4f5524360d2c26d971ff226d3359fa70cdb0beb");
+    assert.equal(toHex(merkleLeafHash(D[0]!)), "0x3d1399c64ff0ae6a074afa4cd2ce4eab8d5c499c1da6afdd1d84b7447cc00544");
+    assert.equal(toHex(merkleLeafHash(D[6]!)), "0x7ec774ebc33ed4ca298e8a1cf1f569e36c6784467d63b055efd7612abe2858a4");
+  });
+
+  it("hashes an empty list to BLAKE2b-256 of the empty string", () => {
+    assert.deepEqual(merkleRoot([]), blake2b256());
+  });
+
+  it("yields, for every leaf of trees of 1..33 leaves, a TIP-45 proof that rebuilds the root", () => {
+    for (let n = 1; n <= 33; n++) {
+      const leaves = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(i, n)));
+      const root = merkleRoot(leaves);
+      const hashes = leaves.map(merkleLeafHash);
+      for (let i = 0; i < n; i++) {
+        const proof = merkleProof(hashes, i);
+        assert.deepEqual(merkleRootFromProof(proof), root, `n=${n} i=${i}`);
+      }
+    }
+  });
+
+  it("builds the TIP-45 two-leaf shapes (value hash on the proven side)", () => {
+    const hashes = D.slice(0, 2).map(merkleLeafHash);
+    const p0 = merkleProof(hashes, 0);
+    assert.equal(p0.type, 0);
+    if (p0.type !== 0) return;
+    assert.equal(p0.l.type, 2);
+    assert.equal(p0.r.type, 1);
+    const p1 = merkleProof(hashes, 1);
+    assert.ok(p1.type === 0 && p1.l.type === 1 && p1.r.type === 2);
+  });
+});

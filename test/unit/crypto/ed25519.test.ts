@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { createHash, verify as nodeVerify, createPublicKey } from "node:crypto";
+import { describe, it } from "node:test";
+import { ed25519 } from "@noble/curves/ed25519.js";
+import { fromHex, toHex } from "../../../src/codec/hex.js";
+import { ed25519KeyPairFromSeed, ed25519Sign, ed25519Verify } from "../../../src/crypto/index.js";
+
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const leToBigInt = (b: Uint8Array) => b.reduceRight((acc, x) => (acc << 8n) | BigInt(x), 0n);
+const bigIntToLe32 = (v: bigint) => Uint8Array.from({ length: 32 }, (_, i) => Number((v >> BigInt(8 * i)) & 0xffn));
+const sha512 = (...parts: Uint8Array[]) => new Uint8Array(createHash("sha512").update(Buffer.concat(parts)).digest());
+
+describe("Ed25519", () => {
+  it("derives the RFC 8032 test 1 key and signature", () => {
+    const kp = ed25519KeyPairFromSeed(fromHex("0x9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "seed"));
+    assert.equal(toHex(kp.publicKey), "0xd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
+    const sig = ed25519Sign(kp, new Uint8Array());
+    assert.equal(
+      toHex(sig),
+      "0xe5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+    );
+    assert.equal(ed25519Verify(kp.publicKey, new Uint8Array(), sig), true);
+  });
+
+  it("derives the well-known dev key of DESIGN.md section 7", () => {
+    const kp = ed25519KeyPairFromSeed(fromHex("0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c", "seed"));
+    assert.equal(toHex(kp.publicKey), "0x974e30f17525ef12571759792269eadd12100e4c3b2bfc765da4d88cac75576d");
+  });
+
+  it("rejects a wrong message, a flipped signature bit and wrong lengths", () => {
+    const kp = ed25519KeyPairFromSeed(new Uint8Array(32).fill(7));
+    const msg = Uint8Array.of(1, 2, 3);
+    const sig = ed25519Sign(kp, msg);
+    assert.equal(ed25519Verify(kp.publicKey, Uint8Array.of(1, 2, 4), sig), false);
+    const bad = Uint8Array.from(sig);
+    bad[10]! ^= 1;
+    assert.equal(ed25519Verify(kp.publicKey, msg, bad), false);
+    assert.equal(ed25519Verify(kp.publicKey.subarray(1), msg, sig), false);
+    assert.equal(ed25519Verify(kp.publicKey, msg, sig.subarray(1)), false);
+    // S ≥ L is rejected by ZIP-215 as well (non-canonical scalar)
+    const highS = Uint8Array.from(sig);
+    highS.set(bigIntToLe32(leToBigInt(sig.subarray(32)) + L), 32);
+    assert.equal(ed25519Verify(kp.publicKey, msg, highS), false);
+  });
+
+  it("accepts under ZIP-215 a signature whose R carries a torsion component, which OpenSSL rejects", () => {
+    // R = rB + T with T of order 8: the cofactored equation [8]SB = [8]R + [8]kA holds, the
+    // cofactorless one SB = R + kA (RFC 8032 as OpenSSL checks it) does not.
+    const seed = new Uint8Array(32).fill(42);
+    const kp = ed25519KeyPairFromSeed(seed);
+    const h = sha512(seed);
+    h[0]! &= 248;
+    h[31]! &= 127;
+    h[31]! |= 64;
+    const a = leToBigInt(h.subarray(0, 32)) % L;
+    const msg = Uint8Array.of(9, 9, 9);
+    const r = 123456789n;
+    const T = ed25519.Point.fromHex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05");
+    const R = ed25519.Point.BASE.multiply(r).add(T).toBytes();
+    const k = leToBigInt(sha512(R, kp.publicKey, msg)) % L;
+    const S = (r + k * a) % L;
+    const sig = new Uint8Array([...R, ...bigIntToLe32(S)]);
+
+    const openssl = nodeVerify(null, msg, createPublicKey(kp.privateKey), sig);
+    assert.equal(openssl, false, "OpenSSL must reject the cofactorless equation");
+    assert.equal(ed25519Verify(kp.publicKey, msg, sig), true);
+  });
+});
