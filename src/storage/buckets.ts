@@ -1,0 +1,99 @@
+/**
+ * Every key prefix of the database, one byte each, never reused. The layout of each key and
+ * value is documented here, in one place, and built only by the helpers below (and the record
+ * codecs in `records.ts`). Integers in keys are big-endian so that LevelDB's byte order is
+ * numeric order; integers in values are little-endian like the Stardust wire format.
+ *
+ * | bucket                | key                                  | value                                                            |
+ * |-----------------------|--------------------------------------|------------------------------------------------------------------|
+ * | Block                 | blockId[32]                          | block bytes (TIP-24)                                             |
+ * | BlockMetadata         | blockId[32]                          | BlockMetadataRecord (records.ts)                                 |
+ * | Child                 | parentId[32] ‖ childId[32]           | (empty)                                                          |
+ * | MilestoneByIndex      | index u32 BE                         | milestoneId[32] ‖ blockId[32] ‖ timestamp u32                    |
+ * | MilestoneById         | milestoneId[32]                      | index u32                                                        |
+ * | Output                | outputId[34]                         | blockId[32] ‖ bookedIndex u32 ‖ bookedTimestamp u32 ‖ output     |
+ * | Unspent               | outputId[34]                         | (empty)                                                          |
+ * | Spent                 | outputId[34]                         | spendingTxId[32] ‖ spentIndex u32 ‖ spentTimestamp u32           |
+ * | LedgerDiff            | milestoneIndex u32 BE                | created count u32 ‖ outputIds ‖ consumed count u32 ‖ outputIds   |
+ * | TransactionOutputs    | transactionId[32]                    | transactionCommitment[32] ‖ count u16 ‖ output leaf hashes[32]…  |
+ * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it                        |
+ * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
+ * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
+ * | Tip                   | blockId[32]                          | (empty)                                                          |
+ * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
+ */
+export enum Bucket {
+  Block = 0x01,
+  BlockMetadata = 0x02,
+  Child = 0x03,
+  MilestoneByIndex = 0x04,
+  MilestoneById = 0x05,
+  Output = 0x06,
+  Unspent = 0x07,
+  Spent = 0x08,
+  LedgerDiff = 0x09,
+  TransactionOutputs = 0x0a,
+  TransactionBlock = 0x0b,
+  ProtocolParameters = 0x0c,
+  SolidEntryPoint = 0x0d,
+  Tip = 0x0e,
+  NodeState = 0x0f,
+}
+
+/** Named single values of the NodeState bucket. */
+export enum NodeStateKey {
+  /** u32: schema version of this database layout. */
+  SchemaVersion = "schemaVersion",
+  /** utf-8: network name the database belongs to (refuse to start on another). */
+  NetworkName = "networkName",
+  /** u32: index of the last confirmed milestone whose writes are applied (the ledger index). */
+  LedgerIndex = "ledgerIndex",
+  /** u32: lowest milestone index whose data is still stored (pruning horizon). */
+  PruningIndex = "pruningIndex",
+  /** 32 bytes: the coordinator's Ed25519 seed, on a node that runs the coordinator. */
+  CoordinatorSeed = "coordinatorSeed",
+  /** 32 bytes: HS256 secret for the JWTs that open protected routes. */
+  JwtSecret = "jwtSecret",
+}
+
+/** Current layout version; bump when a value layout changes. */
+export const SCHEMA_VERSION = 1;
+
+export function bucketPrefix(bucket: Bucket): Uint8Array {
+  return Uint8Array.of(bucket);
+}
+
+/** `bucket ‖ id` for buckets keyed by one ID (block, milestone, output, transaction). */
+export function idKey(bucket: Bucket, id: Uint8Array): Uint8Array {
+  const key = new Uint8Array(1 + id.length);
+  key[0] = bucket;
+  key.set(id, 1);
+  return key;
+}
+
+/** `bucket ‖ index u32 BE` for buckets keyed by milestone index. */
+export function indexKey(bucket: Bucket, index: number): Uint8Array {
+  const key = new Uint8Array(5);
+  key[0] = bucket;
+  new DataView(key.buffer).setUint32(1, index, false);
+  return key;
+}
+
+/** The milestone index of an `indexKey`. */
+export function indexOfKey(key: Uint8Array): number {
+  return new DataView(key.buffer, key.byteOffset, key.byteLength).getUint32(1, false);
+}
+
+/** `Child ‖ parentId ‖ childId`. */
+export function childKey(parentId: Uint8Array, childId: Uint8Array): Uint8Array {
+  const key = new Uint8Array(65);
+  key[0] = Bucket.Child;
+  key.set(parentId, 1);
+  key.set(childId, 33);
+  return key;
+}
+
+/** `NodeState ‖ name`. */
+export function nodeStateKey(name: NodeStateKey): Uint8Array {
+  return idKey(Bucket.NodeState, new TextEncoder().encode(name));
+}

@@ -1,0 +1,139 @@
+import { ClassicLevel } from "classic-level";
+import { StorageError, StorageErrorCode } from "./errors.js";
+
+/**
+ * A small key-value controller over LevelDB (classic-level): binary keys and values, point
+ * reads, prefix scans and atomic write batches. Every milestone's writes go through one
+ * `WriteBatch`, which LevelDB applies atomically (all or nothing, also across a crash).
+ */
+
+export interface KvStoreOptions {
+  /** Directory of the LevelDB database. */
+  path: string;
+  /** LevelDB block cache in bytes. */
+  cacheSize: number;
+}
+
+export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 64 * 1024 * 1024 };
+
+type Db = ClassicLevel<Uint8Array, Uint8Array>;
+
+/** Exclusive upper bound of all keys that start with `prefix`, or undefined if there is none (all 0xff). */
+export function prefixEnd(prefix: Uint8Array): Uint8Array | undefined {
+  const end = Uint8Array.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]!++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return undefined;
+}
+
+export interface ScanOptions {
+  /** Only keys starting with these bytes. */
+  prefix: Uint8Array;
+  /** Inclusive lower bound (must start with `prefix`). */
+  gte?: Uint8Array;
+  /** Inclusive upper bound (must start with `prefix`). */
+  lte?: Uint8Array;
+  reverse?: boolean;
+  limit?: number;
+}
+
+/** The LevelDB range of a scan: the prefix's bounds narrowed by `gte`/`lte`. */
+function levelRange(options: ScanOptions) {
+  const range: { gte: Uint8Array; lt?: Uint8Array; lte?: Uint8Array; reverse: boolean; limit: number } = {
+    gte: options.gte ?? options.prefix,
+    reverse: options.reverse ?? false,
+    limit: options.limit ?? -1,
+  };
+  if (options.lte) range.lte = options.lte;
+  else {
+    const end = prefixEnd(options.prefix);
+    if (end) range.lt = end;
+  }
+  return range;
+}
+
+/** A batch of puts and deletes written atomically by `write()`. */
+export class WriteBatch {
+  private readonly ops: { type: "put" | "del"; key: Uint8Array; value?: Uint8Array }[] = [];
+
+  constructor(private readonly db: Db) {}
+
+  get size(): number {
+    return this.ops.length;
+  }
+
+  put(key: Uint8Array, value: Uint8Array): this {
+    this.ops.push({ type: "put", key, value });
+    return this;
+  }
+
+  del(key: Uint8Array): this {
+    this.ops.push({ type: "del", key });
+    return this;
+  }
+
+  /** Applies every operation at once, synced to disk so a confirmed milestone survives a power cut. */
+  async write(): Promise<void> {
+    if (this.ops.length === 0) return;
+    // biome-ignore lint/suspicious/noExplicitAny: classic-level's batch typing does not model mixed ops with binary values
+    await this.db.batch(this.ops as any, { sync: true } as any);
+  }
+}
+
+export class KvStore {
+  private constructor(private readonly db: Db) {}
+
+  static async open(options: KvStoreOptions): Promise<KvStore> {
+    const db: Db = new ClassicLevel<Uint8Array, Uint8Array>(options.path, {
+      keyEncoding: "view",
+      valueEncoding: "view",
+      cacheSize: options.cacheSize,
+    });
+    try {
+      await db.open();
+    } catch (e) {
+      const cause = (e as { cause?: Error }).cause?.message ?? (e as Error).message;
+      throw new StorageError(StorageErrorCode.OpenFailed, `cannot open database at ${options.path}: ${cause}`);
+    }
+    return new KvStore(db);
+  }
+
+  async get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    return (await this.db.get(key)) ?? undefined;
+  }
+
+  async getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
+    if (keys.length === 0) return [];
+    return (await this.db.getMany(keys)).map((v) => v ?? undefined);
+  }
+
+  async has(key: Uint8Array): Promise<boolean> {
+    return (await this.db.get(key)) !== undefined;
+  }
+
+  async put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    await this.db.put(key, value);
+  }
+
+  batch(): WriteBatch {
+    return new WriteBatch(this.db);
+  }
+
+  /** Entries in key order (or reverse) within the prefix and bounds. */
+  async *scan(options: ScanOptions): AsyncGenerator<[Uint8Array, Uint8Array]> {
+    for await (const entry of this.db.iterator(levelRange(options))) yield entry as [Uint8Array, Uint8Array];
+  }
+
+  /** Keys only, same ordering and bounds as `scan`. */
+  async *scanKeys(options: ScanOptions): AsyncGenerator<Uint8Array> {
+    for await (const key of this.db.keys(levelRange(options))) yield key as Uint8Array;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
