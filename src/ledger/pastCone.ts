@@ -1,0 +1,61 @@
+import { toHex } from "../codec/hex.js";
+import type { Block } from "../codec/types.js";
+
+/** A block of a milestone's past cone, with its ID. */
+export interface ConeBlock {
+  blockId: Uint8Array;
+  block: Block;
+}
+
+/**
+ * What the traversal asks of the tangle about one block: `{block}` when it is stored and not yet
+ * referenced by a milestone, `"stop"` when it is already referenced or a solid entry point (the
+ * walk does not go past it), `undefined` when the block is unknown (the cone is not solid).
+ */
+export type ConeLookup = (blockId: Uint8Array) => ConeBlock | "stop" | undefined;
+
+export class ConeNotSolidError extends Error {
+  readonly code = "LEDGER_CONE_NOT_SOLID";
+  constructor(readonly missingBlockId: Uint8Array) {
+    super(`past cone is missing block ${toHex(missingBlockId)}`);
+    this.name = "ConeNotSolidError";
+  }
+}
+
+/**
+ * The blocks a milestone newly references, in the deterministic order of TIP-2: a depth-first
+ * post-order walk from the milestone's parents, visiting each block's parents in the order they
+ * are listed (sorted, TIP-24), emitting a block after all of its parents. Iterative, so a deep
+ * cone cannot overflow the call stack.
+ */
+export function pastConeInWhiteFlagOrder(parents: readonly Uint8Array[], lookup: ConeLookup): ConeBlock[] {
+  const ordered: ConeBlock[] = [];
+  const seen = new Set<string>();
+  // Each frame: a block and the index of its next parent to visit.
+  const stack: { cone: ConeBlock; next: number }[] = [];
+
+  const enter = (id: Uint8Array): void => {
+    const key = toHex(id);
+    if (seen.has(key)) return;
+    seen.add(key);
+    const found = lookup(id);
+    if (found === undefined) throw new ConeNotSolidError(id);
+    if (found === "stop") return;
+    stack.push({ cone: found, next: 0 });
+  };
+
+  for (const parent of parents) {
+    enter(parent);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const ps = top.cone.block.parents;
+      if (top.next < ps.length) {
+        enter(ps[top.next++]!);
+      } else {
+        stack.pop();
+        ordered.push(top.cone);
+      }
+    }
+  }
+  return ordered;
+}

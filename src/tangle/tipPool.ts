@@ -1,0 +1,99 @@
+import { compareBytes, toHex } from "../codec/hex.js";
+
+/**
+ * Tip selection in the manner of Hornet's URTS (uniform random tip selection): solid blocks
+ * without enough children are tips; each carries its youngest and oldest cone root index (the
+ * newest/oldest milestone index its past cone reaches, YCRI/OCRI). A tip whose OCRI lies more
+ * than `belowMaxDepth` milestones behind the latest one is lazy and never selected (TIP-22's
+ * below-max-depth); one whose YCRI is too old is semi-lazy and not selected either. Selection
+ * draws up to `maxParents` distinct non-lazy tips at random and returns them sorted (TIP-24).
+ */
+
+export interface TipPoolOptions {
+  /** Milestones after which an unconfirmed cone is too old to build on (protocol parameter). */
+  belowMaxDepth: number;
+  /** A tip whose youngest cone root is this many milestones old is semi-lazy. */
+  maxDeltaYoungestConeRoot: number;
+  /** A tip whose oldest cone root is this many milestones old is semi-lazy. */
+  maxDeltaOldestConeRoot: number;
+  /** A tip leaves the pool once this many blocks approve it. */
+  maxChildren: number;
+  /** Number of parents to select (TIP-24 allows 1..8). */
+  maxParents: number;
+}
+
+export const defaultTipPoolOptions: Omit<TipPoolOptions, "belowMaxDepth"> = {
+  maxDeltaYoungestConeRoot: 8,
+  maxDeltaOldestConeRoot: 13,
+  maxChildren: 2,
+  maxParents: 8,
+};
+
+interface Tip {
+  blockId: Uint8Array;
+  ycri: number;
+  ocri: number;
+  children: number;
+}
+
+export class TipPool {
+  private readonly tips = new Map<string, Tip>();
+
+  constructor(private readonly options: TipPoolOptions) {}
+
+  get size(): number {
+    return this.tips.size;
+  }
+
+  /** Adds a newly solid block and counts it as a child of each of its parents that is a tip. */
+  add(blockId: Uint8Array, parents: readonly Uint8Array[], ycri: number, ocri: number): void {
+    for (const p of parents) {
+      const key = toHex(p);
+      const tip = this.tips.get(key);
+      if (tip && ++tip.children >= this.options.maxChildren) this.tips.delete(key);
+    }
+    this.tips.set(toHex(blockId), { blockId, ycri, ocri, children: 0 });
+  }
+
+  /** Removes a block (e.g. once it is referenced by a milestone and too old to be useful). */
+  remove(blockId: Uint8Array): void {
+    this.tips.delete(toHex(blockId));
+  }
+
+  has(blockId: Uint8Array): boolean {
+    return this.tips.has(toHex(blockId));
+  }
+
+  /** All tips currently held (for persistence and the tips route). */
+  all(): Uint8Array[] {
+    return [...this.tips.values()].map((t) => t.blockId);
+  }
+
+  /** Whether a tip is too old to select against the latest milestone index `lmi`. */
+  private isLazy(tip: Tip, lmi: number): boolean {
+    if (lmi - tip.ocri > this.options.belowMaxDepth) return true;
+    return lmi - tip.ycri > this.options.maxDeltaYoungestConeRoot || lmi - tip.ocri > this.options.maxDeltaOldestConeRoot;
+  }
+
+  /**
+   * Up to `maxParents` distinct non-lazy tips, sorted; lazy tips found on the way are dropped.
+   * Returns an empty array when there is no non-lazy tip.
+   */
+  select(lmi: number, random: () => number = Math.random): Uint8Array[] {
+    const candidates: Tip[] = [];
+    for (const [key, tip] of this.tips) {
+      if (lmi - tip.ocri > this.options.belowMaxDepth) this.tips.delete(key);
+      else if (!this.isLazy(tip, lmi)) candidates.push(tip);
+    }
+    // Partial Fisher-Yates: the first k entries become a uniform random sample.
+    const k = Math.min(this.options.maxParents, candidates.length);
+    for (let i = 0; i < k; i++) {
+      const j = i + Math.floor(random() * (candidates.length - i));
+      [candidates[i], candidates[j]] = [candidates[j]!, candidates[i]!];
+    }
+    return candidates
+      .slice(0, k)
+      .map((t) => t.blockId)
+      .sort(compareBytes);
+  }
+}
