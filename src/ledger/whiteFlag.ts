@@ -1,6 +1,7 @@
 import { merkleRoot } from "../crypto/merkle.js";
 import { toHex } from "../codec/hex.js";
 import type { Output, ProtocolParameters, TransactionPayload } from "../codec/types.js";
+import { ConflictReason } from "./conflictReason.js";
 import type { ConeBlock } from "./pastCone.js";
 
 /**
@@ -26,9 +27,6 @@ export type InputState = { state: "unspent"; output: LedgerOutput } | { state: "
 
 /** Inclusion state codes (TIP-25 `ledgerInclusionState`). */
 export const LedgerInclusion = { NoTransaction: 0, Included: 1, Conflicting: 2 } as const;
-
-/** Conflict reasons decided by the walk itself (the rest come from semantic validation). */
-export const WalkConflict = { None: 0, InputSpent: 1, InputSpentInThisMilestone: 2, InputNotFound: 3 } as const;
 
 /** Per-transaction facts the walk needs but does not compute (IDs are hashed by the caller once). */
 export interface ConeTransaction {
@@ -130,15 +128,15 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
     const inputs: LedgerOutput[] = [];
     for (const id of meta.inputIds) {
       const key = toHex(id);
-      if (consumedHere.has(key)) return conflict(WalkConflict.InputSpentInThisMilestone, `input ${key} already spent in this milestone`);
+      if (consumedHere.has(key)) return conflict(ConflictReason.InputUtxoAlreadySpentInThisMilestone, `input ${key} already spent in this milestone`);
       const fresh = created.get(key);
       if (fresh) {
         inputs.push(fresh);
         continue;
       }
       const state = input.inputs.get(key);
-      if (state === undefined || state.state === "missing") return conflict(WalkConflict.InputNotFound, `input ${key} not found`);
-      if (state.state === "spent") return conflict(WalkConflict.InputSpent, `input ${key} already spent`);
+      if (state === undefined || state.state === "missing") return conflict(ConflictReason.InputUtxoNotFound, `input ${key} not found`);
+      if (state.state === "spent") return conflict(ConflictReason.InputUtxoAlreadySpent, `input ${key} already spent`);
       inputs.push(state.output);
     }
 

@@ -20,6 +20,7 @@
  * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
  * | Tip                   | blockId[32]                          | (empty)                                                          |
+ * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
  */
 export enum Bucket {
@@ -38,6 +39,7 @@ export enum Bucket {
   SolidEntryPoint = 0x0d,
   Tip = 0x0e,
   NodeState = 0x0f,
+  Unreferenced = 0x10,
 }
 
 /** Named single values of the NodeState bucket. */

@@ -18,6 +18,16 @@ export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
+/**
+ * classic-level hands out Buffers; callers get plain Uint8Array views of the same memory, so
+ * `slice` copies (Buffer's does not) and deep equality with decoded IDs holds.
+ */
+function plain(b: Uint8Array): Uint8Array;
+function plain(b: Uint8Array | undefined): Uint8Array | undefined;
+function plain(b: Uint8Array | undefined): Uint8Array | undefined {
+  return b === undefined ? undefined : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /** Exclusive upper bound of all keys that start with `prefix`, or undefined if there is none (all 0xff). */
 export function prefixEnd(prefix: Uint8Array): Uint8Array | undefined {
   const end = Uint8Array.from(prefix);
@@ -76,11 +86,15 @@ export class WriteBatch {
     return this;
   }
 
-  /** Applies every operation at once, synced to disk so a confirmed milestone survives a power cut. */
-  async write(): Promise<void> {
+  /**
+   * Applies every operation at once. `sync` (the default) waits for the disk, so a confirmed
+   * milestone survives a power cut; unconfirmed block intake may skip it (such a block can be
+   * submitted again).
+   */
+  async write(options: { sync: boolean } = { sync: true }): Promise<void> {
     if (this.ops.length === 0) return;
     // biome-ignore lint/suspicious/noExplicitAny: classic-level's batch typing does not model mixed ops with binary values
-    await this.db.batch(this.ops as any, { sync: true } as any);
+    await this.db.batch(this.ops as any, { sync: options.sync } as any);
   }
 }
 
@@ -103,12 +117,12 @@ export class KvStore {
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    return (await this.db.get(key)) ?? undefined;
+    return plain((await this.db.get(key)) ?? undefined);
   }
 
   async getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
     if (keys.length === 0) return [];
-    return (await this.db.getMany(keys)).map((v) => v ?? undefined);
+    return (await this.db.getMany(keys)).map((v) => plain(v ?? undefined));
   }
 
   async has(key: Uint8Array): Promise<boolean> {
@@ -125,12 +139,12 @@ export class KvStore {
 
   /** Entries in key order (or reverse) within the prefix and bounds. */
   async *scan(options: ScanOptions): AsyncGenerator<[Uint8Array, Uint8Array]> {
-    for await (const entry of this.db.iterator(levelRange(options))) yield entry as [Uint8Array, Uint8Array];
+    for await (const [k, v] of this.db.iterator(levelRange(options))) yield [plain(k), plain(v)];
   }
 
   /** Keys only, same ordering and bounds as `scan`. */
   async *scanKeys(options: ScanOptions): AsyncGenerator<Uint8Array> {
-    for await (const key of this.db.keys(levelRange(options))) yield key as Uint8Array;
+    for await (const key of this.db.keys(levelRange(options))) yield plain(key);
   }
 
   async close(): Promise<void> {

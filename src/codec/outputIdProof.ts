@@ -1,0 +1,119 @@
+import { blake2b256 } from "../crypto/blake2b.js";
+import {
+  type MerkleProofNode,
+  merkleLeafHash,
+  merkleProof,
+  merkleProofValueHash,
+  merkleRootFromProof,
+} from "../crypto/merkle.js";
+import { CodecError, CodecErrorCode } from "./errors.js";
+import { bytesEqual, toHex } from "./hex.js";
+import { serializeUtxoInput } from "./input.js";
+import { expectHex, expectInt, expectObject } from "./json.js";
+import { serializeTaggedData } from "./taggedData.js";
+import type { RegularTransactionEssence } from "./types.js";
+import { WriteStream } from "./writeStream.js";
+
+/**
+ * The output ID proof of the `core/v3` full-output read (DESIGN.md section 2): TIP-45's proof
+ * construction applied to the Stardust transaction that created an output.
+ * - `transactionCommitment` = BLAKE2b-256 of the essence from `networkId` to its end with the
+ *   outputs left out (networkId ‖ inputs ‖ inputsCommitment ‖ payload, each with its prefix);
+ * - `outputCommitmentProof` = the TIP-45 Merkle proof of the output's leaf in the tree over the
+ *   transaction's serialized outputs.
+ * An output with no creating transaction on record (genesis, snapshot import) gets H("genesis")
+ * and a single value-hash node, as IOTA 2.0 does for its genesis outputs.
+ */
+
+export interface OutputIdProof {
+  slot: number;
+  outputIndex: number;
+  transactionCommitment: Uint8Array;
+  outputCommitmentProof: MerkleProofNode;
+}
+
+export const GENESIS_TRANSACTION_COMMITMENT = blake2b256(new TextEncoder().encode("genesis"));
+
+/** BLAKE2b-256 over the essence with its outputs left out (DESIGN.md section 2). */
+export function transactionCommitment(essence: RegularTransactionEssence): Uint8Array {
+  const w = new WriteStream(256);
+  w.u64(essence.networkId).u16(essence.inputs.length);
+  essence.inputs.forEach((input, i) => serializeUtxoInput(w, input, `essence.inputs[${i}]`));
+  w.bytes(essence.inputsCommitment);
+  const at = w.length;
+  w.u32(0);
+  if (essence.payload) {
+    serializeTaggedData(w, essence.payload, "essence.payload");
+    w.setU32At(at, w.length - at - 4);
+  }
+  return blake2b256(w.finish());
+}
+
+/** The leaf hashes stored at booking time, one per serialized output of the transaction. */
+export function outputLeafHashes(outputBytes: readonly Uint8Array[]): Uint8Array[] {
+  return outputBytes.map(merkleLeafHash);
+}
+
+/** Builds the proof for output `outputIndex` from the stored commitment and leaf hashes. */
+export function buildOutputIdProof(
+  slot: number,
+  outputIndex: number,
+  txCommitment: Uint8Array,
+  leafHashes: readonly Uint8Array[],
+): OutputIdProof {
+  return { slot, outputIndex, transactionCommitment: txCommitment, outputCommitmentProof: merkleProof(leafHashes, outputIndex) };
+}
+
+/** The proof of an output that has no creating transaction on record. */
+export function genesisOutputIdProof(slot: number, outputIndex: number, outputBytes: Uint8Array): OutputIdProof {
+  return {
+    slot,
+    outputIndex,
+    transactionCommitment: GENESIS_TRANSACTION_COMMITMENT,
+    outputCommitmentProof: { type: 2, hash: merkleLeafHash(outputBytes) },
+  };
+}
+
+/**
+ * What a client checks: the proof's value hash is the leaf hash of the output's bytes, and the
+ * proof rebuilds to `expectedRoot` when the caller knows it (the Merkle root over the
+ * transaction's outputs). Returns the root the proof commits to, or undefined when it does not
+ * prove these bytes.
+ */
+export function verifyOutputIdProof(proof: OutputIdProof, outputBytes: Uint8Array, expectedRoot?: Uint8Array): Uint8Array | undefined {
+  const value = merkleProofValueHash(proof.outputCommitmentProof);
+  if (value === undefined || !bytesEqual(value, merkleLeafHash(outputBytes))) return undefined;
+  const root = merkleRootFromProof(proof.outputCommitmentProof);
+  if (expectedRoot !== undefined && !bytesEqual(root, expectedRoot)) return undefined;
+  return root;
+}
+
+// ---------------------------------------------------------------- JSON
+
+export type MerkleProofNodeJson = { type: 0; l: MerkleProofNodeJson; r: MerkleProofNodeJson } | { type: 1 | 2; hash: string };
+
+export function merkleProofNodeToJson(node: MerkleProofNode): MerkleProofNodeJson {
+  return node.type === 0
+    ? { type: 0, l: merkleProofNodeToJson(node.l), r: merkleProofNodeToJson(node.r) }
+    : { type: node.type, hash: toHex(node.hash) };
+}
+
+export function merkleProofNodeFromJson(json: unknown, field: string, depth = 0): MerkleProofNode {
+  if (depth > 64) throw new CodecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
+  const type = expectInt((json as { type?: unknown })?.type, `${field}.type`, 0, 2);
+  if (type === 0) {
+    const o = expectObject(json, field, ["type", "l", "r"]);
+    return { type: 0, l: merkleProofNodeFromJson(o.l, `${field}.l`, depth + 1), r: merkleProofNodeFromJson(o.r, `${field}.r`, depth + 1) };
+  }
+  const o = expectObject(json, field, ["type", "hash"]);
+  return { type: type as 1 | 2, hash: expectHex(o.hash, `${field}.hash`, 32) };
+}
+
+export function outputIdProofToJson(p: OutputIdProof) {
+  return {
+    slot: p.slot,
+    outputIndex: p.outputIndex,
+    transactionCommitment: toHex(p.transactionCommitment),
+    outputCommitmentProof: merkleProofNodeToJson(p.outputCommitmentProof),
+  };
+}

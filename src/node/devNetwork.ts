@@ -1,0 +1,45 @@
+import { fromHex } from "../codec/hex.js";
+import type { BasicOutput, ProtocolParameters } from "../codec/types.js";
+
+/**
+ * The dev network of DESIGN.md section 7: its protocol parameters and its genesis, one basic
+ * output holding the whole supply for the well-known test key. That key is public on purpose,
+ * like a local Ethereum devnet's accounts, and is refused for any network but `dev`.
+ */
+
+export const DEV_NETWORK_NAME = "dev";
+export const DEV_PROTOCOL_VERSION = 2;
+export const DEV_TOKEN_SUPPLY = 2779530283277761n;
+
+/** The well-known dev key: its seed, public key and address (pubKeyHash). */
+export const DEV_KEY = {
+  seed: "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c",
+  publicKey: "0x974e30f17525ef12571759792269eadd12100e4c3b2bfc765da4d88cac75576d",
+  pubKeyHash: "0x4c3dac64003e746d1a11d6ba9f4b20234e33627d2bf30d9d7153cb03a68f9e19",
+} as const;
+
+export function devProtocolParameters(minPowScore: number): ProtocolParameters {
+  return {
+    protocolVersion: DEV_PROTOCOL_VERSION,
+    networkName: DEV_NETWORK_NAME,
+    bech32Hrp: "tst",
+    minPowScore,
+    belowMaxDepth: 15,
+    rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
+    tokenSupply: DEV_TOKEN_SUPPLY,
+  };
+}
+
+/** The genesis output: the whole supply to the dev key's Ed25519 address. */
+export function devGenesisOutput(): BasicOutput {
+  return {
+    type: 3,
+    amount: DEV_TOKEN_SUPPLY,
+    nativeTokens: [],
+    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32) } }],
+    features: [],
+  };
+}
+
+/** Output ID of the genesis output: the zero transaction ID, index 0. */
+export const GENESIS_OUTPUT_ID = new Uint8Array(34);

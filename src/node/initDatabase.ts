@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { encodeOutput } from "../codec/outputs/output.js";
+import { decodeProtocolParameters, encodeProtocolParameters } from "../codec/protocolParameters.js";
+import type { ProtocolParameters } from "../codec/types.js";
+import {
+  Bucket,
+  decodeU32,
+  encodeOutputRecord,
+  encodeU32,
+  idKey,
+  indexKey,
+  type KvStore,
+  NodeStateKey,
+  nodeStateKey,
+  SCHEMA_VERSION,
+  StorageError,
+  StorageErrorCode,
+} from "../storage/index.js";
+import { NULL_BLOCK_ID } from "../tangle/tangle.js";
+import { DEV_NETWORK_NAME, devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetwork.js";
+
+/**
+ * First start and every later start: an empty database gets the dev genesis (protocol
+ * parameters, the genesis output, the null block as solid entry point, a fresh coordinator key
+ * and JWT secret) in one batch; a database of another network or schema is refused.
+ */
+
+export interface NodeSecrets {
+  coordinatorSeed: Uint8Array;
+  jwtSecret: Uint8Array;
+}
+
+export async function initDatabase(
+  store: KvStore,
+  params: ProtocolParameters,
+): Promise<{ created: boolean; protocolParameters: ProtocolParameters; secrets: NodeSecrets }> {
+  const name = await store.get(nodeStateKey(NodeStateKey.NetworkName));
+  if (name) {
+    const stored = new TextDecoder().decode(name);
+    if (stored !== params.networkName) {
+      throw new StorageError(
+        StorageErrorCode.IncompatibleDatabase,
+        `the data directory belongs to network "${stored}", this node runs "${params.networkName}"`,
+      );
+    }
+    const version = await store.get(nodeStateKey(NodeStateKey.SchemaVersion));
+    if (!version || decodeU32(version, "schemaVersion") !== SCHEMA_VERSION) {
+      throw new StorageError(StorageErrorCode.IncompatibleDatabase, "the data directory has another schema version");
+    }
+    const paramBytes = await store.get(indexKey(Bucket.ProtocolParameters, 0));
+    const stored_params = paramBytes ? decodeProtocolParameters(paramBytes) : params;
+    return {
+      created: false,
+      // the min PoW score is a node setting on the dev network; the rest is fixed at genesis
+      protocolParameters: { ...stored_params, minPowScore: params.minPowScore },
+      secrets: {
+        coordinatorSeed: (await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed)))!,
+        jwtSecret: (await store.get(nodeStateKey(NodeStateKey.JwtSecret)))!,
+      },
+    };
+  }
+  if (params.networkName !== DEV_NETWORK_NAME) {
+    throw new StorageError(StorageErrorCode.IncompatibleDatabase, `the dev genesis is only for network "${DEV_NETWORK_NAME}"`);
+  }
+  const secrets = { coordinatorSeed: new Uint8Array(randomBytes(32)), jwtSecret: new Uint8Array(randomBytes(32)) };
+  await store
+    .batch()
+    .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
+    .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(params.networkName))
+    .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(0))
+    .put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed)
+    .put(nodeStateKey(NodeStateKey.JwtSecret), secrets.jwtSecret)
+    .put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(params))
+    .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0))
+    .put(
+      idKey(Bucket.Output, GENESIS_OUTPUT_ID),
+      encodeOutputRecord({ blockId: NULL_BLOCK_ID, bookedIndex: 0, bookedTimestamp: 0, outputBytes: encodeOutput(devGenesisOutput()) }),
+    )
+    .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), new Uint8Array())
+    .write();
+  return { created: true, protocolParameters: params, secrets };
+}

@@ -1,0 +1,24 @@
+/** Everything a node is started with; the CLI fills it from flags, environment and a config file. */
+export interface NodeOptions {
+  /** Directory of the LevelDB database and the node's secrets. */
+  dataDir: string;
+  apiHost: string;
+  apiPort: number;
+  /** Interval of the built-in coordinator, in milliseconds. */
+  milestoneIntervalMs: number;
+  /** Minimum PoW score of blocks (TIP-12); a dev-network setting. */
+  minPowScore: number;
+  /** Worker threads for Proof-of-Work on submitted blocks; 0 disables it. */
+  powWorkers: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+export const defaultNodeOptions: NodeOptions = {
+  dataDir: "./data",
+  apiHost: "127.0.0.1",
+  apiPort: 14265,
+  milestoneIntervalMs: 1000,
+  minPowScore: 100,
+  powWorkers: 1,
+  logLevel: "info",
+};

@@ -1,0 +1,277 @@
+import { toHex } from "../codec/hex.js";
+import { decodeBlock } from "../codec/block.js";
+import type { Block, ProtocolParameters } from "../codec/types.js";
+import type { ConeBlock } from "../ledger/pastCone.js";
+import {
+  Bucket,
+  childKey,
+  decodeBlockMetadata,
+  decodeMilestoneRecord,
+  decodeU32,
+  encodeBlockMetadata,
+  idKey,
+  indexKey,
+  type BlockMetadataRecord,
+  type KvStore,
+  NodeStateKey,
+  nodeStateKey,
+} from "../storage/index.js";
+import { type TipPoolOptions, TipPool } from "./tipPool.js";
+
+/**
+ * The block DAG as this node holds it: blocks and their metadata in storage, and in memory the
+ * blocks not yet referenced by a milestone (the part white-flag walks), the solidifier's waiting
+ * lists and the tip pool. A block is solid when every parent is solid, referenced by a milestone
+ * or a solid entry point; a block whose parent is missing waits and is solidified when the
+ * parent arrives.
+ */
+
+export interface TangleOptions {
+  protocolParameters: ProtocolParameters;
+  tipPool: Omit<TipPoolOptions, "belowMaxDepth">;
+}
+
+export interface MilestoneInfo {
+  index: number;
+  milestoneId: Uint8Array;
+  blockId: Uint8Array;
+  timestamp: number;
+}
+
+interface UnreferencedBlock extends ConeBlock {
+  solid: boolean;
+  milestone: boolean;
+  /** Youngest / oldest milestone index the past cone reaches (URTS cone root indexes). */
+  ycri: number;
+  ocri: number;
+}
+
+/** The all-zero block ID: the solid entry point of a fresh network (genesis). */
+export const NULL_BLOCK_ID = new Uint8Array(32);
+
+export class Tangle {
+  readonly tips: TipPool;
+  private readonly unreferenced = new Map<string, UnreferencedBlock>();
+  /** Missing parent → blocks waiting for it. */
+  private readonly waiting = new Map<string, Set<string>>();
+  private readonly solidEntryPoints = new Map<string, number>();
+  private latest: MilestoneInfo;
+  private readonly solidListeners: ((blockId: Uint8Array, block: Block) => void)[] = [];
+
+  private constructor(
+    readonly store: KvStore,
+    readonly options: TangleOptions,
+    latest: MilestoneInfo,
+  ) {
+    this.tips = new TipPool({ ...options.tipPool, belowMaxDepth: options.protocolParameters.belowMaxDepth });
+    this.latest = latest;
+  }
+
+  /** Loads solid entry points, the latest milestone and the unreferenced blocks from storage. */
+  static async open(store: KvStore, options: TangleOptions): Promise<Tangle> {
+    const ledgerIndex = await readLedgerIndex(store);
+    let latest: MilestoneInfo = { index: 0, milestoneId: new Uint8Array(32), blockId: NULL_BLOCK_ID, timestamp: 0 };
+    if (ledgerIndex > 0) {
+      const rec = await store.get(indexKey(Bucket.MilestoneByIndex, ledgerIndex));
+      if (rec) latest = { index: ledgerIndex, ...decodeMilestoneRecord(rec) };
+    }
+    const tangle = new Tangle(store, options, latest);
+    for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
+      tangle.solidEntryPoints.set(toHex(key.subarray(1)), decodeU32(value, "solidEntryPoint.index"));
+    }
+    // Re-admit unreferenced blocks (accepted before a restart) in arrival-independent order:
+    // solidification resolves whatever order they come back in.
+    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unreferenced) })) {
+      const blockId = key.subarray(1);
+      const bytes = await store.get(idKey(Bucket.Block, blockId));
+      const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
+      if (!bytes || !meta) continue;
+      await tangle.admit(blockId, decodeBlock(bytes), decodeBlockMetadata(meta).milestone);
+    }
+    return tangle;
+  }
+
+  get latestMilestone(): MilestoneInfo {
+    return this.latest;
+  }
+
+  get protocolParameters(): ProtocolParameters {
+    return this.options.protocolParameters;
+  }
+
+  isSolidEntryPoint(blockId: Uint8Array): boolean {
+    return this.solidEntryPoints.has(toHex(blockId));
+  }
+
+  /** Registers a solid entry point (genesis or snapshot import); written by the caller's batch. */
+  addSolidEntryPoint(blockId: Uint8Array, index: number): void {
+    this.solidEntryPoints.set(toHex(blockId), index);
+  }
+
+  /** Called for every block that becomes solid (milestone confirmation listens here). */
+  onSolid(listener: (blockId: Uint8Array, block: Block) => void): void {
+    this.solidListeners.push(listener);
+  }
+
+  unreferencedCount(): number {
+    return this.unreferenced.size;
+  }
+
+  /** Whether the block is stored (referenced or not). */
+  async hasBlock(blockId: Uint8Array): Promise<boolean> {
+    return this.unreferenced.has(toHex(blockId)) || (await this.store.has(idKey(Bucket.Block, blockId)));
+  }
+
+  async getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined> {
+    return this.store.get(idKey(Bucket.Block, blockId));
+  }
+
+  async getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined> {
+    const v = await this.store.get(idKey(Bucket.BlockMetadata, blockId));
+    return v && decodeBlockMetadata(v);
+  }
+
+  /** Whether the block is solid right now (in memory, or referenced/entry point). */
+  async isSolid(blockId: Uint8Array): Promise<boolean> {
+    const key = toHex(blockId);
+    const entry = this.unreferenced.get(key);
+    if (entry) return entry.solid;
+    if (this.solidEntryPoints.has(key)) return true;
+    return ((await this.getMetadata(blockId))?.referencedByMilestoneIndex ?? 0) > 0;
+  }
+
+  /**
+   * Stores a new block (block, metadata, child links, unreferenced marker in one batch) and runs
+   * solidification. Returns false when the block was already known. Intake is not synced to
+   * disk: an unconfirmed block lost in a power cut can be submitted again.
+   */
+  async storeBlock(blockId: Uint8Array, block: Block, bytes: Uint8Array, milestone: boolean): Promise<boolean> {
+    if (await this.hasBlock(blockId)) return false;
+    const meta: BlockMetadataRecord = {
+      solid: false,
+      milestone,
+      referencedByMilestoneIndex: 0,
+      whiteFlagIndex: 0,
+      inclusionState: 0,
+      conflictReason: 0,
+      arrivalTime: Math.floor(Date.now() / 1000),
+    };
+    const batch = this.store
+      .batch()
+      .put(idKey(Bucket.Block, blockId), bytes)
+      .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
+      .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
+    for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
+    await batch.write({ sync: false });
+    await this.admit(blockId, block, milestone);
+    return true;
+  }
+
+  /** Puts a stored block into memory and solidifies it and whatever waited for it. */
+  private async admit(blockId: Uint8Array, block: Block, milestone: boolean): Promise<void> {
+    const key = toHex(blockId);
+    if (this.unreferenced.has(key)) return;
+    this.unreferenced.set(key, { blockId, block, solid: false, milestone, ycri: 0, ocri: 0 });
+    const queue = [key];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      if (await this.trySolidify(next)) {
+        const children = this.waiting.get(next);
+        if (children) {
+          this.waiting.delete(next);
+          queue.push(...children);
+        }
+      }
+    }
+  }
+
+  /** Marks the block solid if all parents are; otherwise registers it as waiting. */
+  private async trySolidify(key: string): Promise<boolean> {
+    const entry = this.unreferenced.get(key);
+    if (!entry || entry.solid) return false;
+    let ycri = 0;
+    let ocri = Number.MAX_SAFE_INTEGER;
+    let missing = false;
+    for (const p of entry.block.parents) {
+      const pk = toHex(p);
+      const parent = this.unreferenced.get(pk);
+      let y: number;
+      let o: number;
+      if (parent) {
+        if (!parent.solid) {
+          this.wait(pk, key);
+          missing = true;
+          continue;
+        }
+        y = parent.ycri;
+        o = parent.ocri;
+      } else if (this.solidEntryPoints.has(pk)) {
+        y = o = this.solidEntryPoints.get(pk)!;
+      } else {
+        const meta = await this.getMetadata(p);
+        if (!meta || meta.referencedByMilestoneIndex === 0) {
+          this.wait(pk, key);
+          missing = true;
+          continue;
+        }
+        y = o = meta.referencedByMilestoneIndex;
+      }
+      ycri = Math.max(ycri, y);
+      ocri = Math.min(ocri, o);
+    }
+    if (missing) return false;
+    entry.solid = true;
+    entry.ycri = ycri;
+    entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
+    this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri);
+    const meta = await this.getMetadata(entry.blockId);
+    if (meta && !meta.solid) await this.store.put(idKey(Bucket.BlockMetadata, entry.blockId), encodeBlockMetadata({ ...meta, solid: true }));
+    for (const l of this.solidListeners) l(entry.blockId, entry.block);
+    return true;
+  }
+
+  private wait(parentKey: string, childKeyHex: string): void {
+    let set = this.waiting.get(parentKey);
+    if (!set) this.waiting.set(parentKey, (set = new Set()));
+    set.add(childKeyHex);
+  }
+
+  /** Blocks whose parents are missing, keyed by the missing parent (for requests to peers). */
+  missingParents(): string[] {
+    return [...this.waiting.keys()].filter((k) => !this.unreferenced.has(k));
+  }
+
+  /**
+   * White-flag's view of the DAG: an unreferenced solid block is walked, anything else it can
+   * reach is referenced or an entry point (a solid block's parents are solid), so the walk stops.
+   */
+  readonly coneLookup = (blockId: Uint8Array): ConeBlock | "stop" | undefined => {
+    const entry = this.unreferenced.get(toHex(blockId));
+    if (!entry) return "stop";
+    return entry.solid ? entry : undefined;
+  };
+
+  /** Parents for a new block: non-lazy tips, or the latest milestone block when there are none. */
+  selectParents(): Uint8Array[] {
+    const tips = this.tips.select(this.latest.index);
+    if (tips.length > 0) return tips;
+    return [this.latest.blockId];
+  }
+
+  /** After a milestone is written: forget the referenced blocks and move the latest milestone. */
+  markConfirmed(milestone: MilestoneInfo, referenced: readonly Uint8Array[]): void {
+    for (const id of referenced) {
+      const key = toHex(id);
+      this.unreferenced.delete(key);
+      this.tips.remove(id);
+    }
+    this.latest = milestone;
+  }
+}
+
+/** The ledger index stored in NodeState (0 on an empty database). */
+export async function readLedgerIndex(store: KvStore): Promise<number> {
+  const v = await store.get(nodeStateKey(NodeStateKey.LedgerIndex));
+  return v ? decodeU32(v, "nodeState.ledgerIndex") : 0;
+}
+
