@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+import { defaultNodeOptions, type NodeOptions } from "../node/options.js";
+
+/**
+ * Flags → NodeOptions. Each flag can also come from the environment (`LEDGER_NODE_<FLAG>`, e.g.
+ * LEDGER_NODE_API_PORT) and from a JSON config file (`--config`, keys as the flag names without
+ * dashes in camelCase). Precedence: flag > environment > config file > default.
+ */
+
+interface FlagSpec {
+  flag: string;
+  key: keyof NodeOptions;
+  kind: "string" | "int" | "level";
+  help: string;
+}
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export const FLAGS: FlagSpec[] = [
+  { flag: "data-dir", key: "dataDir", kind: "string", help: "data directory (LevelDB database and node secrets)" },
+  { flag: "api-host", key: "apiHost", kind: "string", help: "address the HTTP API listens on" },
+  { flag: "api-port", key: "apiPort", kind: "int", help: "port of the HTTP API" },
+  { flag: "milestone-interval", key: "milestoneIntervalMs", kind: "int", help: "coordinator milestone interval in ms" },
+  { flag: "min-pow-score", key: "minPowScore", kind: "int", help: "minimum Proof-of-Work score of blocks (TIP-12)" },
+  { flag: "pow-workers", key: "powWorkers", kind: "int", help: "worker threads for PoW on submitted blocks (0 disables)" },
+  { flag: "log-level", key: "logLevel", kind: "level", help: `log level (${LEVELS.join(", ")})` },
+];
+
+export class UsageError extends Error {
+  readonly code = "CLI_USAGE";
+}
+
+const envName = (flag: string) => `LEDGER_NODE_${flag.toUpperCase().replace(/-/g, "_")}`;
+
+function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[keyof NodeOptions] {
+  const text = String(raw);
+  if (spec.kind === "int") {
+    if (!/^\d+$/.test(text)) throw new UsageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
+    return Number(text);
+  }
+  if (spec.kind === "level") {
+    if (!(LEVELS as readonly string[]).includes(text)) throw new UsageError(`${source}: --${spec.flag} takes one of ${LEVELS.join(", ")}`);
+    return text as NodeOptions["logLevel"];
+  }
+  return text;
+}
+
+export interface ParsedArgs {
+  options: NodeOptions;
+  help: boolean;
+}
+
+export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
+  const fromFlags = new Map<string, string>();
+  let configPath: string | undefined = env.LEDGER_NODE_CONFIG;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--help" || arg === "-h") {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith("--")) throw new UsageError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf("=");
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (name === "config") configPath = value;
+    else if (FLAGS.some((f) => f.flag === name)) fromFlags.set(name, value);
+    else throw new UsageError(`unknown flag --${name} (see --help)`);
+  }
+  let fromFile: Record<string, unknown> = {};
+  if (configPath) {
+    try {
+      fromFile = JSON.parse(readFileSync(configPath, "utf8"));
+    } catch (e) {
+      throw new UsageError(`cannot read config file ${configPath}: ${(e as Error).message}`);
+    }
+  }
+  const options = { ...defaultNodeOptions } as Record<keyof NodeOptions, unknown>;
+  for (const spec of FLAGS) {
+    const fileKey = spec.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (fromFlags.has(spec.flag)) options[spec.key] = parseValue(spec, fromFlags.get(spec.flag), "flag");
+    else if (env[envName(spec.flag)] !== undefined) options[spec.key] = parseValue(spec, env[envName(spec.flag)], envName(spec.flag));
+    else if (fromFile[fileKey] !== undefined) options[spec.key] = parseValue(spec, fromFile[fileKey], `config ${fileKey}`);
+  }
+  return { options: options as unknown as NodeOptions, help };
+}
+
+export function helpText(): string {
+  const rows = FLAGS.map((f) => {
+    const def = defaultNodeOptions[f.key];
+    return `  --${f.flag.padEnd(20)} ${f.help} (default: ${def}; env ${envName(f.flag)})`;
+  });
+  return [
+    "usage: npm start -- [flags]",
+    "",
+    "Starts a ledger node on the dev network (a fresh data directory gets the dev genesis).",
+    "",
+    ...rows,
+    `  --${"config".padEnd(20)} JSON config file with the same settings in camelCase (env LEDGER_NODE_CONFIG)`,
+    `  --${"help".padEnd(20)} this text`,
+  ].join("\n");
+}

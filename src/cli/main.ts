@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+import { buildServer } from "../api/server.js";
+import { DEV_KEY } from "../node/devNetwork.js";
+import { LedgerNode } from "../node/node.js";
+import { helpText, parseArgs, UsageError } from "./flags.js";
+
+/** `npm start -- [flags]`: runs a dev node until SIGINT/SIGTERM, then shuts down cleanly. */
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  if (parsed.help) {
+    console.log(helpText());
+    return;
+  }
+  const options = parsed.options;
+  const node = await LedgerNode.open(options, (e) => app.log.error({ err: e }, "coordinator failed to issue a milestone"));
+  const app = buildServer(node, options.logLevel);
+  await app.listen({ host: options.apiHost, port: options.apiPort });
+  node.start();
+
+  const url = `http://${options.apiHost}:${options.apiPort}`;
+  console.log(`ledger-node: dev network, data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}`);
+  console.log(`API: ${url}`);
+  console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
+  console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    await app.close();
+    await node.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((e) => {
+  console.error(`ledger-node failed to start: ${(e as Error).message}`);
+  process.exit(1);
+});
