@@ -10,7 +10,8 @@ const block = (...parents: number[]): Block => ({ protocolVersion: 2, parents: p
 /** A DAG given as child -> parents; 0 is the (already referenced) solid entry point. */
 function lookupOf(dag: Record<number, number[]>) {
   const blocks = new Map<string, ConeBlock>();
-  for (const [k, ps] of Object.entries(dag)) blocks.set(toHex(id(Number(k))), { blockId: id(Number(k)), block: block(...ps) });
+  for (const [k, ps] of Object.entries(dag))
+    blocks.set(toHex(id(Number(k))), { blockId: id(Number(k)), block: block(...ps) });
   return (blockId: Uint8Array) => (blockId[0] === 0 ? ("stop" as const) : blocks.get(toHex(blockId)));
 }
 
@@ -47,7 +48,9 @@ describe("pastConeInWhiteFlagOrder (TIP-2)", () => {
     for (let i = 1; i <= n; i++) {
       blocks.set(toHex(key(i)), { blockId: key(i), block: { protocolVersion: 2, parents: [key(i - 1)], nonce: 0n } });
     }
-    const order = pastConeInWhiteFlagOrder([key(n)], (b) => (toHex(b) === toHex(key(0)) ? "stop" : blocks.get(toHex(b))));
+    const order = pastConeInWhiteFlagOrder([key(n)], (b) =>
+      toHex(b) === toHex(key(0)) ? "stop" : blocks.get(toHex(b)),
+    );
     assert.equal(order.length, n);
     assert.deepEqual(order[0]!.blockId, key(1));
   });

@@ -1,0 +1,191 @@
+import { describe, it } from "node:test";
+import { ConflictReason } from "../../../src/ledger/conflictReason.js";
+import {
+  type AliasFields,
+  AMOUNT,
+  alias,
+  assertConflict,
+  assertValid,
+  basic,
+  buildTransaction,
+  consumed,
+  type FoundryFields,
+  foundry,
+  idOf,
+  token,
+  tokenId,
+  wallet,
+} from "../../helpers/txBuilder.js";
+
+const controller = wallet("state controller");
+const governor = wallet("governor");
+const alice = wallet("alice");
+
+const aliasId = idOf("token issuer");
+const aliasState = (fields: Partial<AliasFields> = {}) =>
+  alias({ aliasId, stateIndex: 5, stateController: controller.address, governor: governor.address, ...fields });
+const foundryOf = (fields: Partial<FoundryFields> = {}) => foundry({ aliasId, serialNumber: 1, ...fields });
+const holding = (serial: number, amount: bigint) =>
+  basic(alice.address, { nativeTokens: [token(tokenId(aliasId, serial), amount)] });
+/** Coins for the extra outputs a test creates. */
+const funds = (n = 1n) => consumed(basic(controller.address, { amount: n * AMOUNT }));
+
+describe("semantic validation: foundry creation (TIP-18)", () => {
+  it("accepts a foundry created by a state transition that raises the foundry counter", () => {
+    assertValid(
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds(2n)],
+        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 1000n)],
+        unlockers: [controller, controller],
+      }),
+    );
+  });
+
+  it("rejects a serial number outside (old counter, new counter] (12)", () => {
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds()],
+        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ serialNumber: 2 })],
+        unlockers: [controller, controller],
+      }),
+      ConflictReason.InvalidChainStateTransition,
+    );
+  });
+
+  it("rejects a foundry counter that grows by more than the foundries created (12)", () => {
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds()],
+        outputs: [aliasState({ stateIndex: 6, foundryCounter: 2 }), foundryOf()],
+        unlockers: [controller, controller],
+      }),
+      ConflictReason.InvalidChainStateTransition,
+    );
+  });
+
+  it("requires new foundries in increasing serial order (12 when not)", () => {
+    const build = (serials: number[]) =>
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds(2n)],
+        outputs: [
+          aliasState({ stateIndex: 6, foundryCounter: 2 }),
+          ...serials.map((s) => foundryOf({ serialNumber: s })),
+        ],
+        unlockers: [controller, controller],
+      });
+    assertValid(build([1, 2]));
+    assertConflict(build([2, 1]), ConflictReason.InvalidChainStateTransition);
+  });
+
+  it("rejects a minted count the outputs do not hold (12)", () => {
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds(2n)],
+        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 500n)],
+        unlockers: [controller, controller],
+      }),
+      ConflictReason.InvalidChainStateTransition,
+    );
+  });
+
+  it("rejects a foundry whose alias is not transitioned (12)", () => {
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(basic(alice.address))],
+        outputs: [foundryOf()],
+        unlockers: [alice],
+      }),
+      ConflictReason.InvalidChainStateTransition,
+    );
+  });
+});
+
+describe("semantic validation: foundry transition (TIP-18 simple token scheme)", () => {
+  const transition = (next: Partial<FoundryFields>, held: bigint, before: Partial<FoundryFields> = { minted: 1000n }) =>
+    buildTransaction({
+      inputs: [consumed(aliasState({ foundryCounter: 1 })), consumed(foundryOf(before)), funds()],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf(next), holding(1, held)],
+      unlockers: [controller, { alias: 0 }, controller],
+    });
+
+  it("accepts minting that raises the minted count by the new tokens", () => {
+    assertValid(transition({ minted: 1500n }, 500n));
+  });
+
+  it("rejects minting that the minted count does not match (12)", () => {
+    assertConflict(transition({ minted: 1400n }, 500n), ConflictReason.InvalidChainStateTransition);
+  });
+
+  it("rejects a change of the maximum supply (12)", () => {
+    assertConflict(
+      transition({ minted: 1500n, maximumSupply: 5000n }, 500n),
+      ConflictReason.InvalidChainStateTransition,
+    );
+  });
+
+  const melt = (melted: bigint, left: bigint) =>
+    buildTransaction({
+      inputs: [
+        consumed(aliasState({ foundryCounter: 1 })),
+        consumed(foundryOf({ minted: 1000n })),
+        consumed(holding(1, 300n)),
+      ],
+      outputs: [
+        aliasState({ stateIndex: 6, foundryCounter: 1 }),
+        foundryOf({ minted: 1000n, melted }),
+        holding(1, left),
+      ],
+      unlockers: [controller, { alias: 0 }, alice],
+    });
+
+  it("accepts melting no more than the tokens that vanish", () => {
+    assertValid(melt(200n, 100n));
+  });
+
+  it("rejects melting more than the tokens that vanish (12)", () => {
+    assertConflict(melt(300n, 100n), ConflictReason.InvalidChainStateTransition);
+  });
+
+  it("does not unlock a foundry under a governance transition of its alias (9)", () => {
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(aliasState({ foundryCounter: 1 })), consumed(foundryOf())],
+        outputs: [aliasState({ foundryCounter: 1 }), foundryOf()],
+        unlockers: [governor, { alias: 0 }],
+      }),
+      ConflictReason.InvalidInputUnlock,
+    );
+  });
+});
+
+describe("semantic validation: foundry destruction (TIP-18)", () => {
+  const destroy = (melted: bigint) =>
+    buildTransaction({
+      inputs: [consumed(aliasState({ foundryCounter: 1 })), consumed(foundryOf({ minted: 1000n, melted }))],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), basic(controller.address)],
+      unlockers: [controller, { alias: 0 }],
+    });
+
+  it("accepts destroying a foundry whose tokens are all melted", () => {
+    assertValid(destroy(1000n));
+  });
+
+  it("rejects destroying a foundry with tokens outstanding (12)", () => {
+    assertConflict(destroy(500n), ConflictReason.InvalidChainStateTransition);
+  });
+});
+
+describe("semantic validation: malformed outputs", () => {
+  it("fails an output the codec cannot encode instead of throwing (255)", () => {
+    const broken = foundryOf();
+    broken.unlockConditions = [];
+    assertConflict(
+      buildTransaction({
+        inputs: [consumed(aliasState()), funds()],
+        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), broken],
+        unlockers: [controller, controller],
+      }),
+      ConflictReason.SemanticValidationFailed,
+    );
+  });
+});
