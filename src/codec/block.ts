@@ -1,0 +1,85 @@
+import { CodecError, CodecErrorCode } from "./errors.js";
+import { toHex } from "./hex.js";
+import { expectObject, expectU8, expectU64String, type JsonObject } from "./json.js";
+import { deserializeParents, parentsFromJson, serializeParents } from "./milestone.js";
+import { deserializePayload, payloadFromJson, payloadToJson, serializePayload } from "./payload.js";
+import { ReadStream } from "./readStream.js";
+import type { Block } from "./types.js";
+import { WriteStream } from "./writeStream.js";
+
+/**
+ * Block (TIP-24): u8 protocol version, (u8) parents, (u32)-framed payload, u64 nonce. The
+ * block ID is the BLAKE2b-256 of these bytes (ids.ts). The protocol version is not checked
+ * here (that is syntactic, against the node's parameters): a decoded block always re-encodes
+ * to the bytes it came from.
+ */
+
+/** Max Block Length (TIP-22/32). */
+export const MAX_BLOCK_LENGTH = 32768;
+
+export function serializeBlock(w: WriteStream, b: Block, field = "block"): void {
+  w.u8(b.protocolVersion);
+  serializeParents(w, b.parents, `${field}.parents`);
+  serializePayload(w, b.payload, `${field}.payload`);
+  w.u64(b.nonce);
+}
+
+export function encodeBlock(b: Block): Uint8Array {
+  const w = new WriteStream(1024);
+  serializeBlock(w, b);
+  return w.finish();
+}
+
+export function deserializeBlock(r: ReadStream, field: string): Block {
+  const protocolVersion = r.u8(`${field}.protocolVersion`);
+  const parents = deserializeParents(r, `${field}.parents`);
+  const payload = deserializePayload(r, `${field}.payload`);
+  const nonce = r.u64(`${field}.nonce`);
+  const block: Block = { protocolVersion, parents, nonce };
+  if (payload !== undefined) block.payload = payload;
+  return block;
+}
+
+/**
+ * Decodes a whole block: at most 32768 bytes, every byte consumed. Fails only with CodecError.
+ */
+export function decodeBlock(bytes: Uint8Array, field = "block"): Block {
+  checkBlockLength(bytes.length, field);
+  const r = new ReadStream(bytes);
+  const block = deserializeBlock(r, field);
+  r.expectEnd(field);
+  return block;
+}
+
+/** TIP-25 JSON; `payload` is left out when there is none. */
+export function blockToJson(b: Block): JsonObject {
+  const json: JsonObject = { protocolVersion: b.protocolVersion, parents: b.parents.map(toHex) };
+  if (b.payload !== undefined) json.payload = payloadToJson(b.payload);
+  json.nonce = b.nonce.toString();
+  return json;
+}
+
+/**
+ * Reads TIP-25 JSON; `payload` may be missing or null. A block whose binary form would exceed
+ * 32768 bytes is rejected here too, so both wire forms admit the same blocks.
+ */
+export function blockFromJson(json: unknown, field = "block"): Block {
+  const o = expectObject(json, field, ["protocolVersion", "parents", "nonce"], ["payload"]);
+  const protocolVersion = expectU8(o.protocolVersion, `${field}.protocolVersion`);
+  const parents = parentsFromJson(o.parents, `${field}.parents`);
+  const block: Block = { protocolVersion, parents, nonce: 0n };
+  if (o.payload !== undefined && o.payload !== null) block.payload = payloadFromJson(o.payload, `${field}.payload`);
+  block.nonce = expectU64String(o.nonce, `${field}.nonce`);
+  checkBlockLength(encodeBlock(block).length, field);
+  return block;
+}
+
+function checkBlockLength(length: number, field: string): void {
+  if (length > MAX_BLOCK_LENGTH) {
+    throw new CodecError(
+      CodecErrorCode.CountOutOfRange,
+      field,
+      `block is ${length} bytes, the limit is ${MAX_BLOCK_LENGTH}`,
+    );
+  }
+}
