@@ -22,7 +22,12 @@ export const FLAGS: FlagSpec[] = [
   { flag: "api-port", key: "apiPort", kind: "int", help: "port of the HTTP API" },
   { flag: "milestone-interval", key: "milestoneIntervalMs", kind: "int", help: "coordinator milestone interval in ms" },
   { flag: "min-pow-score", key: "minPowScore", kind: "int", help: "minimum Proof-of-Work score of blocks (TIP-12)" },
-  { flag: "pow-workers", key: "powWorkers", kind: "int", help: "worker threads for PoW on submitted blocks (0 disables)" },
+  {
+    flag: "pow-workers",
+    key: "powWorkers",
+    kind: "int",
+    help: "worker threads for PoW on submitted blocks (0 disables)",
+  },
   { flag: "log-level", key: "logLevel", kind: "level", help: `log level (${LEVELS.join(", ")})` },
 ];
 
@@ -35,11 +40,13 @@ const envName = (flag: string) => `LEDGER_NODE_${flag.toUpperCase().replace(/-/g
 function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[keyof NodeOptions] {
   const text = String(raw);
   if (spec.kind === "int") {
-    if (!/^\d+$/.test(text)) throw new UsageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
+    if (!/^\d+$/.test(text))
+      throw new UsageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
     return Number(text);
   }
   if (spec.kind === "level") {
-    if (!(LEVELS as readonly string[]).includes(text)) throw new UsageError(`${source}: --${spec.flag} takes one of ${LEVELS.join(", ")}`);
+    if (!(LEVELS as readonly string[]).includes(text))
+      throw new UsageError(`${source}: --${spec.flag} takes one of ${LEVELS.join(", ")}`);
     return text as NodeOptions["logLevel"];
   }
   return text;
@@ -81,8 +88,10 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
   for (const spec of FLAGS) {
     const fileKey = spec.flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (fromFlags.has(spec.flag)) options[spec.key] = parseValue(spec, fromFlags.get(spec.flag), "flag");
-    else if (env[envName(spec.flag)] !== undefined) options[spec.key] = parseValue(spec, env[envName(spec.flag)], envName(spec.flag));
-    else if (fromFile[fileKey] !== undefined) options[spec.key] = parseValue(spec, fromFile[fileKey], `config ${fileKey}`);
+    else if (env[envName(spec.flag)] !== undefined)
+      options[spec.key] = parseValue(spec, env[envName(spec.flag)], envName(spec.flag));
+    else if (fromFile[fileKey] !== undefined)
+      options[spec.key] = parseValue(spec, fromFile[fileKey], `config ${fileKey}`);
   }
   return { options: options as unknown as NodeOptions, help };
 }

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
     return;
   }
   const options = parsed.options;
-  const node = await LedgerNode.open(options, (e) => app.log.error({ err: e }, "coordinator failed to issue a milestone"));
+  const node = await LedgerNode.open(options, (e) =>
+    app.log.error({ err: e }, "coordinator failed to issue a milestone"),
+  );
   const app = buildServer(node, options.logLevel);
   await app.listen({ host: options.apiHost, port: options.apiPort });
   node.start();

@@ -22,7 +22,8 @@ function nibble(c: number): number {
  * Any failure is a CodecError(InvalidHex) naming `field`.
  */
 export function fromHex(value: unknown, field: string, length?: number): Uint8Array {
-  if (typeof value !== "string") throw new CodecError(CodecErrorCode.InvalidHex, field, "expected a 0x-prefixed hex string");
+  if (typeof value !== "string")
+    throw new CodecError(CodecErrorCode.InvalidHex, field, "expected a 0x-prefixed hex string");
   if (!value.startsWith("0x")) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex must start with 0x");
   const n = value.length - 2;
   if (n % 2 !== 0) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex has an odd number of digits");

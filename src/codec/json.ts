@@ -55,7 +55,8 @@ export function expectU64String(json: unknown, field: string): bigint {
 
 /** A uint256 as 0x-prefixed hex of at most 64 digits (TIP-25 native token amounts, token scheme). */
 export function expectU256Hex(json: unknown, field: string): bigint {
-  if (typeof json !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(json)) fail(field, "expected 0x-prefixed hex of 1..64 digits");
+  if (typeof json !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(json))
+    fail(field, "expected 0x-prefixed hex of 1..64 digits");
   const v = BigInt(json);
   if (v > MAX_U256) throw new CodecError(CodecErrorCode.ValueOutOfRange, field, "exceeds uint256");
   return v;

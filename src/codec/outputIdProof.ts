@@ -38,7 +38,7 @@ export const GENESIS_TRANSACTION_COMMITMENT = blake2b256(new TextEncoder().encod
 export function transactionCommitment(essence: RegularTransactionEssence): Uint8Array {
   const w = new WriteStream(256);
   w.u64(essence.networkId).u16(essence.inputs.length);
-  essence.inputs.forEach((input, i) => serializeUtxoInput(w, input, `essence.inputs[${i}]`));
+  for (let i = 0; i < essence.inputs.length; i++) serializeUtxoInput(w, essence.inputs[i]!, `essence.inputs[${i}]`);
   w.bytes(essence.inputsCommitment);
   const at = w.length;
   w.u32(0);
@@ -61,7 +61,12 @@ export function buildOutputIdProof(
   txCommitment: Uint8Array,
   leafHashes: readonly Uint8Array[],
 ): OutputIdProof {
-  return { slot, outputIndex, transactionCommitment: txCommitment, outputCommitmentProof: merkleProof(leafHashes, outputIndex) };
+  return {
+    slot,
+    outputIndex,
+    transactionCommitment: txCommitment,
+    outputCommitmentProof: merkleProof(leafHashes, outputIndex),
+  };
 }
 
 /** The proof of an output that has no creating transaction on record. */
@@ -80,7 +85,11 @@ export function genesisOutputIdProof(slot: number, outputIndex: number, outputBy
  * transaction's outputs). Returns the root the proof commits to, or undefined when it does not
  * prove these bytes.
  */
-export function verifyOutputIdProof(proof: OutputIdProof, outputBytes: Uint8Array, expectedRoot?: Uint8Array): Uint8Array | undefined {
+export function verifyOutputIdProof(
+  proof: OutputIdProof,
+  outputBytes: Uint8Array,
+  expectedRoot?: Uint8Array,
+): Uint8Array | undefined {
   const value = merkleProofValueHash(proof.outputCommitmentProof);
   if (value === undefined || !bytesEqual(value, merkleLeafHash(outputBytes))) return undefined;
   const root = merkleRootFromProof(proof.outputCommitmentProof);
@@ -90,7 +99,9 @@ export function verifyOutputIdProof(proof: OutputIdProof, outputBytes: Uint8Arra
 
 // ---------------------------------------------------------------- JSON
 
-export type MerkleProofNodeJson = { type: 0; l: MerkleProofNodeJson; r: MerkleProofNodeJson } | { type: 1 | 2; hash: string };
+export type MerkleProofNodeJson =
+  | { type: 0; l: MerkleProofNodeJson; r: MerkleProofNodeJson }
+  | { type: 1 | 2; hash: string };
 
 export function merkleProofNodeToJson(node: MerkleProofNode): MerkleProofNodeJson {
   return node.type === 0
@@ -103,7 +114,11 @@ export function merkleProofNodeFromJson(json: unknown, field: string, depth = 0)
   const type = expectInt((json as { type?: unknown })?.type, `${field}.type`, 0, 2);
   if (type === 0) {
     const o = expectObject(json, field, ["type", "l", "r"]);
-    return { type: 0, l: merkleProofNodeFromJson(o.l, `${field}.l`, depth + 1), r: merkleProofNodeFromJson(o.r, `${field}.r`, depth + 1) };
+    return {
+      type: 0,
+      l: merkleProofNodeFromJson(o.l, `${field}.l`, depth + 1),
+      r: merkleProofNodeFromJson(o.r, `${field}.r`, depth + 1),
+    };
   }
   const o = expectObject(json, field, ["type", "hash"]);
   return { type: type as 1 | 2, hash: expectHex(o.hash, `${field}.hash`, 32) };

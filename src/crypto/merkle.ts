@@ -28,7 +28,11 @@ export function largestPowerOfTwoBelow(n: number): number {
 }
 
 /** Root over already-hashed leaves `leafHashes[start:end)`. */
-export function merkleRootFromLeafHashes(leafHashes: readonly Uint8Array[], start = 0, end = leafHashes.length): Uint8Array {
+export function merkleRootFromLeafHashes(
+  leafHashes: readonly Uint8Array[],
+  start = 0,
+  end = leafHashes.length,
+): Uint8Array {
   const n = end - start;
   if (n === 0) return blake2b256();
   if (n === 1) return leafHashes[start]!;
@@ -57,7 +61,12 @@ export type MerkleProofNode =
  * The audit path for leaf `index` as a TIP-45 proof tree ("Compute Proof"): along the path the
  * proven side recurses, the other side is collapsed to its subtree hash.
  */
-export function merkleProof(leafHashes: readonly Uint8Array[], index: number, start = 0, end = leafHashes.length): MerkleProofNode {
+export function merkleProof(
+  leafHashes: readonly Uint8Array[],
+  index: number,
+  start = 0,
+  end = leafHashes.length,
+): MerkleProofNode {
   const n = end - start;
   if (n <= 0 || index < start || index >= end) throw new RangeError(`leaf ${index} is outside a tree of ${n} leaves`);
   if (n === 1) return { type: 2, hash: leafHashes[start]! };

@@ -1,6 +1,6 @@
-import { merkleRoot } from "../crypto/merkle.js";
 import { toHex } from "../codec/hex.js";
 import type { Output, ProtocolParameters, TransactionPayload } from "../codec/types.js";
+import { merkleRoot } from "../crypto/merkle.js";
 import { ConflictReason } from "./conflictReason.js";
 import type { ConeBlock } from "./pastCone.js";
 
@@ -107,13 +107,19 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
   const consumed: SpentOutput[] = [];
   const createdAndConsumed: SpentOutput[] = [];
 
-  input.cone.forEach((cone, whiteFlagIndex) => {
+  cones: for (let whiteFlagIndex = 0; whiteFlagIndex < input.cone.length; whiteFlagIndex++) {
+    const cone = input.cone[whiteFlagIndex]!;
     const payload = cone.block.payload;
     const blockKey = toHex(cone.blockId);
     const meta = input.transactions.get(blockKey);
     if (payload?.type !== 6 || meta === undefined) {
-      referenced.push({ blockId: cone.blockId, whiteFlagIndex, inclusionState: LedgerInclusion.NoTransaction, conflictReason: 0 });
-      return;
+      referenced.push({
+        blockId: cone.blockId,
+        whiteFlagIndex,
+        inclusionState: LedgerInclusion.NoTransaction,
+        conflictReason: 0,
+      });
+      continue;
     }
     const conflict = (conflictReason: number, details: string) =>
       referenced.push({
@@ -128,15 +134,24 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
     const inputs: LedgerOutput[] = [];
     for (const id of meta.inputIds) {
       const key = toHex(id);
-      if (consumedHere.has(key)) return conflict(ConflictReason.InputUtxoAlreadySpentInThisMilestone, `input ${key} already spent in this milestone`);
+      if (consumedHere.has(key)) {
+        conflict(ConflictReason.InputUtxoAlreadySpentInThisMilestone, `input ${key} already spent in this milestone`);
+        continue cones;
+      }
       const fresh = created.get(key);
       if (fresh) {
         inputs.push(fresh);
         continue;
       }
       const state = input.inputs.get(key);
-      if (state === undefined || state.state === "missing") return conflict(ConflictReason.InputUtxoNotFound, `input ${key} not found`);
-      if (state.state === "spent") return conflict(ConflictReason.InputUtxoAlreadySpent, `input ${key} already spent`);
+      if (state === undefined || state.state === "missing") {
+        conflict(ConflictReason.InputUtxoNotFound, `input ${key} not found`);
+        continue cones;
+      }
+      if (state.state === "spent") {
+        conflict(ConflictReason.InputUtxoAlreadySpent, `input ${key} already spent`);
+        continue cones;
+      }
       inputs.push(state.output);
     }
 
@@ -148,7 +163,10 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
       milestoneTimestamp,
       protocolParameters: input.protocolParameters,
     });
-    if (!verdict.ok) return conflict(verdict.conflictReason, verdict.details);
+    if (!verdict.ok) {
+      conflict(verdict.conflictReason, verdict.details);
+      continue;
+    }
 
     // 3. Apply: consume inputs, book outputs.
     for (const spent of inputs) {
@@ -169,9 +187,19 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
         bookedTimestamp: milestoneTimestamp,
       });
     });
-    included.push({ blockId: cone.blockId, transactionId: meta.transactionId, tx: payload, outputBytes: meta.outputBytes });
-    referenced.push({ blockId: cone.blockId, whiteFlagIndex, inclusionState: LedgerInclusion.Included, conflictReason: 0 });
-  });
+    included.push({
+      blockId: cone.blockId,
+      transactionId: meta.transactionId,
+      tx: payload,
+      outputBytes: meta.outputBytes,
+    });
+    referenced.push({
+      blockId: cone.blockId,
+      whiteFlagIndex,
+      inclusionState: LedgerInclusion.Included,
+      conflictReason: 0,
+    });
+  }
 
   return {
     referenced,

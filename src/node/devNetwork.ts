@@ -36,7 +36,9 @@ export function devGenesisOutput(): BasicOutput {
     type: 3,
     amount: DEV_TOKEN_SUPPLY,
     nativeTokens: [],
-    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32) } }],
+    unlockConditions: [
+      { type: 0, address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32) } },
+    ],
     features: [],
   };
 }

@@ -60,7 +60,10 @@ export async function initDatabase(
     };
   }
   if (params.networkName !== DEV_NETWORK_NAME) {
-    throw new StorageError(StorageErrorCode.IncompatibleDatabase, `the dev genesis is only for network "${DEV_NETWORK_NAME}"`);
+    throw new StorageError(
+      StorageErrorCode.IncompatibleDatabase,
+      `the dev genesis is only for network "${DEV_NETWORK_NAME}"`,
+    );
   }
   const secrets = { coordinatorSeed: new Uint8Array(randomBytes(32)), jwtSecret: new Uint8Array(randomBytes(32)) };
   await store
@@ -74,7 +77,12 @@ export async function initDatabase(
     .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0))
     .put(
       idKey(Bucket.Output, GENESIS_OUTPUT_ID),
-      encodeOutputRecord({ blockId: NULL_BLOCK_ID, bookedIndex: 0, bookedTimestamp: 0, outputBytes: encodeOutput(devGenesisOutput()) }),
+      encodeOutputRecord({
+        blockId: NULL_BLOCK_ID,
+        bookedIndex: 0,
+        bookedTimestamp: 0,
+        outputBytes: encodeOutput(devGenesisOutput()),
+      }),
     )
     .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), new Uint8Array())
     .write();

@@ -4,8 +4,8 @@ import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { defaultKvStoreOptions, KvStore } from "../storage/index.js";
 import { Coordinator } from "../tangle/coordinator.js";
-import { defaultTipPoolOptions } from "../tangle/tipPool.js";
 import { Tangle } from "../tangle/tangle.js";
+import { defaultTipPoolOptions } from "../tangle/tipPool.js";
 import { devProtocolParameters } from "./devNetwork.js";
 import { initDatabase, type NodeSecrets } from "./initDatabase.js";
 import type { NodeOptions } from "./options.js";
@@ -45,7 +45,10 @@ export class LedgerNode {
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: `${options.dataDir}/db` });
     try {
       const init = await initDatabase(store, devProtocolParameters(options.minPowScore));
-      const tangle = await Tangle.open(store, { protocolParameters: init.protocolParameters, tipPool: defaultTipPoolOptions });
+      const tangle = await Tangle.open(store, {
+        protocolParameters: init.protocolParameters,
+        tipPool: defaultTipPoolOptions,
+      });
       const coordinator = new Coordinator(
         tangle,
         semanticValidator,
@@ -57,6 +60,11 @@ export class LedgerNode {
       await store.close();
       throw e;
     }
+  }
+
+  /** The public key the built-in coordinator signs milestones with. */
+  get coordinatorPublicKey(): Uint8Array {
+    return ed25519KeyPairFromSeed(this.secrets.coordinatorSeed).publicKey;
   }
 
   start(): void {

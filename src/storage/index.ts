@@ -1,4 +1,11 @@
 export * from "./buckets.js";
 export * from "./errors.js";
-export { defaultKvStoreOptions, KvStore, type KvStoreOptions, prefixEnd, type ScanOptions, WriteBatch } from "./kvStore.js";
+export {
+  defaultKvStoreOptions,
+  KvStore,
+  type KvStoreOptions,
+  prefixEnd,
+  type ScanOptions,
+  WriteBatch,
+} from "./kvStore.js";
 export * from "./records.js";

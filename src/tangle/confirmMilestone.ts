@@ -1,7 +1,7 @@
-import { encodeOutput, decodeOutput } from "../codec/outputs/output.js";
-import { computeTransactionId, outputIdFromParts, outputIdOfInput } from "../codec/ids.js";
 import { toHex } from "../codec/hex.js";
+import { computeTransactionId, outputIdFromParts, outputIdOfInput } from "../codec/ids.js";
 import { outputLeafHashes, transactionCommitment } from "../codec/outputIdProof.js";
+import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
 import {
@@ -66,7 +66,12 @@ export async function planConfirmation(
     const transactionId = computeTransactionId(tx);
     const inputIds = tx.essence.inputs.map(outputIdOfInput);
     const outputIds = tx.essence.outputs.map((_, i) => outputIdFromParts(transactionId, i));
-    transactions.set(toHex(c.blockId), { transactionId, inputIds, outputIds, outputBytes: tx.essence.outputs.map(encodeOutput) });
+    transactions.set(toHex(c.blockId), {
+      transactionId,
+      inputIds,
+      outputIds,
+      outputBytes: tx.essence.outputs.map(encodeOutput),
+    });
     for (const id of inputIds) if (!createdInCone.has(toHex(id))) needed.push(id);
     for (const id of outputIds) createdInCone.add(toHex(id));
   }
@@ -142,7 +147,12 @@ export async function applyConfirmation(
   const book = (o: LedgerOutput) =>
     batch.put(
       idKey(Bucket.Output, o.outputId),
-      encodeOutputRecord({ blockId: o.blockId, bookedIndex: o.bookedIndex, bookedTimestamp: o.bookedTimestamp, outputBytes: o.outputBytes }),
+      encodeOutputRecord({
+        blockId: o.blockId,
+        bookedIndex: o.bookedIndex,
+        bookedTimestamp: o.bookedTimestamp,
+        outputBytes: o.outputBytes,
+      }),
     );
   for (const o of result.created) {
     book(o);
@@ -159,7 +169,10 @@ export async function applyConfirmation(
   for (const t of result.included) {
     batch.put(
       idKey(Bucket.TransactionOutputs, t.transactionId),
-      encodeTransactionOutputs({ transactionCommitment: transactionCommitment(t.tx.essence), leafHashes: outputLeafHashes(t.outputBytes) }),
+      encodeTransactionOutputs({
+        transactionCommitment: transactionCommitment(t.tx.essence),
+        leafHashes: outputLeafHashes(t.outputBytes),
+      }),
     );
     batch.put(idKey(Bucket.TransactionBlock, t.transactionId), t.blockId);
   }
@@ -172,7 +185,10 @@ export async function applyConfirmation(
   );
 
   // milestone record and ledger index
-  batch.put(indexKey(Bucket.MilestoneByIndex, index), encodeMilestoneRecord({ milestoneId, blockId: milestoneBlockId, timestamp }));
+  batch.put(
+    indexKey(Bucket.MilestoneByIndex, index),
+    encodeMilestoneRecord({ milestoneId, blockId: milestoneBlockId, timestamp }),
+  );
   batch.put(idKey(Bucket.MilestoneById, milestoneId), encodeU32(index));
   batch.put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(index));
   await batch.write({ sync: true });

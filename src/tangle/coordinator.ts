@@ -1,6 +1,6 @@
 import { encodeBlock } from "../codec/block.js";
-import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import { compareBytes, toHex } from "../codec/hex.js";
+import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import type { Block, MilestoneEssence, MilestonePayload } from "../codec/types.js";
 import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
@@ -91,7 +91,13 @@ export class Coordinator {
     const payload: MilestonePayload = {
       type: 7,
       ...essence,
-      signatures: [{ type: 0, publicKey: this.options.keyPair.publicKey, signature: ed25519Sign(this.options.keyPair, milestoneId) }],
+      signatures: [
+        {
+          type: 0,
+          publicKey: this.options.keyPair.publicKey,
+          signature: ed25519Sign(this.options.keyPair, milestoneId),
+        },
+      ],
     };
 
     // 3. the block carrying it (milestones need no PoW: nonce 0), stored, then the one batch

@@ -1,8 +1,9 @@
-import { toHex } from "../codec/hex.js";
 import { decodeBlock } from "../codec/block.js";
+import { toHex } from "../codec/hex.js";
 import type { Block, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
 import {
+  type BlockMetadataRecord,
   Bucket,
   childKey,
   decodeBlockMetadata,
@@ -11,12 +12,11 @@ import {
   encodeBlockMetadata,
   idKey,
   indexKey,
-  type BlockMetadataRecord,
   type KvStore,
   NodeStateKey,
   nodeStateKey,
 } from "../storage/index.js";
-import { type TipPoolOptions, TipPool } from "./tipPool.js";
+import { TipPool, type TipPoolOptions } from "./tipPool.js";
 
 /**
  * The block DAG as this node holds it: blocks and their metadata in storage, and in memory the
@@ -225,15 +225,16 @@ export class Tangle {
     entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
     this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri);
     const meta = await this.getMetadata(entry.blockId);
-    if (meta && !meta.solid) await this.store.put(idKey(Bucket.BlockMetadata, entry.blockId), encodeBlockMetadata({ ...meta, solid: true }));
+    if (meta && !meta.solid)
+      await this.store.put(idKey(Bucket.BlockMetadata, entry.blockId), encodeBlockMetadata({ ...meta, solid: true }));
     for (const l of this.solidListeners) l(entry.blockId, entry.block);
     return true;
   }
 
   private wait(parentKey: string, childKeyHex: string): void {
-    let set = this.waiting.get(parentKey);
-    if (!set) this.waiting.set(parentKey, (set = new Set()));
+    const set = this.waiting.get(parentKey) ?? new Set<string>();
     set.add(childKeyHex);
+    this.waiting.set(parentKey, set);
   }
 
   /** Blocks whose parents are missing, keyed by the missing parent (for requests to peers). */
@@ -274,4 +275,3 @@ export async function readLedgerIndex(store: KvStore): Promise<number> {
   const v = await store.get(nodeStateKey(NodeStateKey.LedgerIndex));
   return v ? decodeU32(v, "nodeState.ledgerIndex") : 0;
 }
-

@@ -72,7 +72,9 @@ export class TipPool {
   /** Whether a tip is too old to select against the latest milestone index `lmi`. */
   private isLazy(tip: Tip, lmi: number): boolean {
     if (lmi - tip.ocri > this.options.belowMaxDepth) return true;
-    return lmi - tip.ycri > this.options.maxDeltaYoungestConeRoot || lmi - tip.ocri > this.options.maxDeltaOldestConeRoot;
+    return (
+      lmi - tip.ycri > this.options.maxDeltaYoungestConeRoot || lmi - tip.ocri > this.options.maxDeltaOldestConeRoot
+    );
   }
 
   /**

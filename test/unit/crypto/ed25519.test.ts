@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createHash, verify as nodeVerify, createPublicKey } from "node:crypto";
+import { createHash, createPublicKey, verify as nodeVerify } from "node:crypto";
 import { describe, it } from "node:test";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
@@ -12,7 +12,9 @@ const sha512 = (...parts: Uint8Array[]) => new Uint8Array(createHash("sha512").u
 
 describe("Ed25519", () => {
   it("derives the RFC 8032 test 1 key and signature", () => {
-    const kp = ed25519KeyPairFromSeed(fromHex("0x9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "seed"));
+    const kp = ed25519KeyPairFromSeed(
+      fromHex("0x9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "seed"),
+    );
     assert.equal(toHex(kp.publicKey), "0xd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
     const sig = ed25519Sign(kp, new Uint8Array());
     assert.equal(
@@ -23,7 +25,9 @@ describe("Ed25519", () => {
   });
 
   it("derives the well-known dev key of DESIGN.md section 7", () => {
-    const kp = ed25519KeyPairFromSeed(fromHex("0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c", "seed"));
+    const kp = ed25519KeyPairFromSeed(
+      fromHex("0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c", "seed"),
+    );
     assert.equal(toHex(kp.publicKey), "0x974e30f17525ef12571759792269eadd12100e4c3b2bfc765da4d88cac75576d");
   });
 

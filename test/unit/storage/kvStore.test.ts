@@ -35,11 +35,13 @@ describe("KvStore over LevelDB", () => {
 
   it("scans milestone-index keys in numeric order, forwards and backwards, within bounds", async () => {
     const batch = store.batch();
-    for (const i of [1, 2, 255, 256, 65536, 70000]) batch.put(indexKey(Bucket.MilestoneByIndex, i), Uint8Array.of(i & 0xff));
+    for (const i of [1, 2, 255, 256, 65536, 70000])
+      batch.put(indexKey(Bucket.MilestoneByIndex, i), Uint8Array.of(i & 0xff));
     batch.put(indexKey(Bucket.LedgerDiff, 3), Uint8Array.of(0)); // another bucket must not leak in
     await batch.write();
     const forward: number[] = [];
-    for await (const k of store.scanKeys({ prefix: Uint8Array.of(Bucket.MilestoneByIndex) })) forward.push(indexOfKey(k));
+    for await (const k of store.scanKeys({ prefix: Uint8Array.of(Bucket.MilestoneByIndex) }))
+      forward.push(indexOfKey(k));
     assert.deepEqual(forward, [1, 2, 255, 256, 65536, 70000]);
     const backward: number[] = [];
     for await (const [k] of store.scan({
@@ -89,9 +91,17 @@ describe("records", () => {
       arrivalTime: 1_700_000_000,
     };
     assert.deepEqual(decodeBlockMetadata(encodeBlockMetadata(meta)), meta);
-    const rec = { blockId: new Uint8Array(32).fill(9), bookedIndex: 5, bookedTimestamp: 6, outputBytes: Uint8Array.of(3, 1, 2) };
+    const rec = {
+      blockId: new Uint8Array(32).fill(9),
+      bookedIndex: 5,
+      bookedTimestamp: 6,
+      outputBytes: Uint8Array.of(3, 1, 2),
+    };
     assert.deepEqual(decodeOutputRecord(encodeOutputRecord(rec)), rec);
-    const diff = { created: [new Uint8Array(34).fill(1)], consumed: [new Uint8Array(34).fill(2), new Uint8Array(34).fill(3)] };
+    const diff = {
+      created: [new Uint8Array(34).fill(1)],
+      consumed: [new Uint8Array(34).fill(2), new Uint8Array(34).fill(3)],
+    };
     assert.deepEqual(decodeLedgerDiff(encodeLedgerDiff(diff)), diff);
     assert.throws(() => decodeLedgerDiff(encodeLedgerDiff(diff).subarray(1)));
   });

@@ -4,12 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
-import { toHex } from "../../../src/codec/hex.js";
+import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { blockIdFromBytes, outputIdFromParts } from "../../../src/codec/ids.js";
 import { decodeOutput } from "../../../src/codec/outputs/output.js";
 import type { Block, TransactionPayload } from "../../../src/codec/types.js";
 import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
-import { fromHex } from "../../../src/codec/hex.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { LedgerNode } from "../../../src/node/node.js";
@@ -39,7 +38,11 @@ async function unspentTotal(node: LedgerNode): Promise<bigint> {
   return total;
 }
 
-async function submit(node: LedgerNode, payload: TransactionPayload, parents = node.tangle.selectParents()): Promise<Uint8Array> {
+async function submit(
+  node: LedgerNode,
+  payload: TransactionPayload,
+  parents = node.tangle.selectParents(),
+): Promise<Uint8Array> {
   const block: Block = { protocolVersion: 2, parents, payload, nonce: 0n };
   const bytes = encodeBlock(block);
   const id = blockIdFromBytes(bytes);
@@ -72,10 +75,18 @@ describe("milestone confirmation on a real database", () => {
   it("confirms a value transaction, marks a double spend in the same cone conflicting, keeps the supply", async () => {
     const dev = devWallet();
     const alice = wallet("alice");
-    const genesis = { outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput(), bookedMilestoneIndex: 0, bookedTimestamp: 0 };
+    const genesis = {
+      outputId: GENESIS_OUTPUT_ID,
+      output: devGenesisOutput(),
+      bookedMilestoneIndex: 0,
+      bookedTimestamp: 0,
+    };
     const pay = buildTransaction({
       inputs: [genesis],
-      outputs: [basic(alice.address, { amount: 1_000_000n }), basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n })],
+      outputs: [
+        basic(alice.address, { amount: 1_000_000n }),
+        basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n }),
+      ],
       unlockers: [dev],
     });
     const double = buildTransaction({
@@ -88,11 +99,15 @@ describe("milestone confirmation on a real database", () => {
     const ms2 = await node.coordinator.issueMilestone();
     assert.equal(ms2.index, 2);
 
-    const meta = async (id: Uint8Array) => decodeBlockMetadata((await node.store.get(idKey(Bucket.BlockMetadata, id)))!);
+    const meta = async (id: Uint8Array) =>
+      decodeBlockMetadata((await node.store.get(idKey(Bucket.BlockMetadata, id)))!);
     const a = await meta(payBlock);
     const b = await meta(doubleBlock);
     assert.deepEqual([a.referencedByMilestoneIndex, a.inclusionState, a.conflictReason], [2, 1, 0]);
-    assert.deepEqual([b.referencedByMilestoneIndex, b.inclusionState, b.conflictReason], [2, 2, ConflictReason.InputUtxoAlreadySpentInThisMilestone]);
+    assert.deepEqual(
+      [b.referencedByMilestoneIndex, b.inclusionState, b.conflictReason],
+      [2, 2, ConflictReason.InputUtxoAlreadySpentInThisMilestone],
+    );
     assert.ok(a.whiteFlagIndex < b.whiteFlagIndex);
 
     const spent = decodeSpentRecord((await node.store.get(idKey(Bucket.Spent, GENESIS_OUTPUT_ID)))!);

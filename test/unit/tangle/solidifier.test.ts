@@ -50,14 +50,22 @@ describe("solidifier", () => {
     for (const x of [a, b, c, d]) assert.equal(await node.tangle.isSolid(x.id), true);
     assert.equal((await node.tangle.getMetadata(d.id))?.solid, true, "solid flag persisted");
     assert.deepEqual(node.tangle.missingParents(), []);
-    assert.equal(await node.tangle.storeBlock(a.id, a.block, a.bytes, false), false, "a known block is not stored twice");
+    assert.equal(
+      await node.tangle.storeBlock(a.id, a.block, a.bytes, false),
+      false,
+      "a known block is not stored twice",
+    );
 
     // the next milestone references all four, in TIP-2 order
     const ms = await node.coordinator.issueMilestone();
     const idx = await Promise.all([a, b, c, d].map(async (x) => (await node.tangle.getMetadata(x.id))!));
     assert.ok(idx.every((m) => m.referencedByMilestoneIndex === ms.index));
     const order = idx.map((m) => m.whiteFlagIndex);
-    assert.deepEqual([...order].sort((x, y) => x - y), order, "parents come before children in white-flag order");
+    assert.deepEqual(
+      [...order].sort((x, y) => x - y),
+      order,
+      "parents come before children in white-flag order",
+    );
   });
 
   it("keeps a block with an unknown parent unsolid and out of the milestone", async () => {

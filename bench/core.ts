@@ -1,0 +1,235 @@
+/**
+ * `npm run bench -- core [--blocks N]`: white-flag confirmation of a 10,000-block cone of value
+ * transactions (pure function, one core), and ledger throughput: signed value-transaction blocks
+ * taken in through the internal submit path (decode, syntactic rules, store, solidify) and
+ * confirmed by milestones with every semantic check, signatures included, on a real LevelDB.
+ * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
+ */
+import { createPublicKey, verify } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { encodeBlock } from "../src/codec/block.js";
+import { fromHex, toHex } from "../src/codec/hex.js";
+import {
+  blockIdFromBytes,
+  computeTransactionId,
+  essenceSigningHash,
+  inputsCommitment,
+  networkIdFromName,
+  outputIdFromParts,
+  utxoInputOfOutputId,
+} from "../src/codec/ids.js";
+import { encodeOutput } from "../src/codec/outputs/output.js";
+import type { BasicOutput, Block, TransactionPayload } from "../src/codec/types.js";
+import { blake2b256, type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
+import type { ConeBlock } from "../src/ledger/pastCone.js";
+import { type ConeTransaction, type InputState, whiteFlag } from "../src/ledger/whiteFlag.js";
+import { DEV_KEY, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
+import { LedgerNode, semanticValidator } from "../src/node/node.js";
+import { defaultNodeOptions } from "../src/node/options.js";
+import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
+import { acceptBlock } from "../src/tangle/acceptBlock.js";
+import { printFigures, printTable } from "./_table.js";
+
+const args = process.argv.slice(2);
+const argN = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const BLOCKS = argN("--blocks", 10_000);
+const params = devProtocolParameters(0);
+const networkId = networkIdFromName(params.networkName);
+const devKey = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
+const devAddress = { type: 0 as const, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pkh") };
+
+const basic = (pubKeyHash: Uint8Array, amount: bigint): BasicOutput => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }],
+  features: [],
+});
+
+/** A signed transaction spending `inputs` (all owned by `key`) into `outputs`. */
+function signedTx(
+  key: Ed25519KeyPair,
+  inputs: { id: Uint8Array; output: BasicOutput }[],
+  outputs: BasicOutput[],
+): TransactionPayload {
+  const essence = {
+    type: 1 as const,
+    networkId,
+    inputs: inputs.map((i) => utxoInputOfOutputId(i.id)),
+    inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
+    outputs,
+  };
+  const sig = ed25519Sign(key, essenceSigningHash(essence));
+  return {
+    type: 6,
+    essence,
+    unlocks: inputs.map((_, i) =>
+      i === 0
+        ? { type: 0 as const, signature: { type: 0 as const, publicKey: key.publicKey, signature: sig } }
+        : { type: 1 as const, reference: 0 },
+    ),
+  };
+}
+
+/** `n` distinct wallets, each funded by one output of a fan-out from the genesis. */
+function fanOut(n: number) {
+  const wallets = Array.from({ length: n }, (_, i) =>
+    ed25519KeyPairFromSeed(blake2b256(Uint8Array.of(i & 0xff, i >> 8, i >> 16))),
+  );
+  const hashes = wallets.map((w) => blake2b256(w.publicKey));
+  const per = 1_000_000n;
+  const txs: TransactionPayload[] = [];
+  const funded: { id: Uint8Array; output: BasicOutput; key: Ed25519KeyPair; hash: Uint8Array }[] = [];
+  let source: { id: Uint8Array; output: BasicOutput } = { id: GENESIS_OUTPUT_ID, output: devGenesisOutput() };
+  for (let start = 0; start < n; start += 127) {
+    const batch = wallets.slice(start, start + 127);
+    const outs = batch.map((_, j) => basic(hashes[start + j]!, per));
+    const rest = source.output.amount - per * BigInt(batch.length);
+    outs.push(basic(devAddress.pubKeyHash, rest));
+    const tx = signedTx(devKey, [source], outs);
+    const txId = computeTransactionId(tx);
+    txs.push(tx);
+    batch.forEach((key, j) => {
+      funded.push({ id: outputIdFromParts(txId, j), output: outs[j]!, key, hash: hashes[start + j]! });
+    });
+    source = { id: outputIdFromParts(txId, batch.length), output: outs[batch.length]! };
+  }
+  return { txs, funded };
+}
+
+// ---------------------------------------------------------------- 1. white-flag of a 10k cone
+
+function whiteFlagCone(n: number): { ms: number; included: number; baselineVerifyMs: number } {
+  const { funded } = fanOut(n);
+  const cone: ConeBlock[] = [];
+  const transactions = new Map<string, ConeTransaction>();
+  const inputs = new Map<string, InputState>();
+  let parent: Uint8Array = new Uint8Array(32);
+  for (const f of funded) {
+    inputs.set(toHex(f.id), {
+      state: "unspent",
+      output: {
+        outputId: f.id,
+        output: f.output,
+        outputBytes: encodeOutput(f.output),
+        blockId: new Uint8Array(32),
+        bookedIndex: 1,
+        bookedTimestamp: 1,
+      },
+    });
+    const tx = signedTx(f.key, [f], [basic(f.hash, f.output.amount)]);
+    const block: Block = { protocolVersion: 2, parents: [parent], payload: tx, nonce: 0n };
+    const blockId = blockIdFromBytes(encodeBlock(block));
+    const transactionId = computeTransactionId(tx);
+    transactions.set(toHex(blockId), {
+      transactionId,
+      inputIds: [f.id],
+      outputIds: [outputIdFromParts(transactionId, 0)],
+      outputBytes: tx.essence.outputs.map(encodeOutput),
+    });
+    cone.push({ blockId, block });
+    parent = blockId;
+  }
+  const t0 = performance.now();
+  const result = whiteFlag({
+    milestoneIndex: 2,
+    milestoneTimestamp: 2,
+    protocolParameters: params,
+    cone,
+    transactions,
+    inputs,
+    validate: semanticValidator,
+  });
+  const ms = performance.now() - t0;
+  // baseline: the bare signature checks of the same cone through node:crypto
+  const checks = cone.map((c) => {
+    const tx = c.block.payload as TransactionPayload;
+    const u = tx.unlocks[0] as { signature: { publicKey: Uint8Array; signature: Uint8Array } };
+    const key = createPublicKey({
+      key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), u.signature.publicKey]),
+      format: "der",
+      type: "spki",
+    });
+    return { key, msg: essenceSigningHash(tx.essence), sig: u.signature.signature };
+  });
+  const t1 = performance.now();
+  for (const c of checks) verify(null, c.msg, c.key, c.sig);
+  return { ms, included: result.included.length, baselineVerifyMs: performance.now() - t1 };
+}
+
+// ---------------------------------------------------------------- 2. intake + confirmation throughput
+
+async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed: number; rawLevelPutsPerSec: number }> {
+  const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-core-"));
+  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+  const keys = [node.coordinatorPublicKey];
+  const submit = async (payload: TransactionPayload) => {
+    const bytes = encodeBlock({ protocolVersion: 2, parents: node.tangle.selectParents(), payload, nonce: 0n });
+    return (await acceptBlock(node.tangle, bytes, { coordinatorPublicKeys: keys })).blockId;
+  };
+  // fund n wallets (not timed)
+  const { txs, funded } = fanOut(n);
+  await node.coordinator.issueMilestone();
+  for (const tx of txs) await submit(tx);
+  await node.coordinator.issueMilestone();
+  const payloads = funded.map((f) => signedTx(f.key, [f], [basic(f.hash, f.output.amount)]));
+
+  // timed: submit everything, a milestone every 1,000 blocks, until all are confirmed
+  const t0 = performance.now();
+  let confirmed = 0;
+  for (let i = 0; i < payloads.length; i++) {
+    await submit(payloads[i]!);
+    if ((i + 1) % 1000 === 0) await node.coordinator.issueMilestone();
+  }
+  await node.coordinator.issueMilestone();
+  const elapsed = performance.now() - t0;
+  for (const f of funded) if (!(await node.store.has(Uint8Array.of(0x07, ...f.id)))) confirmed++;
+  await node.close();
+  await rm(dir, { recursive: true, force: true });
+
+  // baseline: raw LevelDB batches of the same count of 300-byte values
+  const rawDir = await mkdtemp(join(tmpdir(), "ledger-node-bench-raw-"));
+  const raw = await KvStore.open({ ...defaultKvStoreOptions, path: rawDir });
+  const value = new Uint8Array(300);
+  const t1 = performance.now();
+  for (let i = 0; i < n; i += 1000) {
+    const b = raw.batch();
+    for (let j = i; j < Math.min(n, i + 1000); j++) b.put(blake2b256(Uint8Array.of(j & 255, j >> 8, j >> 16)), value);
+    await b.write();
+  }
+  const rawLevelPutsPerSec = (n * 1000) / (performance.now() - t1);
+  await raw.close();
+  await rm(rawDir, { recursive: true, force: true });
+  return { blocksPerSec: (payloads.length * 1000) / elapsed, confirmed, rawLevelPutsPerSec };
+}
+
+const wf = whiteFlagCone(10_000);
+const tp = await throughput(BLOCKS);
+printTable("core: white-flag and ledger throughput", [
+  {
+    name: "white-flag, 10,000 value-transaction cone",
+    value: wf.ms,
+    unit: "ms",
+    target: "< 1,000 ms",
+    baseline: `node:crypto verify alone ${wf.baselineVerifyMs.toFixed(0)} ms`,
+  },
+  {
+    name: `signed value-tx blocks in + confirmed (${BLOCKS})`,
+    value: tp.blocksPerSec,
+    unit: "/s",
+    target: ">= 5,000/s",
+    baseline: `raw LevelDB ${Math.round(tp.rawLevelPutsPerSec).toLocaleString("en-US")} puts/s`,
+  },
+]);
+if (wf.included !== 10_000 || tp.confirmed !== BLOCKS) {
+  console.error(
+    `not every transaction was applied: ${wf.included} of 10000 in white-flag, ${tp.confirmed} of ${BLOCKS} confirmed`,
+  );
+  process.exitCode = 1;
+}
+printFigures("core", { whiteflag10kMs: Math.round(wf.ms), blocksPerSec: Math.round(tp.blocksPerSec) });

@@ -1,0 +1,62 @@
+import { decodeBlock } from "../codec/block.js";
+import { bytesEqual } from "../codec/hex.js";
+import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
+import { validateBlockSyntax } from "../codec/syntactic.js";
+import { ed25519Verify } from "../crypto/ed25519.js";
+import { powScore } from "../pow/index.js";
+import { BlockError, BlockErrorCode } from "./errors.js";
+import type { Tangle } from "./tangle.js";
+
+/**
+ * The internal submit path, shared by the HTTP API and the benchmarks: decode (CodecError on bad
+ * bytes), syntactic rules (TIP-24 and the payload's TIP), then either the PoW score (TIP-12) or,
+ * for a milestone, the coordinator's signature (TIP-29: milestones carry nonce 0), then store
+ * and solidify. Returns the block ID and whether the block was new.
+ */
+export interface AcceptBlockOptions {
+  /** Public keys whose signature makes a milestone valid. */
+  coordinatorPublicKeys: readonly Uint8Array[];
+}
+
+export async function acceptBlock(
+  tangle: Tangle,
+  bytes: Uint8Array,
+  options: AcceptBlockOptions,
+): Promise<{ blockId: Uint8Array; isNew: boolean }> {
+  const params = tangle.protocolParameters;
+  // 1. decode and syntactic validation
+  const block = decodeBlock(bytes);
+  validateBlockSyntax(block, params, { byteLength: bytes.length });
+  const blockId = blockIdFromBytes(bytes);
+
+  // 2. milestone signature, or PoW
+  const milestone = block.payload?.type === 7 ? block.payload : undefined;
+  if (milestone) {
+    const id = computeMilestoneId(milestone);
+    const signed = milestone.signatures.some(
+      (s) =>
+        options.coordinatorPublicKeys.some((k) => bytesEqual(k, s.publicKey)) &&
+        ed25519Verify(s.publicKey, id, s.signature),
+    );
+    if (!signed)
+      throw new BlockError(BlockErrorCode.InvalidMilestoneSignature, "milestone is not signed by the coordinator");
+    if (milestone.index <= tangle.latestMilestone.index) {
+      throw new BlockError(
+        BlockErrorCode.StaleMilestone,
+        `milestone ${milestone.index} is not above ${tangle.latestMilestone.index}`,
+      );
+    }
+  } else if (params.minPowScore > 0) {
+    const score = powScore(bytes);
+    if (score < params.minPowScore) {
+      throw new BlockError(
+        BlockErrorCode.InsufficientPow,
+        `PoW score ${score.toFixed(2)} is below the minimum ${params.minPowScore}`,
+      );
+    }
+  }
+
+  // 3. store and solidify
+  const isNew = await tangle.storeBlock(blockId, block, bytes, milestone !== undefined);
+  return { blockId, isNew };
+}
