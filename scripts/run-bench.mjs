@@ -4,7 +4,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 
 const [name, ...rest] = process.argv.slice(2);
-const available = readdirSync("dist/bench").filter((f) => f.endsWith(".js") && !f.startsWith("_")).map((f) => f.slice(0, -3));
+const available = readdirSync("dist/bench")
+  .filter((f) => f.endsWith(".js") && !f.startsWith("_"))
+  .map((f) => f.slice(0, -3));
 if (!name || !existsSync(`dist/bench/${name}.js`)) {
   console.error(`usage: npm run bench -- <${available.join("|")}> [args]`);
   process.exit(2);

@@ -1,14 +1,19 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { toHex } from "../codec/hex.js";
 import { protocolParametersToJson } from "../codec/protocolParameters.js";
-import type { LedgerNode } from "../node/node.js";
+import type { Tangle } from "../tangle/tangle.js";
+
+/** What the API reads of a running node (the node layer passes itself). */
+export interface ApiNode {
+  tangle: Tangle;
+}
 
 /**
  * The HTTP API, built in a function so tests can drive it with `inject()` without a port.
  * Routes present so far: health and node info; the block, output, milestone, indexer,
  * explorer and control routes are registered by their own modules as they land.
  */
-export function buildServer(node: LedgerNode, logLevel = "info"): FastifyInstance {
+export function buildServer(node: ApiNode, logLevel = "info"): FastifyInstance {
   const app = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024 });
 
   app.get("/health", async (_req, reply) => reply.code(200).send());
