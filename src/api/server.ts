@@ -1,12 +1,8 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { toHex } from "../codec/hex.js";
 import { protocolParametersToJson } from "../codec/protocolParameters.js";
-import type { Tangle } from "../tangle/tangle.js";
-
-/** What the API reads of a running node (the node layer passes itself). */
-export interface ApiNode {
-  tangle: Tangle;
-}
+import type { ApiNode } from "./apiNode.js";
+import { registerErrorHandling } from "./errors.js";
 
 /**
  * The HTTP API, built in a function so tests can drive it with `inject()` without a port.
@@ -15,6 +11,7 @@ export interface ApiNode {
  */
 export function buildServer(node: ApiNode, logLevel = "info"): FastifyInstance {
   const app = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024 });
+  registerErrorHandling(app);
 
   app.get("/health", async (_req, reply) => reply.code(200).send());
 

@@ -62,6 +62,11 @@ export class LedgerNode {
     }
   }
 
+  /** HS256 secret of the JWTs that open protected routes. */
+  get jwtSecret(): Uint8Array {
+    return this.secrets.jwtSecret;
+  }
+
   /** The public key the built-in coordinator signs milestones with. */
   get coordinatorPublicKey(): Uint8Array {
     return ed25519KeyPairFromSeed(this.secrets.coordinatorSeed).publicKey;

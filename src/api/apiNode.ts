@@ -1,0 +1,18 @@
+import type { Tangle } from "../tangle/tangle.js";
+
+/**
+ * What the API reads of a running node. The node layer passes itself (it satisfies this shape),
+ * so the API never imports upward.
+ */
+export interface ApiNode {
+  tangle: Tangle;
+  /** Public key(s) whose signature makes a milestone valid. */
+  coordinatorPublicKey: Uint8Array;
+  /** HS256 secret of the JWTs that open protected routes. */
+  jwtSecret: Uint8Array;
+  options: {
+    /** Worker threads for PoW on submitted blocks; 0 = PoW disabled (503 when it is needed). */
+    powWorkers: number;
+    dataDir: string;
+  };
+}

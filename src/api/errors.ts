@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { isCodecError } from "../codec/errors.js";
+import { isPowError, PowErrorCode } from "../pow/errors.js";
+import { BlockError } from "../tangle/errors.js";
+
+/**
+ * The one place where errors become HTTP answers (DESIGN.md section 3). Every error body is
+ * `{"error": {"code": <status>, "message": <spec text>, "details": <reason>}}`; bad input of any
+ * kind (malformed JSON, wrong content type, huge bodies, codec and syntactic errors) is a 400,
+ * never a 500, and a 500 never carries a stack trace.
+ */
+
+/** The spec's message for each status, verbatim. */
+export const STATUS_MESSAGES: Record<number, string> = {
+  400: "invalid data provided",
+  403: "not available for public use",
+  404: "could not find data",
+  500: "internal server error",
+  503: "service unavailable",
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 404 | 500 | 503,
+    readonly details: string,
+  ) {
+    super(details);
+    this.name = "ApiError";
+  }
+}
+
+export const badRequest = (details: string) => new ApiError(400, details);
+export const forbidden = (details = "the route is protected: send a valid JWT as Authorization: Bearer <token>") =>
+  new ApiError(403, details);
+export const notFound = (details: string) => new ApiError(404, details);
+export const unavailable = (details: string) => new ApiError(503, details);
+
+export interface ErrorBody {
+  error: { code: number; message: string; details?: string };
+}
+
+export function errorBody(status: number, details?: string): ErrorBody {
+  return { error: { code: status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500]!, ...(details ? { details } : {}) } };
+}
+
+/** Maps an error of any layer to a status and a reason. */
+export function toHttpError(e: unknown): { status: number; details: string } {
+  if (e instanceof ApiError) return { status: e.status, details: e.details };
+  if (isCodecError(e)) return { status: 400, details: e.message };
+  if (e instanceof BlockError) return { status: 400, details: e.message };
+  if (isPowError(e)) {
+    if (e.code === PowErrorCode.Disabled) return { status: 503, details: "proof of work is needed but disabled on this node" };
+    return { status: 503, details: `proof of work failed: ${e.message}` };
+  }
+  const fe = e as FastifyError;
+  if (typeof fe?.statusCode === "number" && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // fastify's own client errors: bad JSON, wrong content type, body too large, schema validation
+    return { status: 400, details: fe.message };
+  }
+  return { status: 500, details: "unexpected error while serving the request" };
+}
+
+/** Installs the error and not-found handlers on `app`. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, details } = toHttpError(error);
+    if (status === 500) request.log.error({ err: error }, "internal error");
+    else request.log.debug({ err: error }, "request refused");
+    void reply.code(status).type("application/json").send(errorBody(status, details));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody(404, `no route ${request.method} ${request.url.split("?")[0]}`));
+  });
+}
