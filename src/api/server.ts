@@ -12,6 +12,7 @@ import { registerErrorHandling } from "./errors.js";
 export function buildServer(node: ApiNode, logLevel = "info"): FastifyInstance {
   const app = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024 });
   registerErrorHandling(app);
+  // Route modules register here, one line each (auth first: it guards the rest).
 
   app.get("/health", async (_req, reply) => reply.code(200).send());
 

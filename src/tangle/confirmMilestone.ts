@@ -191,9 +191,10 @@ export async function applyConfirmation(
   );
   batch.put(idKey(Bucket.MilestoneById, milestoneId), encodeU32(index));
   batch.put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(index));
+  const info = { index, milestoneId, blockId: milestoneBlockId, timestamp };
+  for (const writer of tangle.confirmationWriters) await writer(batch, result, info);
   await batch.write({ sync: true });
 
-  const info = { index, milestoneId, blockId: milestoneBlockId, timestamp };
   tangle.markConfirmed(
     info,
     result.referenced.map((r) => r.blockId),

@@ -2,6 +2,7 @@ import { decodeBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import type { Block, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
+import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import {
   type BlockMetadataRecord,
   Bucket,
@@ -13,6 +14,7 @@ import {
   idKey,
   indexKey,
   type KvStore,
+  type WriteBatch,
   NodeStateKey,
   nodeStateKey,
 } from "../storage/index.js";
@@ -46,6 +48,12 @@ interface UnreferencedBlock extends ConeBlock {
   ocri: number;
 }
 
+/**
+ * Adds writes for a milestone to its batch, so that secondary data (indexes) is committed
+ * atomically with the ledger. Called with the white-flag result before the batch is written.
+ */
+export type ConfirmationWriter = (batch: WriteBatch, result: WhiteFlagResult, milestone: MilestoneInfo) => void | Promise<void>;
+
 /** The all-zero block ID: the solid entry point of a fresh network (genesis). */
 export const NULL_BLOCK_ID = new Uint8Array(32);
 
@@ -57,6 +65,8 @@ export class Tangle {
   private readonly solidEntryPoints = new Map<string, number>();
   private latest: MilestoneInfo;
   private readonly solidListeners: ((blockId: Uint8Array, block: Block) => void)[] = [];
+  /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
+  readonly confirmationWriters: ConfirmationWriter[] = [];
 
   private constructor(
     readonly store: KvStore,
