@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from "node:crypto";
 import { ed25519 as noble } from "@noble/curves/ed25519.js";
+import { isKnownVerified } from "./signatureCache.js";
 
 /**
  * Ed25519 with ZIP-215 acceptance, as TIP-20 requires for signature unlocks.
@@ -22,7 +23,11 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject | null {
   let key = keyCache.get(id);
   if (key !== undefined) return key;
   try {
-    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: "der", type: "spki" });
+    // JWK import is an order of magnitude cheaper than DER/SPKI (~5 µs vs ~70 µs here)
+    key = createPublicKey({
+      key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(publicKey).toString("base64url") },
+      format: "jwk",
+    });
   } catch {
     key = null; // OpenSSL refuses the encoding; ZIP-215 may still accept it
   }
@@ -31,8 +36,18 @@ function publicKeyObject(publicKey: Uint8Array): KeyObject | null {
   return key;
 }
 
-/** Verifies `signature` (64 bytes) over `message` by `publicKey` (32 bytes) under ZIP-215 rules. */
+/**
+ * Verifies `signature` (64 bytes) over `message` by `publicKey` (32 bytes) under ZIP-215 rules.
+ * A triple already verified (by the worker pool at intake) is answered from the cache.
+ */
 export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== 64) return false;
+  if (isKnownVerified(publicKey, message, signature)) return true;
+  return ed25519VerifyUncached(publicKey, message, signature);
+}
+
+/** The verification itself, without the cache (the worker threads and benchmarks use it). */
+export function ed25519VerifyUncached(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== 64) return false;
   const key = publicKeyObject(publicKey);
   if (key !== null) {

@@ -66,23 +66,32 @@ function levelRange(options: ScanOptions) {
   return range;
 }
 
-/** A batch of puts and deletes written atomically by `write()`. */
+/**
+ * A batch of puts and deletes written atomically by `write()`. Built on classic-level's chained
+ * batch, which hands each operation to the native batch at once (several times cheaper than
+ * an array of operation objects).
+ */
 export class WriteBatch {
-  private readonly ops: { type: "put" | "del"; key: Uint8Array; value?: Uint8Array }[] = [];
+  private readonly chained: ReturnType<Db["batch"]>;
+  private count = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.chained = db.batch();
+  }
 
   get size(): number {
-    return this.ops.length;
+    return this.count;
   }
 
   put(key: Uint8Array, value: Uint8Array): this {
-    this.ops.push({ type: "put", key, value });
+    this.chained.put(key, value);
+    this.count++;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.ops.push({ type: "del", key });
+    this.chained.del(key);
+    this.count++;
     return this;
   }
 
@@ -92,13 +101,20 @@ export class WriteBatch {
    * submitted again).
    */
   async write(options: { sync: boolean } = { sync: true }): Promise<void> {
-    if (this.ops.length === 0) return;
-    // biome-ignore lint/suspicious/noExplicitAny: classic-level's batch typing does not model mixed ops with binary values
-    await this.db.batch(this.ops as any, { sync: options.sync } as any);
+    if (this.count === 0) {
+      await this.chained.close();
+      return;
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
+    await this.chained.write({ sync: options.sync } as any);
   }
 }
 
 export class KvStore {
+  private gather:
+    | { keys: Uint8Array[]; waiters: ((v: Uint8Array | undefined) => void)[]; failers: ((e: unknown) => void)[] }
+    | undefined;
+
   private constructor(private readonly db: Db) {}
 
   static async open(options: KvStoreOptions): Promise<KvStore> {
@@ -127,6 +143,33 @@ export class KvStore {
 
   async has(key: Uint8Array): Promise<boolean> {
     return (await this.db.get(key)) !== undefined;
+  }
+
+  /**
+   * A point read gathered with the other reads of this turn of the event loop into one
+   * `getMany` (a single read costs about as much as a hundred batched ones). For hot paths
+   * where many independent requests each need one key.
+   */
+  getSoon(key: Uint8Array): Promise<Uint8Array | undefined> {
+    if (!this.gather) {
+      const keys: Uint8Array[] = [];
+      const waiters: ((v: Uint8Array | undefined) => void)[] = [];
+      const failers: ((e: unknown) => void)[] = [];
+      this.gather = { keys, waiters, failers };
+      setImmediate(() => {
+        this.gather = undefined;
+        this.getMany(keys).then(
+          (values) => values.forEach((v, i) => waiters[i]!(v)),
+          (e) => failers.forEach((f) => f(e)),
+        );
+      });
+    }
+    const g = this.gather;
+    g.keys.push(key);
+    return new Promise((resolve, reject) => {
+      g.waiters.push(resolve);
+      g.failers.push(reject);
+    });
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {

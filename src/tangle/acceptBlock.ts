@@ -1,8 +1,9 @@
 import { decodeBlock } from "../codec/block.js";
 import { bytesEqual } from "../codec/hex.js";
-import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
+import { blockIdFromBytes, computeMilestoneId, essenceSigningHash } from "../codec/ids.js";
 import { validateBlockSyntax } from "../codec/syntactic.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
+import type { VerifyPool } from "../crypto/verifyPool.js";
 import { powScore } from "../pow/index.js";
 import { BlockError, BlockErrorCode } from "./errors.js";
 import type { Tangle } from "./tangle.js";
@@ -16,6 +17,12 @@ import type { Tangle } from "./tangle.js";
 export interface AcceptBlockOptions {
   /** Public keys whose signature makes a milestone valid. */
   coordinatorPublicKeys: readonly Uint8Array[];
+  /**
+   * Threads that pre-verify a transaction's signatures at intake, so confirmation finds them in
+   * the signature cache. A bad signature is not a reason to refuse a block: it makes the
+   * transaction conflicting at confirmation (TIP-20 semantic validation).
+   */
+  verifyPool?: VerifyPool;
 }
 
 export async function acceptBlock(
@@ -56,7 +63,18 @@ export async function acceptBlock(
     }
   }
 
-  // 3. store and solidify
+  // 3. store and solidify, while the signatures are checked on other threads
+  const checks: Promise<boolean>[] = [];
+  if (options.verifyPool && block.payload?.type === 6) {
+    const message = essenceSigningHash(block.payload.essence);
+    for (const u of block.payload.unlocks) {
+      if (u.type === 0)
+        checks.push(
+          options.verifyPool.verify({ publicKey: u.signature.publicKey, message, signature: u.signature.signature }),
+        );
+    }
+  }
   const isNew = await tangle.storeBlock(blockId, block, bytes, milestone !== undefined);
+  await Promise.all(checks);
   return { blockId, isNew };
 }

@@ -1,9 +1,11 @@
 import { encodeBlock } from "../codec/block.js";
-import { compareBytes, toHex } from "../codec/hex.js";
+import { bytesEqual, compareBytes, toHex } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import type { Block, MilestoneEssence, MilestonePayload } from "../codec/types.js";
 import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
+import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import { minerPool, powDigest } from "../pow/index.js";
 import { applyConfirmation, planConfirmation } from "./confirmMilestone.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
@@ -17,9 +19,20 @@ import type { MilestoneInfo, Tangle } from "./tangle.js";
 export interface CoordinatorOptions {
   intervalMs: number;
   keyPair: Ed25519KeyPair;
+  /** The intake's signature pool: a milestone waits for its checks so none is done twice. */
+  verifyPool?: VerifyPool;
+  /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
+  powWorkers?: number;
 }
 
 const MAX_PARENTS = 8;
+/** Checkpoints per milestone at most: 7 tips each, so up to ~350 tips merged per milestone. */
+const MAX_CHECKPOINTS = 50;
+
+function uniqueSorted(ids: Uint8Array[]): Uint8Array[] {
+  const byHex = new Map(ids.map((id) => [toHex(id), id]));
+  return [...byHex.values()].sort(compareBytes);
+}
 
 export class Coordinator {
   private timer: NodeJS.Timeout | undefined;
@@ -29,7 +42,7 @@ export class Coordinator {
   constructor(
     private readonly tangle: Tangle,
     private readonly validate: SemanticValidator,
-    private readonly options: CoordinatorOptions,
+    readonly options: CoordinatorOptions,
     private readonly onError: (e: unknown) => void = () => {},
   ) {}
 
@@ -53,15 +66,42 @@ export class Coordinator {
     await this.running.catch(() => {});
   }
 
-  /** Parents: the latest milestone block (chaining the milestones in the DAG) plus tips. */
-  private parents(latest: MilestoneInfo): Uint8Array[] {
-    const chosen = new Map<string, Uint8Array>();
-    chosen.set(toHex(latest.blockId), latest.blockId);
-    for (const tip of this.tangle.selectParents()) {
-      if (chosen.size >= MAX_PARENTS) break;
-      chosen.set(toHex(tip), tip);
+  /**
+   * Parents of the next milestone: the latest milestone block (chaining the milestones in the
+   * DAG) and every tip, oldest first. A milestone has at most 8 parents, so when there are more
+   * tips the coordinator first issues checkpoints, as Hornet's coordinator does: plain blocks
+   * (with PoW) that each reference the previous checkpoint and up to 7 tips, so the milestone
+   * references them all through the last checkpoint. Without this, a wide tangle (many clients
+   * submitting at once) would leave tips behind until they fall below max depth.
+   */
+  private async parents(latest: MilestoneInfo): Promise<Uint8Array[]> {
+    const tips = this.tangle.milestoneTips(Number.MAX_SAFE_INTEGER).filter((t) => !bytesEqual(t, latest.blockId));
+    let carry: Uint8Array[] = [latest.blockId];
+    let next = 0;
+    const canMine = this.tangle.protocolParameters.minPowScore === 0 || (this.options.powWorkers ?? 1) > 0;
+    for (let n = 0; canMine && n < MAX_CHECKPOINTS && tips.length - next > MAX_PARENTS - carry.length; n++) {
+      const group = tips.slice(next, next + MAX_PARENTS - carry.length);
+      next += group.length;
+      carry = [await this.issueCheckpoint([...carry, ...group])];
     }
-    return [...chosen.values()].sort(compareBytes);
+    const group = tips.slice(next, next + MAX_PARENTS - carry.length);
+    return uniqueSorted([...carry, ...group]);
+  }
+
+  /** A checkpoint: a block without payload referencing `parents`, mined to the minimum score. */
+  private async issueCheckpoint(parents: Uint8Array[]): Promise<Uint8Array> {
+    const params = this.tangle.protocolParameters;
+    const block: Block = { protocolVersion: params.protocolVersion, parents: uniqueSorted(parents), nonce: 0n };
+    let bytes = encodeBlock(block);
+    if (params.minPowScore > 0) {
+      block.nonce = await minerPool().mine(powDigest(bytes), params.minPowScore, bytes.length, {
+        workers: this.options.powWorkers ?? 1,
+      });
+      bytes = encodeBlock(block);
+    }
+    const blockId = blockIdFromBytes(bytes);
+    await this.tangle.storeBlock(blockId, block, bytes, false);
+    return blockId;
   }
 
   /** Issues and confirms the next milestone; exported for tests that step the network by hand. */
@@ -70,7 +110,8 @@ export class Coordinator {
     const params = this.tangle.protocolParameters;
     const index = latest.index + 1;
     const timestamp = Math.max(Math.floor(Date.now() / 1000), latest.timestamp + 1);
-    const parents = this.parents(latest);
+    const parents = await this.parents(latest);
+    await this.options.verifyPool?.drained();
 
     // 1. white-flag over the cone the milestone will reference
     const plan = await planConfirmation(this.tangle, parents, index, timestamp, this.validate);

@@ -14,9 +14,9 @@ import {
   idKey,
   indexKey,
   type KvStore,
-  type WriteBatch,
   NodeStateKey,
   nodeStateKey,
+  type WriteBatch,
 } from "../storage/index.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
 
@@ -52,7 +52,13 @@ interface UnreferencedBlock extends ConeBlock {
  * Adds writes for a milestone to its batch, so that secondary data (indexes) is committed
  * atomically with the ledger. Called with the white-flag result before the batch is written.
  */
-export type ConfirmationWriter = (batch: WriteBatch, result: WhiteFlagResult, milestone: MilestoneInfo) => void | Promise<void>;
+export type ConfirmationWriter = (
+  batch: WriteBatch,
+  result: WhiteFlagResult,
+  milestone: MilestoneInfo,
+) => void | Promise<void>;
+
+const RECENTLY_REFERENCED_MAX = 200_000;
 
 /** The all-zero block ID: the solid entry point of a fresh network (genesis). */
 export const NULL_BLOCK_ID = new Uint8Array(32);
@@ -65,6 +71,12 @@ export class Tangle {
   private readonly solidEntryPoints = new Map<string, number>();
   private latest: MilestoneInfo;
   private readonly solidListeners: ((blockId: Uint8Array, block: Block) => void)[] = [];
+  /** Blocks being written right now (deduplicates concurrent submissions of one block). */
+  private readonly storing = new Set<string>();
+  /** Referencing milestone of recently referenced blocks: parents of new blocks are mostly these. */
+  private readonly recentlyReferenced = new Map<string, number>();
+  /** The intake batch collecting this turn's writes. */
+  private pending: { batch: WriteBatch; written: Promise<void> } | undefined;
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
   readonly confirmationWriters: ConfirmationWriter[] = [];
 
@@ -129,16 +141,25 @@ export class Tangle {
 
   /** Whether the block is stored (referenced or not). */
   async hasBlock(blockId: Uint8Array): Promise<boolean> {
-    return this.unreferenced.has(toHex(blockId)) || (await this.store.has(idKey(Bucket.Block, blockId)));
+    const key = toHex(blockId);
+    if (this.unreferenced.has(key) || this.storing.has(key) || this.recentlyReferenced.has(key)) return true;
+    return (await this.store.getSoon(idKey(Bucket.Block, blockId))) !== undefined;
   }
 
   async getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined> {
     return this.store.get(idKey(Bucket.Block, blockId));
   }
 
+  /**
+   * The block's metadata. Solidity of a block not yet referenced lives in memory (it is
+   * recomputed at start), so the stored flag is overlaid with it.
+   */
   async getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined> {
     const v = await this.store.get(idKey(Bucket.BlockMetadata, blockId));
-    return v && decodeBlockMetadata(v);
+    if (!v) return undefined;
+    const meta = decodeBlockMetadata(v);
+    const entry = this.unreferenced.get(toHex(blockId));
+    return entry ? { ...meta, solid: entry.solid } : meta;
   }
 
   /** Whether the block is solid right now (in memory, or referenced/entry point). */
@@ -147,34 +168,67 @@ export class Tangle {
     const entry = this.unreferenced.get(key);
     if (entry) return entry.solid;
     if (this.solidEntryPoints.has(key)) return true;
-    return ((await this.getMetadata(blockId))?.referencedByMilestoneIndex ?? 0) > 0;
+    return (await this.referencedIndexOf(blockId)) > 0;
+  }
+
+  /** Milestone index that referenced the block, 0 if none (recent ones answered from memory). */
+  private async referencedIndexOf(blockId: Uint8Array): Promise<number> {
+    const recent = this.recentlyReferenced.get(toHex(blockId));
+    if (recent !== undefined) return recent;
+    const v = await this.store.getSoon(idKey(Bucket.BlockMetadata, blockId));
+    return v ? decodeBlockMetadata(v).referencedByMilestoneIndex : 0;
   }
 
   /**
-   * Stores a new block (block, metadata, child links, unreferenced marker in one batch) and runs
-   * solidification. Returns false when the block was already known. Intake is not synced to
-   * disk: an unconfirmed block lost in a power cut can be submitted again.
+   * Stores a new block (block, metadata, child links, unreferenced marker) and runs
+   * solidification. Returns false when the block was already known. Intake writes of blocks
+   * arriving together share one batch (group commit) and are not synced to disk: an
+   * unconfirmed block lost in a power cut can be submitted again. The block becomes visible to
+   * milestones only after its write, so a confirmation batch always lands after it.
    */
   async storeBlock(blockId: Uint8Array, block: Block, bytes: Uint8Array, milestone: boolean): Promise<boolean> {
+    const key = toHex(blockId);
     if (await this.hasBlock(blockId)) return false;
-    const meta: BlockMetadataRecord = {
-      solid: false,
-      milestone,
-      referencedByMilestoneIndex: 0,
-      whiteFlagIndex: 0,
-      inclusionState: 0,
-      conflictReason: 0,
-      arrivalTime: Math.floor(Date.now() / 1000),
-    };
-    const batch = this.store
-      .batch()
-      .put(idKey(Bucket.Block, blockId), bytes)
-      .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
-      .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
-    for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
-    await batch.write({ sync: false });
-    await this.admit(blockId, block, milestone);
+    if (this.storing.has(key)) return false;
+    this.storing.add(key);
+    try {
+      const meta: BlockMetadataRecord = {
+        solid: false,
+        milestone,
+        referencedByMilestoneIndex: 0,
+        whiteFlagIndex: 0,
+        inclusionState: 0,
+        conflictReason: 0,
+        arrivalTime: Math.floor(Date.now() / 1000),
+      };
+      await this.writeSoon((batch) => {
+        batch
+          .put(idKey(Bucket.Block, blockId), bytes)
+          .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
+          .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
+        for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
+      });
+      await this.admit(blockId, block, milestone);
+    } finally {
+      this.storing.delete(key);
+    }
     return true;
+  }
+
+  /** Adds writes to the batch of this turn of the event loop and resolves once it is written. */
+  private writeSoon(fill: (batch: WriteBatch) => void): Promise<void> {
+    if (!this.pending) {
+      const batch = this.store.batch();
+      const written = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.pending = undefined;
+          batch.write({ sync: false }).then(resolve, reject);
+        });
+      });
+      this.pending = { batch, written };
+    }
+    fill(this.pending.batch);
+    return this.pending.written;
   }
 
   /** Puts a stored block into memory and solidifies it and whatever waited for it. */
@@ -218,13 +272,13 @@ export class Tangle {
       } else if (this.solidEntryPoints.has(pk)) {
         y = o = this.solidEntryPoints.get(pk)!;
       } else {
-        const meta = await this.getMetadata(p);
-        if (!meta || meta.referencedByMilestoneIndex === 0) {
+        const referenced = await this.referencedIndexOf(p);
+        if (referenced === 0) {
           this.wait(pk, key);
           missing = true;
           continue;
         }
-        y = o = meta.referencedByMilestoneIndex;
+        y = o = referenced;
       }
       ycri = Math.max(ycri, y);
       ocri = Math.min(ocri, o);
@@ -233,10 +287,9 @@ export class Tangle {
     entry.solid = true;
     entry.ycri = ycri;
     entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
+    // a milestone references its own cone: blocks built on it root there
+    if (entry.block.payload?.type === 7) entry.ycri = entry.ocri = entry.block.payload.index;
     this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri);
-    const meta = await this.getMetadata(entry.blockId);
-    if (meta && !meta.solid)
-      await this.store.put(idKey(Bucket.BlockMetadata, entry.blockId), encodeBlockMetadata({ ...meta, solid: true }));
     for (const l of this.solidListeners) l(entry.blockId, entry.block);
     return true;
   }
@@ -245,6 +298,53 @@ export class Tangle {
     const set = this.waiting.get(parentKey) ?? new Set<string>();
     set.add(childKeyHex);
     this.waiting.set(parentKey, set);
+  }
+
+  /**
+   * Cone root indexes of every unreferenced solid block, recomputed after a confirmation: a
+   * parent that was just referenced now roots the cone at that milestone (Hornet updates them
+   * the same way), so tips are judged lazy by what is really unconfirmed. Memoized walk over
+   * the parents, iterative so a long unconfirmed chain cannot overflow the stack.
+   */
+  private recomputeConeRoots(): void {
+    const done = new Set<string>();
+    const rootOf = (pk: string): [number, number] | undefined => {
+      const parent = this.unreferenced.get(pk);
+      if (parent) return parent.solid ? [parent.ycri, parent.ocri] : undefined;
+      const idx = this.recentlyReferenced.get(pk) ?? this.solidEntryPoints.get(pk);
+      return idx === undefined ? undefined : [idx, idx];
+    };
+    for (const [key, entry] of this.unreferenced) {
+      if (done.has(key) || !entry.solid) continue;
+      const stack: [string, UnreferencedBlock][] = [[key, entry]];
+      while (stack.length > 0) {
+        const [k, e] = stack[stack.length - 1]!;
+        const pending = e.block.parents.map(toHex).filter((pk) => {
+          const p = this.unreferenced.get(pk);
+          return p !== undefined && p.solid && !done.has(pk);
+        });
+        if (pending.length > 0) {
+          for (const pk of pending) stack.push([pk, this.unreferenced.get(pk)!]);
+          continue;
+        }
+        stack.pop();
+        if (done.has(k)) continue;
+        done.add(k);
+        if (e.block.payload?.type === 7) continue; // a milestone block roots at its own index
+        let y = 0;
+        let o = Number.MAX_SAFE_INTEGER;
+        for (const pk of e.block.parents.map(toHex)) {
+          const r = rootOf(pk);
+          if (!r) continue; // older than what is held in memory: keep the stored value
+          y = Math.max(y, r[0]);
+          o = Math.min(o, r[1]);
+        }
+        if (o === Number.MAX_SAFE_INTEGER) continue;
+        e.ycri = Math.max(e.ycri, y);
+        e.ocri = Math.max(e.ocri, o);
+        if (this.tips.has(e.blockId)) this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri);
+      }
+    }
   }
 
   /** Blocks whose parents are missing, keyed by the missing parent (for requests to peers). */
@@ -269,14 +369,24 @@ export class Tangle {
     return [this.latest.blockId];
   }
 
+  /** Up to `max` tips for the next milestone, oldest first (see TipPool.selectForMilestone). */
+  milestoneTips(max: number): Uint8Array[] {
+    return this.tips.selectForMilestone(this.latest.index, max);
+  }
+
   /** After a milestone is written: forget the referenced blocks and move the latest milestone. */
   markConfirmed(milestone: MilestoneInfo, referenced: readonly Uint8Array[]): void {
     for (const id of referenced) {
       const key = toHex(id);
       this.unreferenced.delete(key);
       this.tips.remove(id);
+      if (this.recentlyReferenced.size >= RECENTLY_REFERENCED_MAX) {
+        this.recentlyReferenced.delete(this.recentlyReferenced.keys().next().value!);
+      }
+      this.recentlyReferenced.set(key, milestone.index);
     }
     this.latest = milestone;
+    this.recomputeConeRoots();
   }
 }
 

@@ -60,6 +60,15 @@ export class TipPool {
     this.tips.delete(toHex(blockId));
   }
 
+  /** New cone root indexes of a tip (after part of its cone was confirmed). */
+  updateConeRoots(blockId: Uint8Array, ycri: number, ocri: number): void {
+    const tip = this.tips.get(toHex(blockId));
+    if (tip) {
+      tip.ycri = ycri;
+      tip.ocri = ocri;
+    }
+  }
+
   has(blockId: Uint8Array): boolean {
     return this.tips.has(toHex(blockId));
   }
@@ -75,6 +84,20 @@ export class TipPool {
     return (
       lmi - tip.ycri > this.options.maxDeltaYoungestConeRoot || lmi - tip.ocri > this.options.maxDeltaOldestConeRoot
     );
+  }
+
+  /**
+   * Tips for a milestone: the coordinator must reference what block issuers leave behind, so it
+   * takes every tip not yet below max depth, semi-lazy ones included, oldest cone first.
+   */
+  selectForMilestone(lmi: number, max: number): Uint8Array[] {
+    const candidates: Tip[] = [];
+    for (const [key, tip] of this.tips) {
+      if (lmi - tip.ocri > this.options.belowMaxDepth) this.tips.delete(key);
+      else candidates.push(tip);
+    }
+    candidates.sort((a, b) => a.ocri - b.ocri || a.ycri - b.ycri);
+    return candidates.slice(0, max).map((t) => t.blockId);
   }
 
   /**

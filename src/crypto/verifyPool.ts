@@ -1,0 +1,127 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { rememberVerified } from "./signatureCache.js";
+import type { VerifyJob, VerifyReply } from "./verifyWorker.js";
+
+/**
+ * Ed25519 verification spread over worker threads. Requests made in the same turn of the event
+ * loop are packed into one job per thread, so the per-message cost is paid per batch. Valid
+ * signatures are remembered (signatureCache), so the confirmation path finds them verified.
+ * Threads are unref'd: an idle pool never keeps the process alive.
+ */
+
+export interface SignatureCheck {
+  publicKey: Uint8Array;
+  message: Uint8Array;
+  signature: Uint8Array;
+}
+
+interface Pending {
+  check: SignatureCheck;
+  resolve: (ok: boolean) => void;
+}
+
+export class VerifyPool {
+  private readonly workers: Worker[] = [];
+  private readonly inflight = new Map<number, { items: Pending[]; worker: Worker }>();
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private nextId = 1;
+  private nextWorker = 0;
+  private readonly drainWaiters: (() => void)[] = [];
+
+  constructor(readonly size: number = Math.max(1, availableParallelism())) {}
+
+  private worker(i: number): Worker {
+    let w = this.workers[i];
+    if (!w) {
+      w = new Worker(new URL("./verifyWorker.js", import.meta.url));
+      w.unref();
+      w.on("message", (reply: VerifyReply) => this.settle(reply));
+      w.on("error", (e) => this.fail(w!, e));
+      this.workers[i] = w;
+    }
+    return w;
+  }
+
+  /** Resolves to whether the signature is valid under ZIP-215. */
+  verify(check: SignatureCheck): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.queue.push({ check, resolve });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const all = this.queue;
+    this.queue = [];
+    if (all.length === 0) return;
+    const per = Math.ceil(all.length / this.size);
+    for (let start = 0; start < all.length; start += per) {
+      const items = all.slice(start, start + per);
+      let length = 0;
+      for (const it of items) length += 98 + it.check.message.length;
+      const packed = new Uint8Array(length);
+      let o = 0;
+      for (const { check } of items) {
+        packed.set(check.publicKey, o);
+        packed.set(check.signature, o + 32);
+        packed[o + 96] = check.message.length & 0xff;
+        packed[o + 97] = check.message.length >> 8;
+        packed.set(check.message, o + 98);
+        o += 98 + check.message.length;
+      }
+      const id = this.nextId++;
+      const worker = this.worker(this.nextWorker++ % this.size);
+      this.inflight.set(id, { items, worker });
+      if (this.inflight.size === 1) for (const w of this.workers) w?.ref();
+      worker.postMessage({ id, count: items.length, packed } satisfies VerifyJob, [packed.buffer]);
+    }
+  }
+
+  /**
+   * Resolves once every verification requested so far has settled (the confirmation path waits
+   * for this, so it finds the signatures of its cone in the cache instead of checking them twice).
+   */
+  drained(): Promise<void> {
+    if (this.inflight.size === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private settle(reply: VerifyReply): void {
+    const job = this.inflight.get(reply.id);
+    if (!job) return;
+    this.inflight.delete(reply.id);
+    if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
+    if (this.inflight.size === 0 && this.queue.length === 0) {
+      queueMicrotask(() => {
+        for (const w of this.drainWaiters.splice(0)) w();
+      });
+    }
+    job.items.forEach((p, i) => {
+      const ok = reply.results[i] === 1;
+      if (ok) rememberVerified(p.check.publicKey, p.check.message, p.check.signature);
+      p.resolve(ok);
+    });
+  }
+
+  /** A crashed thread: its jobs resolve as unverified (confirmation re-checks them itself). */
+  private fail(worker: Worker, _e: unknown): void {
+    for (const [id, job] of this.inflight) {
+      if (job.worker !== worker) continue;
+      this.inflight.delete(id);
+      for (const p of job.items) p.resolve(false);
+    }
+    const i = this.workers.indexOf(worker);
+    if (i >= 0) this.workers[i] = undefined as unknown as Worker;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.filter(Boolean).map((w) => w.terminate()));
+    this.workers.length = 0;
+  }
+}
