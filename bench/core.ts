@@ -31,7 +31,6 @@ import { DEV_KEY, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } f
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
-import { acceptBlock } from "../src/tangle/acceptBlock.js";
 import { printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
@@ -191,14 +190,11 @@ async function whiteFlagCone(
 // ---------------------------------------------------------------- 2. intake + confirmation throughput
 
 async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed: number; rawLevelPutsPerSec: number }> {
-  const pool = new VerifyPool();
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-core-"));
   const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
-  node.coordinator.options.verifyPool = pool;
-  const keys = [node.coordinatorPublicKey];
   const submit = async (payload: TransactionPayload) => {
     const bytes = encodeBlock({ protocolVersion: 2, parents: node.tangle.selectParents(), payload, nonce: 0n });
-    return (await acceptBlock(node.tangle, bytes, { coordinatorPublicKeys: keys, verifyPool: pool })).blockId;
+    return (await node.submitBlock(bytes)).blockId;
   };
   // fund n wallets (not timed)
   const { txs, funded } = fanOut(n);
@@ -255,7 +251,6 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
   }
   for (const f of funded) if (!(await node.store.has(Uint8Array.of(0x07, ...f.id)))) confirmed++;
   await node.close();
-  await pool.close();
   await rm(dir, { recursive: true, force: true });
 
   // baseline: raw LevelDB batches of the same count of 300-byte values

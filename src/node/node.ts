@@ -1,8 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
+import { VerifyPool } from "../crypto/verifyPool.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { defaultKvStoreOptions, KvStore } from "../storage/index.js";
+import { acceptBlock } from "../tangle/acceptBlock.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
@@ -38,6 +40,10 @@ export class LedgerNode {
     readonly coordinator: Coordinator,
     readonly secrets: NodeSecrets,
     readonly createdGenesis: boolean,
+    /** Threads checking transaction signatures at intake (see acceptBlock). */
+    readonly verifyPool: VerifyPool,
+    /** The public key the built-in coordinator signs milestones with. */
+    readonly coordinatorPublicKey: Uint8Array,
   ) {}
 
   static async open(options: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
@@ -49,13 +55,15 @@ export class LedgerNode {
         protocolParameters: init.protocolParameters,
         tipPool: defaultTipPoolOptions,
       });
+      const verifyPool = new VerifyPool();
+      const keyPair = ed25519KeyPairFromSeed(init.secrets.coordinatorSeed);
       const coordinator = new Coordinator(
         tangle,
         semanticValidator,
-        { intervalMs: options.milestoneIntervalMs, keyPair: ed25519KeyPairFromSeed(init.secrets.coordinatorSeed) },
+        { intervalMs: options.milestoneIntervalMs, keyPair, verifyPool, powWorkers: options.powWorkers },
         onError,
       );
-      return new LedgerNode(options, store, tangle, coordinator, init.secrets, init.created);
+      return new LedgerNode(options, store, tangle, coordinator, init.secrets, init.created, verifyPool, keyPair.publicKey);
     } catch (e) {
       await store.close();
       throw e;
@@ -67,9 +75,12 @@ export class LedgerNode {
     return this.secrets.jwtSecret;
   }
 
-  /** The public key the built-in coordinator signs milestones with. */
-  get coordinatorPublicKey(): Uint8Array {
-    return ed25519KeyPairFromSeed(this.secrets.coordinatorSeed).publicKey;
+  /**
+   * The internal submit path for block bytes (the API's and the benchmarks'): decode, syntactic
+   * rules, PoW or milestone signature, store, solidify; signatures pre-checked on the pool.
+   */
+  submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }> {
+    return acceptBlock(this.tangle, bytes, { coordinatorPublicKeys: [this.coordinatorPublicKey], verifyPool: this.verifyPool });
   }
 
   start(): void {
@@ -78,6 +89,7 @@ export class LedgerNode {
 
   async close(): Promise<void> {
     await this.coordinator.stop();
+    await this.verifyPool.close();
     await this.store.close();
   }
 }
