@@ -241,6 +241,8 @@ export interface TxSpec {
   inputsCommitment?: Uint8Array;
   milestoneTimestamp?: number;
   protocolParameters?: ProtocolParameters;
+  /** Network ID of the essence (semantic validation ignores it; block intake checks it). */
+  networkId?: bigint;
 }
 
 export interface BuiltTransaction {
@@ -252,7 +254,7 @@ export interface BuiltTransaction {
 export function buildTransaction(spec: TxSpec): BuiltTransaction {
   const essence = {
     type: EssenceType.Regular,
-    networkId: 0n,
+    networkId: spec.networkId ?? 0n,
     inputs: spec.inputs.map((c) => utxoInputOfOutputId(c.outputId)),
     inputsCommitment: spec.inputsCommitment ?? inputsCommitment(spec.inputs.map((c) => c.output)),
     outputs: spec.outputs,

@@ -1,144 +1,174 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
-import { fromHex, toHex } from "../../../src/codec/hex.js";
-import { blockIdFromBytes, outputIdFromParts } from "../../../src/codec/ids.js";
-import { decodeOutput } from "../../../src/codec/outputs/output.js";
-import type { Block, TransactionPayload } from "../../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
+import { decodeBlock } from "../../../src/codec/block.js";
+import { toHex } from "../../../src/codec/hex.js";
+import type { MilestonePayload } from "../../../src/codec/types.js";
+import { merkleRoot } from "../../../src/crypto/merkle.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
-import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
+import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import {
   Bucket,
   decodeBlockMetadata,
+  decodeLedgerDiff,
   decodeMilestoneRecord,
-  decodeOutputRecord,
   decodeSpentRecord,
   idKey,
   indexKey,
 } from "../../../src/storage/index.js";
-import { basic, buildTransaction, wallet } from "../../helpers/txBuilder.js";
-
-const devWallet = () => {
-  const keyPair = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
-  return { keyPair, address: { type: 0 as const, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pkh") } };
-};
-
-async function unspentTotal(node: LedgerNode): Promise<bigint> {
-  let total = 0n;
-  for await (const key of node.store.scanKeys({ prefix: Uint8Array.of(Bucket.Unspent) })) {
-    const rec = decodeOutputRecord((await node.store.get(idKey(Bucket.Output, key.subarray(1))))!);
-    total += decodeOutput(rec.outputBytes).amount;
-  }
-  return total;
-}
-
-async function submit(
-  node: LedgerNode,
-  payload: TransactionPayload,
-  parents = node.tangle.selectParents(),
-): Promise<Uint8Array> {
-  const block: Block = { protocolVersion: 2, parents, payload, nonce: 0n };
-  const bytes = encodeBlock(block);
-  const id = blockIdFromBytes(bytes);
-  await node.tangle.storeBlock(id, decodeBlock(bytes), bytes, false);
-  return id;
-}
+import { TangleBuilder } from "../../helpers/tangleBuilder.js";
+import { basic, wallet } from "../../helpers/txBuilder.js";
 
 describe("milestone confirmation on a real database", () => {
-  let dir: string;
-  let node: LedgerNode;
-  const options = () => ({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" as const });
-
+  let tb: TangleBuilder;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-core-"));
-    node = await LedgerNode.open(options());
+    tb = await TangleBuilder.create();
   });
   after(async () => {
-    await node.close();
-    await rm(dir, { recursive: true, force: true });
+    await tb.dispose();
   });
 
+  /** The milestone payload stored for `index`. */
+  const milestonePayload = async (index: number): Promise<MilestonePayload> => {
+    const rec = decodeMilestoneRecord((await tb.node.store.get(indexKey(Bucket.MilestoneByIndex, index)))!);
+    const block = decodeBlock((await tb.node.store.get(idKey(Bucket.Block, rec.blockId)))!);
+    assert.equal(block.payload?.type, 7);
+    return block.payload as MilestonePayload;
+  };
+
   it("writes the dev genesis: the whole supply unspent for the dev key", async () => {
-    assert.equal(node.createdGenesis, true);
-    assert.equal(await unspentTotal(node), DEV_TOKEN_SUPPLY);
-    const ms1 = await node.coordinator.issueMilestone();
+    assert.equal(tb.node.createdGenesis, true);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
+    const ms1 = await tb.milestone();
     assert.equal(ms1.index, 1);
-    assert.equal(node.tangle.latestMilestone.index, 1);
   });
 
   it("confirms a value transaction, marks a double spend in the same cone conflicting, keeps the supply", async () => {
-    const dev = devWallet();
+    const dev = tb.devWallet();
     const alice = wallet("alice");
-    const genesis = {
-      outputId: GENESIS_OUTPUT_ID,
-      output: devGenesisOutput(),
-      bookedMilestoneIndex: 0,
-      bookedTimestamp: 0,
-    };
-    const pay = buildTransaction({
-      inputs: [genesis],
+    const pay = tb.transaction({
+      inputs: [tb.genesis()],
       outputs: [
         basic(alice.address, { amount: 1_000_000n }),
         basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n }),
       ],
       unlockers: [dev],
     });
-    const double = buildTransaction({
-      inputs: [genesis],
+    const double = tb.transaction({
+      inputs: [tb.genesis()],
       outputs: [basic(alice.address, { amount: DEV_TOKEN_SUPPLY })],
       unlockers: [dev],
     });
-    const payBlock = await submit(node, pay.tx);
-    const doubleBlock = await submit(node, double.tx, [payBlock]);
-    const ms2 = await node.coordinator.issueMilestone();
+    const payBlock = await tb.block(pay.tx);
+    const doubleBlock = await tb.block(double.tx, [payBlock]);
+    const tagged = await tb.block({ type: 5, tag: Uint8Array.of(1), data: new Uint8Array() }, [doubleBlock]);
+    const ms2 = await tb.milestone();
     assert.equal(ms2.index, 2);
 
-    const meta = async (id: Uint8Array) =>
-      decodeBlockMetadata((await node.store.get(idKey(Bucket.BlockMetadata, id)))!);
-    const a = await meta(payBlock);
-    const b = await meta(doubleBlock);
+    const a = await tb.metadata(payBlock);
+    const b = await tb.metadata(doubleBlock);
+    const c = await tb.metadata(tagged);
     assert.deepEqual([a.referencedByMilestoneIndex, a.inclusionState, a.conflictReason], [2, 1, 0]);
     assert.deepEqual(
       [b.referencedByMilestoneIndex, b.inclusionState, b.conflictReason],
       [2, 2, ConflictReason.InputUtxoAlreadySpentInThisMilestone],
     );
-    assert.ok(a.whiteFlagIndex < b.whiteFlagIndex);
+    assert.deepEqual([c.inclusionState, c.conflictReason], [0, 0]);
+    assert.ok(a.whiteFlagIndex < b.whiteFlagIndex && b.whiteFlagIndex < c.whiteFlagIndex);
 
-    const spent = decodeSpentRecord((await node.store.get(idKey(Bucket.Spent, GENESIS_OUTPUT_ID)))!);
-    assert.deepEqual(spent.transactionId, pay.ctx.transactionId);
+    const spent = decodeSpentRecord((await tb.node.store.get(idKey(Bucket.Spent, GENESIS_OUTPUT_ID)))!);
+    assert.deepEqual(spent.transactionId, pay.transactionId);
     assert.equal(spent.spentIndex, 2);
-    assert.equal(await node.store.has(idKey(Bucket.Unspent, outputIdFromParts(pay.ctx.transactionId, 0))), true);
-    assert.equal(await unspentTotal(node), DEV_TOKEN_SUPPLY);
+    assert.equal(await tb.isUnspent(pay.outputs[0]!.outputId), true);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
 
-    // a later double spend of the same output conflicts as "already spent"
-    const again = await submit(node, double.tx);
-    await node.coordinator.issueMilestone();
-    const c = await meta(again);
-    assert.deepEqual([c.inclusionState, c.conflictReason], [2, ConflictReason.InputUtxoAlreadySpent]);
+    // TIP-4/TIP-29: the inclusion root is over every block the milestone referenced, the applied
+    // root over the blocks whose transactions were applied, both in white-flag order
+    const ms = await milestonePayload(2);
+    const referenced: { id: Uint8Array; wf: number }[] = [];
+    for await (const [key, value] of tb.node.store.scan({ prefix: Uint8Array.of(Bucket.BlockMetadata) })) {
+      const m = decodeBlockMetadata(value);
+      if (m.referencedByMilestoneIndex === 2) referenced.push({ id: key.subarray(1), wf: m.whiteFlagIndex });
+    }
+    referenced.sort((x, y) => x.wf - y.wf);
+    assert.deepEqual(
+      referenced.map((r) => r.wf),
+      referenced.map((_, i) => i),
+    );
+    assert.deepEqual(ms.inclusionMerkleRoot, merkleRoot(referenced.map((r) => r.id)));
+    assert.deepEqual(ms.appliedMerkleRoot, merkleRoot([payBlock]));
+    const diff = decodeLedgerDiff((await tb.node.store.get(indexKey(Bucket.LedgerDiff, 2)))!);
+    assert.deepEqual(diff.consumed, [GENESIS_OUTPUT_ID]);
+    assert.deepEqual(
+      diff.created,
+      pay.outputs.map((o) => o.outputId),
+    );
+  });
+
+  it("marks a later spend of a spent output as already spent and one of an unknown output as not found", async () => {
+    const dev = tb.devWallet();
+    const again = tb.transaction({
+      inputs: [tb.genesis()],
+      outputs: [basic(dev.address, { amount: DEV_TOKEN_SUPPLY })],
+      unlockers: [dev],
+    });
+    const ghostInput = { ...tb.genesis(), outputId: Uint8Array.from({ length: 34 }, (_, i) => (i < 32 ? 9 : 0)) };
+    const ghost = tb.transaction({
+      inputs: [ghostInput],
+      outputs: [basic(dev.address, { amount: DEV_TOKEN_SUPPLY })],
+      unlockers: [dev],
+    });
+    const againBlock = await tb.block(again.tx);
+    const ghostBlock = await tb.block(ghost.tx);
+    await tb.milestone();
+    assert.deepEqual(
+      [(await tb.metadata(againBlock)).inclusionState, (await tb.metadata(againBlock)).conflictReason],
+      [2, ConflictReason.InputUtxoAlreadySpent],
+    );
+    assert.equal((await tb.metadata(ghostBlock)).conflictReason, ConflictReason.InputUtxoNotFound);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
+  });
+
+  it("records a transaction signed by the wrong key as conflicting (invalid signature) and leaves the ledger untouched", async () => {
+    const alice = wallet("alice");
+    const bob = wallet("bob");
+    // alice's 1,000,000 from the first transaction (output 0 of milestone 2's diff), signed by bob's key
+    const diff = decodeLedgerDiff((await tb.node.store.get(indexKey(Bucket.LedgerDiff, 2)))!);
+    const aliceId = diff.created[0]!;
+    const input = { outputId: aliceId, output: basic(alice.address, { amount: 1_000_000n }) };
+    const forged = tb.transaction({
+      inputs: [input],
+      outputs: [basic(bob.address, { amount: 1_000_000n })],
+      unlockers: [bob],
+    });
+    const forgedBlock = await tb.block(forged.tx);
+    await tb.milestone();
+    const m = await tb.metadata(forgedBlock);
+    assert.deepEqual([m.inclusionState, m.conflictReason], [2, ConflictReason.InvalidSignature]);
+    assert.equal(await tb.isUnspent(aliceId), true);
+    // and the rightful owner can still spend it
+    const honest = tb.transaction({
+      inputs: [input],
+      outputs: [basic(bob.address, { amount: 1_000_000n })],
+      unlockers: [alice],
+    });
+    const honestBlock = await tb.block(honest.tx);
+    await tb.milestone();
+    assert.equal((await tb.metadata(honestBlock)).inclusionState, 1);
+    assert.equal(await tb.isUnspent(aliceId), false);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
   });
 
   it("resumes after a restart at the same ledger index and continues the milestone chain", async () => {
-    const before = node.tangle.latestMilestone;
-    await node.close();
-    node = await LedgerNode.open(options());
-    assert.equal(node.createdGenesis, false);
-    assert.equal(node.tangle.latestMilestone.index, before.index);
-    assert.equal(toHex(node.tangle.latestMilestone.milestoneId), toHex(before.milestoneId));
-    const next = await node.coordinator.issueMilestone();
+    const before = tb.node.tangle.latestMilestone;
+    await tb.restart();
+    assert.equal(tb.node.createdGenesis, false);
+    assert.equal(tb.node.tangle.latestMilestone.index, before.index);
+    assert.equal(toHex(tb.node.tangle.latestMilestone.milestoneId), toHex(before.milestoneId));
+    const next = await tb.milestone();
     assert.equal(next.index, before.index + 1);
-    const rec = decodeMilestoneRecord((await node.store.get(indexKey(Bucket.MilestoneByIndex, next.index)))!);
-    const block = decodeBlock((await node.store.get(idKey(Bucket.Block, rec.blockId)))!);
-    assert.equal(block.payload?.type, 7);
-    if (block.payload?.type === 7) {
-      assert.equal(toHex(block.payload.previousMilestoneId), toHex(before.milestoneId));
-      assert.ok(block.payload.timestamp > before.timestamp);
-    }
-    assert.equal(await unspentTotal(node), DEV_TOKEN_SUPPLY);
+    const ms = await milestonePayload(next.index);
+    assert.equal(toHex(ms.previousMilestoneId), toHex(before.milestoneId));
+    assert.ok(ms.timestamp > before.timestamp);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
   });
 });
