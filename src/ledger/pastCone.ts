@@ -5,6 +5,8 @@ import type { Block } from "../codec/types.js";
 export interface ConeBlock {
   blockId: Uint8Array;
   block: Block;
+  /** ID of the block's transaction when known already (hashed from the payload bytes at intake). */
+  transactionId?: Uint8Array;
 }
 
 /**

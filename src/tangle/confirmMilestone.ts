@@ -63,7 +63,7 @@ export async function planConfirmation(
   for (const c of cone) {
     if (c.block.payload?.type !== 6) continue;
     const tx = c.block.payload;
-    const transactionId = computeTransactionId(tx);
+    const transactionId = c.transactionId ?? computeTransactionId(tx);
     const inputIds = tx.essence.inputs.map(outputIdOfInput);
     const outputIds = tx.essence.outputs.map((_, i) => outputIdFromParts(transactionId, i));
     transactions.set(toHex(c.blockId), {

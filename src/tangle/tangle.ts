@@ -1,5 +1,6 @@
 import { decodeBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
+import { transactionIdFromBytes } from "../codec/ids.js";
 import type { Block, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
@@ -60,6 +61,17 @@ export type ConfirmationWriter = (
 
 const RECENTLY_REFERENCED_MAX = 200_000;
 
+/**
+ * The transaction ID of a block's transaction payload, hashed straight from the block's bytes
+ * (TIP-20: BLAKE2b-256 of the serialized payload; TIP-24: the payload sits between the
+ * parents and the 8-byte nonce, after its u32 length), so confirmation need not re-encode it.
+ */
+function transactionIdOf(block: Block, bytes: Uint8Array): Uint8Array | undefined {
+  if (block.payload?.type !== 6) return undefined;
+  const start = 2 + 32 * block.parents.length + 4;
+  return transactionIdFromBytes(bytes.subarray(start, bytes.length - 8));
+}
+
 /** The all-zero block ID: the solid entry point of a fresh network (genesis). */
 export const NULL_BLOCK_ID = new Uint8Array(32);
 
@@ -108,7 +120,8 @@ export class Tangle {
       const bytes = await store.get(idKey(Bucket.Block, blockId));
       const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
       if (!bytes || !meta) continue;
-      await tangle.admit(blockId, decodeBlock(bytes), decodeBlockMetadata(meta).milestone);
+      const block = decodeBlock(bytes);
+      await tangle.admit(blockId, block, decodeBlockMetadata(meta).milestone, transactionIdOf(block, bytes));
     }
     return tangle;
   }
@@ -208,7 +221,7 @@ export class Tangle {
           .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
         for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
       });
-      await this.admit(blockId, block, milestone);
+      await this.admit(blockId, block, milestone, transactionIdOf(block, bytes));
     } finally {
       this.storing.delete(key);
     }
@@ -232,10 +245,15 @@ export class Tangle {
   }
 
   /** Puts a stored block into memory and solidifies it and whatever waited for it. */
-  private async admit(blockId: Uint8Array, block: Block, milestone: boolean): Promise<void> {
+  private async admit(
+    blockId: Uint8Array,
+    block: Block,
+    milestone: boolean,
+    transactionId?: Uint8Array,
+  ): Promise<void> {
     const key = toHex(blockId);
     if (this.unreferenced.has(key)) return;
-    this.unreferenced.set(key, { blockId, block, solid: false, milestone, ycri: 0, ocri: 0 });
+    this.unreferenced.set(key, { blockId, block, solid: false, milestone, ycri: 0, ocri: 0, transactionId });
     const queue = [key];
     while (queue.length > 0) {
       const next = queue.shift()!;
