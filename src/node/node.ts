@@ -5,6 +5,7 @@ import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { defaultKvStoreOptions, KvStore } from "../storage/index.js";
 import { acceptBlock } from "../tangle/acceptBlock.js";
+import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
@@ -55,6 +56,13 @@ export class LedgerNode {
         protocolParameters: init.protocolParameters,
         tipPool: defaultTipPoolOptions,
       });
+      // A milestone whose block was stored but whose batch was not (a crash between the two) is
+      // applied now, exactly as it would have been: same cone, same roots.
+      for (const pending of tangle.pendingMilestones()) {
+        if (pending.milestone.index === tangle.latestMilestone.index + 1) {
+          await confirmMilestoneBlock(tangle, pending.blockId, pending.milestone, semanticValidator);
+        }
+      }
       const verifyPool = new VerifyPool();
       const keyPair = ed25519KeyPairFromSeed(init.secrets.coordinatorSeed);
       const coordinator = new Coordinator(
@@ -63,7 +71,16 @@ export class LedgerNode {
         { intervalMs: options.milestoneIntervalMs, keyPair, verifyPool, powWorkers: options.powWorkers },
         onError,
       );
-      return new LedgerNode(options, store, tangle, coordinator, init.secrets, init.created, verifyPool, keyPair.publicKey);
+      return new LedgerNode(
+        options,
+        store,
+        tangle,
+        coordinator,
+        init.secrets,
+        init.created,
+        verifyPool,
+        keyPair.publicKey,
+      );
     } catch (e) {
       await store.close();
       throw e;
@@ -80,7 +97,10 @@ export class LedgerNode {
    * rules, PoW or milestone signature, store, solidify; signatures pre-checked on the pool.
    */
   submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }> {
-    return acceptBlock(this.tangle, bytes, { coordinatorPublicKeys: [this.coordinatorPublicKey], verifyPool: this.verifyPool });
+    return acceptBlock(this.tangle, bytes, {
+      coordinatorPublicKeys: [this.coordinatorPublicKey],
+      verifyPool: this.verifyPool,
+    });
   }
 
   start(): void {

@@ -1,8 +1,8 @@
-import { toHex } from "../codec/hex.js";
-import { computeTransactionId, outputIdFromParts, outputIdOfInput } from "../codec/ids.js";
+import { bytesEqual, toHex } from "../codec/hex.js";
+import { computeMilestoneId, computeTransactionId, outputIdFromParts, outputIdOfInput } from "../codec/ids.js";
 import { outputLeafHashes, transactionCommitment } from "../codec/outputIdProof.js";
 import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
-import type { ProtocolParameters } from "../codec/types.js";
+import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
 import {
   type ConeTransaction,
@@ -200,4 +200,46 @@ export async function applyConfirmation(
     result.referenced.map((r) => r.blockId),
   );
   return info;
+}
+
+export class MilestoneMismatchError extends Error {
+  readonly code = "TANGLE_MILESTONE_MISMATCH";
+  constructor(message: string) {
+    super(message);
+    this.name = "MilestoneMismatchError";
+  }
+}
+
+/**
+ * Confirms a milestone that arrived as a block (a coordinator's milestone found unapplied at
+ * start, or, on a follower, one received from a peer): white-flag over its cone must give the
+ * Merkle roots the milestone states (TIP-4), else nothing is written.
+ */
+export async function confirmMilestoneBlock(
+  tangle: Tangle,
+  milestoneBlockId: Uint8Array,
+  milestone: MilestonePayload,
+  validate: SemanticValidator,
+): Promise<MilestoneInfo> {
+  const latest = tangle.latestMilestone;
+  if (milestone.index !== latest.index + 1) {
+    throw new MilestoneMismatchError(`milestone ${milestone.index} does not follow ${latest.index}`);
+  }
+  if (!bytesEqual(milestone.previousMilestoneId, latest.milestoneId)) {
+    throw new MilestoneMismatchError(
+      `milestone ${milestone.index} does not name milestone ${latest.index} as previous`,
+    );
+  }
+  const plan = await planConfirmation(tangle, milestone.parents, milestone.index, milestone.timestamp, validate);
+  if (!bytesEqual(plan.result.inclusionMerkleRoot, milestone.inclusionMerkleRoot)) {
+    throw new MilestoneMismatchError(
+      `milestone ${milestone.index}: inclusion Merkle root differs from this node's white-flag`,
+    );
+  }
+  if (!bytesEqual(plan.result.appliedMerkleRoot, milestone.appliedMerkleRoot)) {
+    throw new MilestoneMismatchError(
+      `milestone ${milestone.index}: applied Merkle root differs from this node's white-flag`,
+    );
+  }
+  return applyConfirmation(tangle, plan, computeMilestoneId(milestone), milestoneBlockId);
 }

@@ -6,7 +6,7 @@ import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { minerPool, powDigest } from "../pow/index.js";
-import { applyConfirmation, planConfirmation } from "./confirmMilestone.js";
+import { applyConfirmation, type PlannedConfirmation, planConfirmation } from "./confirmMilestone.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
@@ -106,6 +106,16 @@ export class Coordinator {
 
   /** Issues and confirms the next milestone; exported for tests that step the network by hand. */
   async issueMilestone(): Promise<MilestoneInfo> {
+    const { plan, milestoneId, blockId } = await this.storeNextMilestone();
+    return applyConfirmation(this.tangle, plan, milestoneId, blockId);
+  }
+
+  /**
+   * Steps 1-3 of issuing: plan the cone, sign the milestone, store its block. Until the batch of
+   * `applyConfirmation` is written the milestone is pending; a node restarted in between applies
+   * it at start (LedgerNode.open). Separate so tests can stop exactly there.
+   */
+  async storeNextMilestone(): Promise<{ plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array }> {
     const latest = this.tangle.latestMilestone;
     const params = this.tangle.protocolParameters;
     const index = latest.index + 1;
@@ -146,6 +156,6 @@ export class Coordinator {
     const bytes = encodeBlock(block);
     const blockId = blockIdFromBytes(bytes);
     await this.tangle.storeBlock(blockId, block, bytes, true);
-    return applyConfirmation(this.tangle, plan, milestoneId, blockId);
+    return { plan, milestoneId, blockId };
   }
 }

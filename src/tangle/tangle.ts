@@ -1,7 +1,7 @@
 import { decodeBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import { transactionIdFromBytes } from "../codec/ids.js";
-import type { Block, ProtocolParameters } from "../codec/types.js";
+import type { Block, MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import {
@@ -385,6 +385,15 @@ export class Tangle {
     const tips = this.tips.select(this.latest.index);
     if (tips.length > 0) return tips;
     return [this.latest.blockId];
+  }
+
+  /** Unreferenced solid milestone blocks, lowest index first (milestones written but not applied). */
+  pendingMilestones(): { blockId: Uint8Array; milestone: MilestonePayload }[] {
+    const found: { blockId: Uint8Array; milestone: MilestonePayload }[] = [];
+    for (const e of this.unreferenced.values()) {
+      if (e.solid && e.block.payload?.type === 7) found.push({ blockId: e.blockId, milestone: e.block.payload });
+    }
+    return found.sort((a, b) => a.milestone.index - b.milestone.index);
   }
 
   /** Up to `max` tips for the next milestone, oldest first (see TipPool.selectForMilestone). */

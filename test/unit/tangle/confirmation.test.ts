@@ -171,4 +171,33 @@ describe("milestone confirmation on a real database", () => {
     assert.ok(ms.timestamp > before.timestamp);
     assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
   });
+
+  it("applies at start a milestone whose block was stored but whose batch was not (crash in between)", async () => {
+    const dev = tb.devWallet();
+    const bob = wallet("bob");
+    const diff = decodeLedgerDiff((await tb.node.store.get(indexKey(Bucket.LedgerDiff, 2)))!);
+    const devChange = {
+      outputId: diff.created[1]!,
+      output: basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n }),
+    };
+    const tx = tb.transaction({
+      inputs: [devChange],
+      outputs: [
+        basic(bob.address, { amount: 5_000_000n }),
+        basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 6_000_000n }),
+      ],
+      unlockers: [dev],
+    });
+    const txBlock = await tb.block(tx.tx);
+    const before = tb.node.tangle.latestMilestone;
+    const pending = await tb.node.coordinator.storeNextMilestone(); // the batch never happens
+    assert.equal(tb.node.tangle.latestMilestone.index, before.index);
+    await tb.restart();
+    assert.equal(tb.node.tangle.latestMilestone.index, before.index + 1);
+    assert.equal(toHex(tb.node.tangle.latestMilestone.milestoneId), toHex(pending.milestoneId));
+    assert.equal((await tb.metadata(txBlock)).inclusionState, 1);
+    assert.equal(await tb.isUnspent(tx.outputs[0]!.outputId), true);
+    assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
+    assert.equal((await tb.milestone()).index, before.index + 2);
+  });
 });
