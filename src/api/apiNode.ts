@@ -8,6 +8,11 @@ export interface ApiNode {
   tangle: Tangle;
   /** Public key(s) whose signature makes a milestone valid. */
   coordinatorPublicKey: Uint8Array;
+  /**
+   * The internal submit path (src/tangle/acceptBlock.ts): decode, syntactic rules, PoW or
+   * milestone signature, store, solidify, with signatures pre-checked on worker threads.
+   */
+  submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }>;
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
   options: {

@@ -40,7 +40,9 @@ export interface ErrorBody {
 }
 
 export function errorBody(status: number, details?: string): ErrorBody {
-  return { error: { code: status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500]!, ...(details ? { details } : {}) } };
+  return {
+    error: { code: status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[500]!, ...(details ? { details } : {}) },
+  };
 }
 
 /** Maps an error of any layer to a status and a reason. */
@@ -49,7 +51,8 @@ export function toHttpError(e: unknown): { status: number; details: string } {
   if (isCodecError(e)) return { status: 400, details: e.message };
   if (e instanceof BlockError) return { status: 400, details: e.message };
   if (isPowError(e)) {
-    if (e.code === PowErrorCode.Disabled) return { status: 503, details: "proof of work is needed but disabled on this node" };
+    if (e.code === PowErrorCode.Disabled)
+      return { status: 503, details: "proof of work is needed but disabled on this node" };
     return { status: 503, details: `proof of work failed: ${e.message}` };
   }
   const fe = e as FastifyError;

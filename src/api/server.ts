@@ -1,47 +1,49 @@
-import Fastify, { type FastifyInstance } from "fastify";
-import { toHex } from "../codec/hex.js";
-import { protocolParametersToJson } from "../codec/protocolParameters.js";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { ApiNode } from "./apiNode.js";
-import { registerErrorHandling } from "./errors.js";
+import { type ApiAuthOptions, defaultApiAuthOptions, registerAuth } from "./auth.js";
+import { errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import { registerControlRoutes } from "./routes/control.js";
+import { registerCoreRoutes } from "./routes/core.js";
+import { registerCoreV3Routes } from "./routes/coreV3.js";
+import { registerExplorerRoutes } from "./routes/explorer.js";
+import { registerIndexerRoutes } from "./routes/indexer.js";
+import { registerNodeRoutes } from "./routes/routes.js";
+
+/** Options of the HTTP API beyond the node itself. */
+export interface ApiServerOptions {
+  /** Which routes are public and which need a JWT. */
+  auth: ApiAuthOptions;
+}
+
+export const defaultApiServerOptions: ApiServerOptions = { auth: defaultApiAuthOptions };
 
 /**
  * The HTTP API, built in a function so tests can drive it with `inject()` without a port.
- * Routes present so far: health and node info; the block, output, milestone, indexer,
- * explorer and control routes are registered by their own modules as they land.
+ * Each route group is registered by its own module under `routes/`.
  */
-export function buildServer(node: ApiNode, logLevel = "info"): FastifyInstance {
-  const app = Fastify({ logger: { level: logLevel }, bodyLimit: 1024 * 1024 });
+export function buildServer(
+  node: ApiNode,
+  logLevel = "info",
+  options: ApiServerOptions = defaultApiServerOptions,
+): FastifyInstance {
+  const app = Fastify({
+    logger: { level: logLevel },
+    bodyLimit: 1024 * 1024,
+    // errors raised before routing (a malformed percent-escape in the path) get the same mapping
+    frameworkErrors: (error, _request, reply) => {
+      const { status, details } = toHttpError(error);
+      void (reply as FastifyReply).code(status).type("application/json").send(errorBody(status, details));
+    },
+  });
   registerErrorHandling(app);
   // Route modules register here, one line each (auth first: it guards the rest).
-
-  app.get("/health", async (_req, reply) => reply.code(200).send());
-
-  app.get("/api/core/v2/info", async () => {
-    const latest = node.tangle.latestMilestone;
-    const params = node.tangle.protocolParameters;
-    const ms = { index: latest.index, timestamp: latest.timestamp, milestoneId: toHex(latest.milestoneId) };
-    return {
-      name: "ledger-node",
-      version: "0.1.0",
-      status: {
-        isHealthy: true,
-        latestMilestone: ms,
-        confirmedMilestone: ms,
-        pruningIndex: 0,
-      },
-      supportedProtocolVersions: [params.protocolVersion],
-      protocol: protocolParametersToJson(params),
-      baseToken: {
-        name: "Dev Token",
-        tickerSymbol: "DEV",
-        unit: "DEV",
-        decimals: 6,
-        subunit: "glow",
-        useMetricPrefix: false,
-      },
-      features: [],
-    };
-  });
+  registerAuth(app, node, options.auth);
+  registerNodeRoutes(app, node);
+  registerCoreRoutes(app, node);
+  registerCoreV3Routes(app, node);
+  registerIndexerRoutes(app, node);
+  registerExplorerRoutes(app, node);
+  registerControlRoutes(app, node);
 
   return app;
 }

@@ -3,9 +3,14 @@ import { buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
 import { helpText, parseArgs, UsageError } from "./flags.js";
+import { runTokenCommand } from "./token.js";
 
-/** `npm start -- [flags]`: runs a dev node until SIGINT/SIGTERM, then shuts down cleanly. */
+/**
+ * `npm start -- [flags]`: runs a dev node until SIGINT/SIGTERM, then shuts down cleanly.
+ * `npm start -- token [flags]`: prints a JWT for the protected routes (cli/token.ts).
+ */
 async function main(): Promise<void> {
+  if (process.argv[2] === "token") process.exit(await runTokenCommand(process.argv.slice(3)));
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(process.argv.slice(2));
@@ -18,6 +23,7 @@ async function main(): Promise<void> {
   }
   if (parsed.help) {
     console.log(helpText());
+    console.log("\n  token                  print a JWT for the protected routes (see: token --help)");
     return;
   }
   const options = parsed.options;

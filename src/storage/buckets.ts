@@ -22,6 +22,22 @@
  * | Tip                   | blockId[32]                          | (empty)                                                          |
  * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
+ * | IndexerState          | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the indexes reflect    |
+ * | IndexerChain          | outputType u8 ‖ chainId[32 or 38]    | outputId[34] of the chain's current unspent output               |
+ * | IndexerOutput         | outputType u8 ‖ createdAt u32 BE ‖   | OutputFacts (indexer/facts.ts)                                   |
+ * |                       |   outputId[34]                       |                                                                  |
+ * | IndexerField          | outputType u8 ‖ field u8 ‖ len u8 ‖  | OutputFacts (indexer/facts.ts)                                   |
+ * |                       |   value ‖ createdAt u32 BE ‖         |                                                                  |
+ * |                       |   outputId[34]                       |                                                                  |
+ *
+ * Indexer buckets (0x20..0x2f) hold unspent basic, alias, foundry and NFT outputs only and are
+ * written in each milestone's batch. `outputType` is the TIP-18 code (basic 3, alias 4, foundry
+ * 5, NFT 6); the chain ID is the alias or NFT ID (an output created with a zero ID is listed
+ * under BLAKE2b-256 of its output ID) or the 38-byte foundry ID. `createdAt` is the booking
+ * milestone's timestamp, so every listing runs in booking order, then output ID order (as
+ * inx-indexer pages). `field` names what `value` is (`IndexedField`: the address of an address
+ * unlock condition, state controller, governor, immutable alias, storage deposit return,
+ * expiration return, sender or issuer as 33 serialized bytes, or a tag's bytes).
  */
 export enum Bucket {
   Block = 0x01,
@@ -40,6 +56,10 @@ export enum Bucket {
   Tip = 0x0e,
   NodeState = 0x0f,
   Unreferenced = 0x10,
+  IndexerState = 0x20,
+  IndexerChain = 0x21,
+  IndexerOutput = 0x22,
+  IndexerField = 0x23,
 }
 
 /** Named single values of the NodeState bucket. */

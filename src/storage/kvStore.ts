@@ -159,8 +159,12 @@ export class KvStore {
       setImmediate(() => {
         this.gather = undefined;
         this.getMany(keys).then(
-          (values) => values.forEach((v, i) => waiters[i]!(v)),
-          (e) => failers.forEach((f) => f(e)),
+          (values) => {
+            for (let i = 0; i < values.length; i++) waiters[i]!(values[i]);
+          },
+          (e) => {
+            for (const f of failers) f(e);
+          },
         );
       });
     }

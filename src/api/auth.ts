@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import type { ApiNode } from "./apiNode.js";
+import { badRequest, forbidden } from "./errors.js";
+
+/**
+ * Access control of the HTTP API (DESIGN.md section 3), after Hornet's `publicRoutes` /
+ * `protectedRoutes`: each route is public or protected by path patterns, matched on the path
+ * only (never the query), case-insensitively, where `*` stands for any run of characters.
+ *
+ * - A path that matches a protected pattern needs `Authorization: Bearer <JWT>`; protected
+ *   patterns win over public ones, so adding a protected pattern always closes a route.
+ * - Otherwise a path that matches a public pattern is open to anyone.
+ * - Any other path is not exposed: 403, as Hornet does.
+ *
+ * The JWT is HS256 with the node's secret (kept in its data directory), subject
+ * `JWT_SUBJECT`, and always carries an expiry; `npm start -- token` prints one.
+ */
+
+export interface ApiAuthOptions {
+  /** Patterns of routes anyone may call. */
+  publicRoutes: string[];
+  /** Patterns of routes that need a valid JWT; they take precedence over `publicRoutes`. */
+  protectedRoutes: string[];
+}
+
+/** Everything is public except the control routes and peer management. */
+export const defaultApiAuthOptions: ApiAuthOptions = {
+  publicRoutes: ["/*"],
+  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
+};
+
+/** The `sub` claim of the node's API tokens. */
+export const JWT_SUBJECT = "ledger-node";
+
+/** Lifetime of a token when the caller names none (jose time span syntax). */
+export const DEFAULT_TOKEN_LIFETIME = "30d";
+
+export type RouteAccess = "public" | "protected" | "hidden";
+
+/** Compiles a pattern to an anchored, case-insensitive regular expression. */
+function compilePattern(pattern: string): RegExp {
+  const escaped = pattern
+    .toLowerCase()
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${escaped}$`);
+}
+
+/** Decides the access of paths against a fixed set of patterns. */
+export class RouteAccessPolicy {
+  private readonly publicRoutes: RegExp[];
+  private readonly protectedRoutes: RegExp[];
+
+  constructor(options: ApiAuthOptions) {
+    this.publicRoutes = options.publicRoutes.map(compilePattern);
+    this.protectedRoutes = options.protectedRoutes.map(compilePattern);
+  }
+
+  /** Access of one normalized path (lower case, decoded, no query). */
+  access(path: string): RouteAccess {
+    if (this.protectedRoutes.some((r) => r.test(path))) return "protected";
+    if (this.publicRoutes.some((r) => r.test(path))) return "public";
+    return "hidden";
+  }
+
+  /** The strictest access of several spellings of one request (its path and its route pattern). */
+  strictest(paths: readonly string[]): RouteAccess {
+    const all = paths.map((p) => this.access(p));
+    if (all.includes("protected")) return "protected";
+    if (all.includes("hidden")) return "hidden";
+    return "public";
+  }
+}
+
+/**
+ * The path as the router sees it: the query cut off, percent-escapes decoded (the router decodes
+ * them too, so `/api/core/v2/%63ontrol/...` must not slip past a pattern), repeated slashes
+ * folded, lower case. A path that cannot be decoded is bad input.
+ */
+export function normalizePath(url: string): string {
+  const q = url.indexOf("?");
+  const raw = q < 0 ? url : url.slice(0, q);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    throw badRequest("the request path has a malformed percent-escape");
+  }
+  return decoded.replace(/\/{2,}/g, "/").toLowerCase();
+}
+
+/** Issues an API token: HS256, subject `JWT_SUBJECT`, expiring after `expiresIn` (e.g. "7d", "12h"). */
+export async function issueApiToken(secret: Uint8Array, expiresIn: string | number = DEFAULT_TOKEN_LIFETIME) {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(JWT_SUBJECT)
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(secret);
+}
+
+/** Why a token is refused, in words for the `details` of the 403; undefined when it is valid. */
+export async function checkApiToken(secret: Uint8Array, token: string): Promise<string | undefined> {
+  try {
+    await jwtVerify(token, secret, { algorithms: ["HS256"], subject: JWT_SUBJECT, requiredClaims: ["exp"] });
+    return undefined;
+  } catch (e) {
+    if (e instanceof joseErrors.JWTExpired) return "the token has expired";
+    if (e instanceof joseErrors.JWSSignatureVerificationFailed) return "the token is not signed by this node";
+    if (e instanceof joseErrors.JWTClaimValidationFailed) return `the token's claims are not accepted (${e.claim})`;
+    if (e instanceof joseErrors.JOSEAlgNotAllowed) return "the token is not signed with HS256";
+    return "the token is malformed";
+  }
+}
+
+/** The bearer token of a request, or the reason there is none. */
+function bearerToken(request: FastifyRequest): { token: string } | { reason: string } {
+  const header = request.headers.authorization;
+  if (header === undefined || header === "")
+    return { reason: "the route is protected: send Authorization: Bearer <JWT>" };
+  const m = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m) return { reason: "the Authorization header is not of the form Bearer <JWT>" };
+  return { token: m[1]! };
+}
+
+/**
+ * Installs the access check as the first `onRequest` hook, so it runs before every route
+ * registered after it (and before the not-found handler): call it before registering routes.
+ */
+export function registerAuth(app: FastifyInstance, node: ApiNode, options: ApiAuthOptions = defaultApiAuthOptions) {
+  const policy = new RouteAccessPolicy(options);
+  app.addHook("onRequest", async (request) => {
+    const paths = [normalizePath(request.url)];
+    // The matched route's own pattern too: what the router matched is what must be guarded.
+    const pattern = request.routeOptions.url;
+    if (pattern !== undefined) paths.push(pattern.toLowerCase());
+    const access = policy.strictest(paths);
+    if (access === "public") return;
+    if (access === "hidden") throw forbidden("the route is not exposed by this node");
+    const bearer = bearerToken(request);
+    if ("reason" in bearer) throw forbidden(bearer.reason);
+    const refused = await checkApiToken(node.jwtSecret, bearer.token);
+    if (refused !== undefined) throw forbidden(refused);
+  });
+}

@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { blockToJson, decodeBlock } from "../../codec/block.js";
+import { toHex } from "../../codec/hex.js";
+import { ID_LENGTH } from "../../codec/ids.js";
+import type { JsonObject } from "../../codec/json.js";
+import { Bucket, decodeU32, idKey } from "../../storage/index.js";
+import type { Tangle } from "../../tangle/tangle.js";
+import type { ApiNode } from "../apiNode.js";
+import { notFound } from "../errors.js";
+import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
+import { blockIdParams, CORE_V2, idParam, sendBytes, transactionIdParams, wantsBinary } from "./coreParams.js";
+
+/**
+ * Block reads: the block (TIP-25 JSON, or its raw bytes when the client accepts the serializer
+ * media type), its metadata, and the block that included a transaction in the ledger.
+ */
+
+/** Past-cone walks for promote/reattach advice stop after this many blocks (then: reattach). */
+const MAX_CONE_WALK = 20_000;
+
+async function blockBytes(tangle: Tangle, blockId: Uint8Array): Promise<Uint8Array> {
+  const bytes = await tangle.getBlockBytes(blockId);
+  if (!bytes) throw notFound(`block ${toHex(blockId)} not found`);
+  return bytes;
+}
+
+/** The parents of stored block bytes without decoding the payload (TIP-24: version, count, IDs). */
+function parentsOf(bytes: Uint8Array): Uint8Array[] {
+  const count = bytes[1] ?? 0;
+  return Array.from({ length: count }, (_, i) => bytes.subarray(2 + i * ID_LENGTH, 2 + (i + 1) * ID_LENGTH));
+}
+
+/**
+ * Youngest and oldest cone root index (YCRI/OCRI) of a block not yet referenced: the newest and
+ * oldest milestone index at which its past cone meets referenced blocks or solid entry points,
+ * as Hornet's `dag.ConeRootIndexes` walks it. Undefined when the cone has a gap or is too large.
+ */
+export async function coneRootIndexes(
+  tangle: Tangle,
+  blockId: Uint8Array,
+): Promise<{ ycri: number; ocri: number } | undefined> {
+  let ycri = 0;
+  let ocri = Number.MAX_SAFE_INTEGER;
+  const seen = new Set<string>([toHex(blockId)]);
+  const stack = parentsOf(await blockBytes(tangle, blockId));
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    const key = toHex(id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (seen.size > MAX_CONE_WALK) return undefined;
+    let at: number | undefined;
+    if (tangle.isSolidEntryPoint(id)) {
+      const v = await tangle.store.get(idKey(Bucket.SolidEntryPoint, id));
+      at = v ? decodeU32(v, "solidEntryPoint.index") : 0;
+    } else {
+      const meta = await tangle.getMetadata(id);
+      if (!meta) return undefined;
+      if (meta.referencedByMilestoneIndex > 0) at = meta.referencedByMilestoneIndex;
+    }
+    if (at !== undefined) {
+      ycri = Math.max(ycri, at);
+      ocri = Math.min(ocri, at);
+      continue;
+    }
+    const bytes = await tangle.getBlockBytes(id);
+    if (!bytes) return undefined;
+    stack.push(...parentsOf(bytes));
+  }
+  if (ocri === Number.MAX_SAFE_INTEGER) return undefined;
+  return { ycri, ocri };
+}
+
+/**
+ * Hornet's advice for a solid block no milestone references yet, from its cone root indexes and
+ * the confirmed milestone index (CMI): below max depth (OCRI more than `belowMaxDepth` behind) →
+ * reattach; YCRI or OCRI beyond the tip selection's deltas → promote; else neither.
+ */
+async function tipAdvice(tangle: Tangle, blockId: Uint8Array): Promise<{ promote: boolean; reattach: boolean }> {
+  const cmi = tangle.latestMilestone.index;
+  const cri = await coneRootIndexes(tangle, blockId);
+  if (!cri || cmi - cri.ocri > tangle.protocolParameters.belowMaxDepth) return { promote: false, reattach: true };
+  const tips = tangle.options.tipPool;
+  if (cmi - cri.ycri > tips.maxDeltaYoungestConeRoot || cmi - cri.ocri > tips.maxDeltaOldestConeRoot) {
+    return { promote: true, reattach: false };
+  }
+  return { promote: false, reattach: false };
+}
+
+/** TIP-25 block metadata, with Hornet's optional fields. */
+export async function blockMetadata(tangle: Tangle, blockId: Uint8Array): Promise<BlockMetadataJson> {
+  const bytes = await blockBytes(tangle, blockId);
+  const meta = await tangle.getMetadata(blockId);
+  if (!meta) throw notFound(`metadata of block ${toHex(blockId)} not found`);
+  const json: BlockMetadataJson = {
+    blockId: toHex(blockId),
+    parents: parentsOf(bytes).map(toHex),
+    isSolid: await tangle.isSolid(blockId),
+  };
+  if (meta.referencedByMilestoneIndex > 0) json.referencedByMilestoneIndex = meta.referencedByMilestoneIndex;
+  if (meta.milestone) {
+    const payload = decodeBlock(bytes).payload;
+    if (payload?.type === 7) json.milestoneIndex = payload.index;
+  }
+  if (meta.referencedByMilestoneIndex > 0) {
+    json.ledgerInclusionState = LEDGER_INCLUSION_STATES[meta.inclusionState] ?? "noTransaction";
+    if (json.ledgerInclusionState === "conflicting") json.conflictReason = meta.conflictReason;
+    json.whiteFlagIndex = meta.whiteFlagIndex;
+  } else if (json.isSolid) {
+    const advice = await tipAdvice(tangle, blockId);
+    json.shouldPromote = advice.promote;
+    json.shouldReattach = advice.reattach;
+  }
+  return json;
+}
+
+/** Sends a stored block as TIP-25 JSON or, when asked for, as its raw bytes. */
+export function sendBlock(reply: FastifyReply, bytes: Uint8Array, binary: boolean): FastifyReply | JsonObject {
+  if (binary) return sendBytes(reply, bytes);
+  return blockToJson(decodeBlock(bytes));
+}
+
+/** The block that included a transaction in the ledger (TransactionBlock bucket). */
+async function includingBlockId(tangle: Tangle, transactionId: Uint8Array): Promise<Uint8Array> {
+  const blockId = await tangle.store.get(idKey(Bucket.TransactionBlock, transactionId));
+  if (!blockId) throw notFound(`transaction ${toHex(transactionId)} is not included in the ledger`);
+  return blockId;
+}
+
+export function registerBlockRoutes(app: FastifyInstance, node: ApiNode): void {
+  const tangle = node.tangle;
+
+  app.get(`${CORE_V2}/blocks/:blockId`, { schema: { params: blockIdParams } }, async (request, reply) => {
+    const blockId = idParam(request, "blockId", ID_LENGTH);
+    return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
+  });
+
+  app.get(`${CORE_V2}/blocks/:blockId/metadata`, { schema: { params: blockIdParams } }, async (request) =>
+    blockMetadata(tangle, idParam(request, "blockId", ID_LENGTH)),
+  );
+
+  app.get(
+    `${CORE_V2}/transactions/:transactionId/included-block`,
+    { schema: { params: transactionIdParams } },
+    async (request, reply) => {
+      const blockId = await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH));
+      return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
+    },
+  );
+
+  app.get(
+    `${CORE_V2}/transactions/:transactionId/included-block/metadata`,
+    { schema: { params: transactionIdParams } },
+    async (request) =>
+      blockMetadata(tangle, await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH))),
+  );
+}

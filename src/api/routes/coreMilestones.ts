@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { decodeBlock } from "../../codec/block.js";
+import { toHex } from "../../codec/hex.js";
+import { ID_LENGTH } from "../../codec/ids.js";
+import type { JsonObject } from "../../codec/json.js";
+import { encodePayload, payloadToJson } from "../../codec/payload.js";
+import { type MilestonePayload, PayloadType } from "../../codec/types.js";
+import { Bucket, decodeLedgerDiff, decodeMilestoneRecord, decodeU32, idKey, indexKey } from "../../storage/index.js";
+import type { Tangle } from "../../tangle/tangle.js";
+import type { ApiNode } from "../apiNode.js";
+import { notFound } from "../errors.js";
+import type { UtxoChangesJson } from "../json/core.js";
+import {
+  CORE_V2,
+  idParam,
+  milestoneIdParams,
+  milestoneIndexParams,
+  parseMilestoneIndex,
+  sendBytes,
+  wantsBinary,
+} from "./coreParams.js";
+
+/**
+ * Milestone reads (TIP-25, TIP-29): the milestone payload by ID or index, as JSON or as the raw
+ * payload bytes (type included), and the outputs the milestone created and consumed (its
+ * ledger diff, white-flag order).
+ */
+
+async function indexOfMilestoneId(tangle: Tangle, milestoneId: Uint8Array): Promise<number> {
+  const v = await tangle.store.get(idKey(Bucket.MilestoneById, milestoneId));
+  if (!v) throw notFound(`milestone ${toHex(milestoneId)} not found`);
+  return decodeU32(v, "milestoneById.index");
+}
+
+async function milestonePayload(tangle: Tangle, index: number): Promise<MilestonePayload> {
+  const rec = await tangle.store.get(indexKey(Bucket.MilestoneByIndex, index));
+  if (!rec) throw notFound(`milestone ${index} not found`);
+  const bytes = await tangle.getBlockBytes(decodeMilestoneRecord(rec).blockId);
+  const payload = bytes && decodeBlock(bytes).payload;
+  if (payload?.type !== PayloadType.Milestone) throw notFound(`the block of milestone ${index} is not stored`);
+  return payload;
+}
+
+async function utxoChanges(tangle: Tangle, index: number): Promise<UtxoChangesJson> {
+  const v = await tangle.store.get(indexKey(Bucket.LedgerDiff, index));
+  if (!v) throw notFound(`no ledger diff for milestone ${index}`);
+  const diff = decodeLedgerDiff(v);
+  return { index, createdOutputs: diff.created.map(toHex), consumedOutputs: diff.consumed.map(toHex) };
+}
+
+function sendMilestone(request: FastifyRequest, reply: FastifyReply, payload: MilestonePayload) {
+  if (wantsBinary(request)) return sendBytes(reply, encodePayload(payload));
+  return payloadToJson(payload);
+}
+
+export function registerMilestoneRoutes(app: FastifyInstance, node: ApiNode): void {
+  const tangle = node.tangle;
+  const byId = async (request: FastifyRequest) =>
+    indexOfMilestoneId(tangle, idParam(request, "milestoneId", ID_LENGTH));
+
+  app.get(
+    `${CORE_V2}/milestones/:milestoneId`,
+    { schema: { params: milestoneIdParams } },
+    async (request, reply): Promise<JsonObject | FastifyReply> =>
+      sendMilestone(request, reply, await milestonePayload(tangle, await byId(request))),
+  );
+
+  app.get(
+    `${CORE_V2}/milestones/:milestoneId/utxo-changes`,
+    { schema: { params: milestoneIdParams } },
+    async (request) => utxoChanges(tangle, await byId(request)),
+  );
+
+  app.get(
+    `${CORE_V2}/milestones/by-index/:index`,
+    { schema: { params: milestoneIndexParams } },
+    async (request, reply): Promise<JsonObject | FastifyReply> =>
+      sendMilestone(request, reply, await milestonePayload(tangle, parseMilestoneIndex(request))),
+  );
+
+  app.get(
+    `${CORE_V2}/milestones/by-index/:index/utxo-changes`,
+    { schema: { params: milestoneIndexParams } },
+    async (request) => utxoChanges(tangle, parseMilestoneIndex(request)),
+  );
+}

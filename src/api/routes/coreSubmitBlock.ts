@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { blockFromJson, decodeBlock, encodeBlock, MAX_BLOCK_LENGTH } from "../../codec/block.js";
+import { concatBytes, fromHex, toHex } from "../../codec/hex.js";
+import { expectObject } from "../../codec/json.js";
+import { validateBlockSyntax } from "../../codec/syntactic.js";
+import { type Block, PayloadType } from "../../codec/types.js";
+import { minerPool, powDigest, powScore, withNonce } from "../../pow/index.js";
+import type { ApiNode } from "../apiNode.js";
+import { badRequest } from "../errors.js";
+import type { BlockCreatedJson } from "../json/core.js";
+import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
+
+/**
+ * `POST /api/core/v2/blocks` (TIP-25, DESIGN.md section 4): a block as TIP-25 JSON or as raw
+ * bytes (`application/vnd.iota.serializer-v1`, alias `application/vnd.node.serializer-v1`).
+ *
+ * 1. Parse. `protocolVersion` is required and must be the network's; `payload` is optional.
+ * 2. Parents missing or empty → tip selection. A client that names no parents cannot have done
+ *    PoW over them, so a non-zero nonce without parents is refused (as Hornet does).
+ * 3. Syntactic rules (TIP-24 and the payload's TIP), and every named parent must be known here.
+ * 4. Nonce missing or 0 and the PoW score short → the node mines (its worker pool, to
+ *    `minPowScore`; 503 when it has no workers). A non-zero nonce is never re-mined, and a
+ *    milestone block keeps nonce 0 (the coordinator's signature stands in for PoW).
+ * 5. `node.submitBlock` (acceptBlock): PoW score or coordinator signature, store, solidify. 201 `{blockId}` with
+ *    `Location: /api/core/v2/blocks/<blockId>`.
+ */
+
+const JSON_FIELDS = ["protocolVersion", "parents", "payload", "nonce"];
+
+/** A submitted block before its parents (and maybe its nonce) are filled. */
+interface Submission {
+  /** The block with parents filled, nonce as sent (0 when missing). */
+  block: Block;
+  /** Whether the client named parents. */
+  parentsGiven: boolean;
+}
+
+function checkProtocolVersion(version: unknown, expected: number): void {
+  if (version === undefined || version === null) throw badRequest("block.protocolVersion: is required");
+  if (version !== expected) {
+    throw badRequest(`block.protocolVersion: ${JSON.stringify(version)} is not supported, this node runs ${expected}`);
+  }
+}
+
+/** Step 1-2 for a JSON body: the codec reads the block once the node's fields are filled in. */
+function fromJsonBody(body: unknown, node: ApiNode): Submission {
+  const o = expectObject(body, "block", [], JSON_FIELDS);
+  checkProtocolVersion(o.protocolVersion, node.tangle.protocolParameters.protocolVersion);
+  const parentsGiven = Array.isArray(o.parents) ? o.parents.length > 0 : o.parents !== undefined && o.parents !== null;
+  const parents = parentsGiven ? o.parents : node.tangle.selectParents().map(toHex);
+  const nonce = o.nonce === undefined || o.nonce === null ? "0" : o.nonce;
+  const block = blockFromJson({ ...o, parents, nonce });
+  return { block, parentsGiven };
+}
+
+/**
+ * The body of a serializer media type: the raw block bytes, or the same bytes as one 0x-hex
+ * string (the interface document calls the body "a string"). The two cannot be confused: a raw
+ * block starting with the bytes of "0x" would carry protocol version 0x30.
+ */
+function blockBytesOfBody(body: Uint8Array): Uint8Array {
+  if (body.length >= 2 && body[0] === 0x30 && body[1] === 0x78) {
+    return fromHex(new TextDecoder().decode(body).trim(), "block");
+  }
+  return body;
+}
+
+/** Step 1-2 for raw bytes: a parents count of 0 means "fill them", as in JSON. */
+function fromBinaryBody(raw: Uint8Array, node: ApiNode): Submission {
+  const body = blockBytesOfBody(raw);
+  if (body.length === 0) throw badRequest("block: the body is empty");
+  if (body.length > MAX_BLOCK_LENGTH) throw badRequest(`block: ${body.length} bytes, the limit is ${MAX_BLOCK_LENGTH}`);
+  checkProtocolVersion(body[0], node.tangle.protocolParameters.protocolVersion);
+  if (body.length >= 2 && body[1] === 0) {
+    const parents = node.tangle.selectParents();
+    const filled = concatBytes(Uint8Array.of(body[0]!, parents.length), ...parents, body.subarray(2));
+    if (filled.length > MAX_BLOCK_LENGTH) throw badRequest(`block: with parents it exceeds ${MAX_BLOCK_LENGTH} bytes`);
+    return { block: decodeBlock(filled), parentsGiven: false };
+  }
+  return { block: decodeBlock(body), parentsGiven: true };
+}
+
+function parseSubmission(request: FastifyRequest, node: ApiNode): Submission {
+  const mediaType = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (request.body === undefined || request.body === null) throw badRequest("block: the request has no body");
+  if (mediaType === "")
+    throw badRequest(`the request has no content type: send application/json or ${MIME_SERIALIZER}`);
+  if (mediaType === "application/json") return fromJsonBody(request.body, node);
+  if ((BINARY_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
+    return fromBinaryBody(new Uint8Array(request.body as Buffer), node);
+  }
+  throw badRequest(`unsupported content type "${mediaType}": send application/json or ${MIME_SERIALIZER}`);
+}
+
+/** Aborts the node's PoW when the client goes away before the answer. */
+function abortOnDisconnect(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Steps 3-4: syntax, known parents, PoW. Returns the bytes to accept. */
+async function completeBlock(node: ApiNode, submission: Submission, reply: FastifyReply): Promise<Uint8Array> {
+  const { block, parentsGiven } = submission;
+  const tangle = node.tangle;
+  const params = tangle.protocolParameters;
+  const isMilestone = block.payload?.type === PayloadType.Milestone;
+  if (!parentsGiven && block.nonce !== 0n && !isMilestone) {
+    throw badRequest("block.nonce: a non-zero nonce needs the parents it was mined over");
+  }
+  let bytes = encodeBlock(block);
+  validateBlockSyntax(block, params, { byteLength: bytes.length });
+  for (const [i, parent] of block.parents.entries()) {
+    if (!tangle.isSolidEntryPoint(parent) && !(await tangle.hasBlock(parent))) {
+      throw badRequest(`block.parents[${i}]: block ${toHex(parent)} is not known to this node`);
+    }
+  }
+  if (isMilestone || block.nonce !== 0n || params.minPowScore === 0) return bytes;
+  if (powScore(bytes) >= params.minPowScore) return bytes;
+  const nonce = await minerPool().mine(powDigest(bytes), params.minPowScore, bytes.length, {
+    workers: node.options.powWorkers,
+    signal: abortOnDisconnect(reply),
+  });
+  bytes = withNonce(bytes, nonce);
+  return bytes;
+}
+
+export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): void {
+  // A scope of its own, so its body parsers apply to this route only.
+  void app.register(async (scope) => {
+    // Raw blocks arrive as bytes (or hex text); a body larger than any block's hex is a 400.
+    scope.addContentTypeParser(
+      [...BINARY_MEDIA_TYPES],
+      { parseAs: "buffer", bodyLimit: 2 * MAX_BLOCK_LENGTH + 64 },
+      (_r, body, done) => done(null, body),
+    );
+    // Any other media type reaches the handler, which names the ones it takes.
+    scope.addContentTypeParser("*", { parseAs: "buffer" }, (_r, body, done) => done(null, body));
+
+    scope.post(`${CORE_V2}/blocks`, async (request, reply): Promise<BlockCreatedJson> => {
+      const submission = parseSubmission(request, node);
+      const bytes = await completeBlock(node, submission, reply);
+      const { blockId } = await node.submitBlock(bytes);
+      const id = toHex(blockId);
+      void reply.code(201).header("location", `${CORE_V2}/blocks/${id}`);
+      return { blockId: id };
+    });
+  });
+}

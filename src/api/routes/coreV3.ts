@@ -1,0 +1,136 @@
+import type { FastifyInstance } from "fastify";
+import { fromHex, toHex } from "../../codec/hex.js";
+import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
+import {
+  buildOutputIdProof,
+  genesisOutputIdProof,
+  type OutputIdProof,
+  outputIdProofToJson,
+} from "../../codec/outputIdProof.js";
+import { decodeOutput, type OutputJson, outputToJson } from "../../codec/outputs/output.js";
+import { type Output, OutputType } from "../../codec/types.js";
+import {
+  Bucket,
+  decodeMilestoneRecord,
+  decodeOutputRecord,
+  decodeSpentRecord,
+  decodeTransactionOutputs,
+  idKey,
+  indexKey,
+  type KvStore,
+} from "../../storage/index.js";
+import { readLedgerIndex } from "../../tangle/tangle.js";
+import type { ApiNode } from "../apiNode.js";
+import { ApiError, notFound } from "../errors.js";
+
+/**
+ * The `core/v3` full-output read (DESIGN.md section 2): a Stardust output in the IOTA 2.0 shape
+ * the interface asks for (v3 type codes, `mana`), the TIP-45-style proof of its output ID, and
+ * its inclusion and spending as slots (milestone indexes) and commitments (confirmed milestones).
+ */
+
+export const CORE_V3 = "/api/core/v3";
+
+/** Stardust output type → IOTA 2.0 output type (basic 0, account/alias 1, foundry 3, NFT 4). */
+export const V3_OUTPUT_TYPES: Readonly<Record<number, number>> = {
+  [OutputType.Basic]: 0,
+  [OutputType.Alias]: 1,
+  [OutputType.Foundry]: 3,
+  [OutputType.Nft]: 4,
+};
+
+/** The TIP-25 JSON of an output with the v3 type code and `mana: "0"` (this protocol has no mana). */
+export function outputToV3Json(output: Output): Record<string, unknown> | undefined {
+  const v3Type = V3_OUTPUT_TYPES[output.type];
+  if (v3Type === undefined) return undefined;
+  const { type: _type, amount, ...rest } = outputToJson(output) as Exclude<OutputJson, { type: 2 }>;
+  return { type: v3Type, amount, mana: "0", ...rest };
+}
+
+/** Commitment ID of a confirmed milestone: milestone ID ‖ index u32 LE (36 bytes, DESIGN.md section 1). */
+export function commitmentId(milestoneId: Uint8Array, index: number): string {
+  const bytes = new Uint8Array(36);
+  bytes.set(milestoneId);
+  new DataView(bytes.buffer).setUint32(32, index, true);
+  return toHex(bytes);
+}
+
+/**
+ * The commitment ID of milestone `index`, or undefined when its record is not stored (pruned).
+ * Index 0 is the state before the first milestone, which has the zero milestone ID (as the
+ * tangle names it before any milestone).
+ */
+async function commitmentIdAt(store: KvStore, index: number): Promise<string | undefined> {
+  if (index === 0) return commitmentId(new Uint8Array(32), 0);
+  const v = await store.get(indexKey(Bucket.MilestoneByIndex, index));
+  return v && commitmentId(stored("milestone record", () => decodeMilestoneRecord(v)).milestoneId, index);
+}
+
+/** A stored value that does not decode is damage, not bad input: 500. */
+function stored<T>(what: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (e) {
+    throw new ApiError(500, `the stored ${what} does not decode: ${(e as Error).message}`);
+  }
+}
+
+export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
+  app.get(`${CORE_V3}/outputs/:outputId/full`, async (request) => {
+    const raw = (request.params as { outputId?: unknown }).outputId;
+    const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
+    const { transactionId, outputIndex } = splitOutputId(outputId);
+    const store = node.tangle.store;
+
+    // 1. the output, its spending and the creating transaction's proof data
+    const [rec, spentValue, txOutputs] = await store.getMany([
+      idKey(Bucket.Output, outputId),
+      idKey(Bucket.Spent, outputId),
+      idKey(Bucket.TransactionOutputs, transactionId),
+    ]);
+    if (!rec) throw notFound(`output ${raw} not found`);
+    const record = stored("output record", () => decodeOutputRecord(rec));
+    const output = stored("output", () => decodeOutput(record.outputBytes));
+    const outputJson = outputToV3Json(output);
+    if (!outputJson) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
+
+    // 2. the proof: from the leaf hashes stored at booking, or the genesis form without a transaction
+    let proof: OutputIdProof;
+    if (txOutputs) {
+      const t = stored("transaction outputs", () => decodeTransactionOutputs(txOutputs));
+      if (outputIndex >= t.leafHashes.length) {
+        throw new ApiError(500, `the stored transaction ${toHex(transactionId)} has no output ${outputIndex}`);
+      }
+      proof = buildOutputIdProof(record.bookedIndex, outputIndex, t.transactionCommitment, t.leafHashes);
+    } else {
+      proof = genesisOutputIdProof(record.bookedIndex, outputIndex, record.outputBytes);
+    }
+
+    // 3. metadata; the latest commitment is read last, so it is never older than what is shown
+    const included = await commitmentIdAt(store, record.bookedIndex);
+    const metadata: Record<string, unknown> = {
+      outputId: toHex(outputId),
+      blockId: toHex(record.blockId),
+      included: {
+        slot: record.bookedIndex,
+        transactionId: toHex(transactionId),
+        ...(included ? { commitmentId: included } : {}),
+      },
+    };
+    if (spentValue) {
+      const spent = stored("spent record", () => decodeSpentRecord(spentValue));
+      const at = await commitmentIdAt(store, spent.spentIndex);
+      metadata.spent = {
+        slot: spent.spentIndex,
+        transactionId: toHex(spent.transactionId),
+        ...(at ? { commitmentId: at } : {}),
+      };
+    }
+    const latestIndex = await readLedgerIndex(store);
+    const latest = await commitmentIdAt(store, latestIndex);
+    if (!latest) throw new ApiError(500, `the record of the latest milestone ${latestIndex} is missing`);
+    metadata.latestCommitmentId = latest;
+
+    return { output: outputJson, outputIdProof: outputIdProofToJson(proof), metadata };
+  });
+}

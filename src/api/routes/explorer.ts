@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { toHex } from "../../codec/hex.js";
+import { Bucket, decodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../../storage/index.js";
+import type { ApiNode } from "../apiNode.js";
+import { ApiError, badRequest, notFound } from "../errors.js";
+
+/**
+ * The explorer's milestone listing (Chronicle's `explorer/v2/milestones`, DESIGN.md section 4):
+ * confirmed milestones whose timestamp lies in `[startTimestamp, endTimestamp]` (unix seconds,
+ * both inclusive), newest or oldest first, `pageSize` per page (default 100, at most 1000),
+ * paged by `cursor = "<milestoneIndex>.<pageSize>"`, where the index is the first item of the
+ * next page. The sort is not part of the cursor, so the same cursor with the other sort pages
+ * backwards from that milestone. Milestone timestamps strictly increase with the index (TIP-29),
+ * so a time window is an index range, found by binary search.
+ */
+
+export const EXPLORER_V2 = "/api/explorer/v2";
+
+export const DEFAULT_MILESTONE_PAGE_SIZE = 100;
+export const MAX_MILESTONE_PAGE_SIZE = 1000;
+
+const PARAMS = new Set(["startTimestamp", "endTimestamp", "sort", "pageSize", "cursor"]);
+
+export type MilestoneSort = "newest" | "oldest";
+
+export interface MilestonesQuery {
+  startTimestamp?: number;
+  endTimestamp?: number;
+  sort: MilestoneSort;
+  pageSize: number;
+  /** Index of the first milestone of the page (inclusive). */
+  cursor?: number;
+}
+
+export interface MilestonesPage {
+  items: { milestoneId: string; index: number }[];
+  cursor: string | null;
+}
+
+function parseUint(name: string, value: string): number {
+  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+/** A page size of at least 1; larger than the maximum means the maximum. */
+function parsePageSize(name: string, value: string): number {
+  const n = parseUint(name, value);
+  if (n < 1) throw badRequest(`${name}: must be at least 1`);
+  return Math.min(n, MAX_MILESTONE_PAGE_SIZE);
+}
+
+/** Reads and checks the query; unknown or repeated parameters are bad input. */
+export function parseMilestonesQuery(raw: Record<string, unknown>): MilestonesQuery {
+  const params = new Map<string, string>();
+  for (const [name, value] of Object.entries(raw)) {
+    if (!PARAMS.has(name)) throw badRequest(`unknown query parameter "${name}"`);
+    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
+    params.set(name, value);
+  }
+  const query: MilestonesQuery = { sort: "newest", pageSize: DEFAULT_MILESTONE_PAGE_SIZE };
+  const start = params.get("startTimestamp");
+  if (start !== undefined) query.startTimestamp = parseUint("startTimestamp", start);
+  const end = params.get("endTimestamp");
+  if (end !== undefined) query.endTimestamp = parseUint("endTimestamp", end);
+  if (query.startTimestamp !== undefined && query.endTimestamp !== undefined) {
+    if (query.endTimestamp < query.startTimestamp) throw badRequest("endTimestamp is before startTimestamp");
+  }
+  const sort = params.get("sort");
+  if (sort !== undefined) {
+    if (sort !== "newest" && sort !== "oldest") throw badRequest(`sort: expected newest or oldest, got "${sort}"`);
+    query.sort = sort;
+  }
+  const size = params.get("pageSize");
+  if (size !== undefined) query.pageSize = parsePageSize("pageSize", size);
+  const cursor = params.get("cursor");
+  if (cursor !== undefined) {
+    const m = /^([0-9]{1,10})\.([0-9]{1,16})$/.exec(cursor);
+    if (!m) throw badRequest(`cursor: expected <milestone index>.<page size>, got "${cursor}"`);
+    const index = Number(m[1]);
+    if (index > 0xffffffff) throw badRequest(`cursor: milestone index ${m[1]} exceeds u32`);
+    query.cursor = index;
+    // the cursor's page size wins over pageSize
+    query.pageSize = parsePageSize("cursor page size", m[2]!);
+  }
+  return query;
+}
+
+async function timestampAt(store: KvStore, index: number): Promise<number> {
+  const v = await store.get(indexKey(Bucket.MilestoneByIndex, index));
+  if (!v) throw new ApiError(500, `the record of milestone ${index} is missing`);
+  try {
+    return decodeMilestoneRecord(v).timestamp;
+  } catch (e) {
+    throw new ApiError(500, `the stored milestone ${index} does not decode: ${(e as Error).message}`);
+  }
+}
+
+/** Lowest index in [lo, hi] whose timestamp is at least `t` (hi + 1 when there is none). */
+async function firstAtOrAfter(store: KvStore, lo: number, hi: number, t: number): Promise<number> {
+  let a = lo;
+  let b = hi + 1;
+  while (a < b) {
+    const mid = a + Math.floor((b - a) / 2);
+    if ((await timestampAt(store, mid)) >= t) b = mid;
+    else a = mid + 1;
+  }
+  return a;
+}
+
+/** Highest index in [lo, hi] whose timestamp is at most `t` (lo - 1 when there is none). */
+async function lastAtOrBefore(store: KvStore, lo: number, hi: number, t: number): Promise<number> {
+  return (await firstAtOrAfter(store, lo, hi, t + 1)) - 1;
+}
+
+/** Lowest and highest stored milestone index (milestones are stored without gaps). */
+async function storedRange(store: KvStore): Promise<{ first: number; last: number } | undefined> {
+  const prefix = Uint8Array.of(Bucket.MilestoneByIndex);
+  let first: number | undefined;
+  let last: number | undefined;
+  for await (const key of store.scanKeys({ prefix, limit: 1 })) first = indexOfKey(key);
+  for await (const key of store.scanKeys({ prefix, limit: 1, reverse: true })) last = indexOfKey(key);
+  return first === undefined || last === undefined ? undefined : { first, last };
+}
+
+/** One page of the listing; a cursor naming a milestone that is not stored is 404. */
+export async function listMilestones(store: KvStore, q: MilestonesQuery): Promise<MilestonesPage> {
+  if (q.cursor !== undefined && !(await store.has(indexKey(Bucket.MilestoneByIndex, q.cursor)))) {
+    throw notFound(`milestone ${q.cursor} of the cursor does not exist`);
+  }
+  const range = await storedRange(store);
+  if (!range) return { items: [], cursor: null };
+  let low = range.first;
+  let high = range.last;
+  if (q.startTimestamp !== undefined) low = await firstAtOrAfter(store, low, high, q.startTimestamp);
+  if (q.endTimestamp !== undefined) high = await lastAtOrBefore(store, range.first, high, q.endTimestamp);
+  if (q.cursor !== undefined) {
+    if (q.sort === "newest") high = Math.min(high, q.cursor);
+    else low = Math.max(low, q.cursor);
+  }
+  if (low > high) return { items: [], cursor: null };
+
+  const items: MilestonesPage["items"] = [];
+  let next: number | undefined;
+  for await (const [key, value] of store.scan({
+    prefix: Uint8Array.of(Bucket.MilestoneByIndex),
+    gte: indexKey(Bucket.MilestoneByIndex, low),
+    lte: indexKey(Bucket.MilestoneByIndex, high),
+    reverse: q.sort === "newest",
+    limit: q.pageSize + 1,
+  })) {
+    const index = indexOfKey(key);
+    if (items.length === q.pageSize) {
+      next = index;
+      break;
+    }
+    let milestoneId: Uint8Array;
+    try {
+      milestoneId = decodeMilestoneRecord(value).milestoneId;
+    } catch (e) {
+      throw new ApiError(500, `the stored milestone ${index} does not decode: ${(e as Error).message}`);
+    }
+    items.push({ milestoneId: toHex(milestoneId), index });
+  }
+  return { items, cursor: next === undefined ? null : `${next}.${q.pageSize}` };
+}
+
+/**
+ * Registers the explorer routes on `app`: the node's own server, or a separate one for
+ * `--explorer-port` (which needs `registerErrorHandling` for the same error bodies).
+ */
+export function registerExplorerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+  app.get(`${EXPLORER_V2}/milestones`, async (request: FastifyRequest) => {
+    const query = parseMilestonesQuery((request.query ?? {}) as Record<string, unknown>);
+    return listMilestones(node.tangle.store, query);
+  });
+}

@@ -1,0 +1,288 @@
+import { decodeOutput } from "../codec/outputs/output.js";
+import { ReadStream } from "../codec/readStream.js";
+import { WriteStream } from "../codec/writeStream.js";
+import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
+import { Bucket, decodeOutputRecord, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
+import { type ConfirmationWriter, type MilestoneInfo, readLedgerIndex, type Tangle } from "../tangle/tangle.js";
+import { IndexerError, IndexerErrorCode } from "./errors.js";
+import {
+  chainIdOf,
+  decodeOutputFacts,
+  encodeOutputFacts,
+  type IndexableOutput,
+  type IndexedOutputType,
+  outputFacts,
+} from "./facts.js";
+import {
+  chainKey,
+  fieldListPrefix,
+  INDEXER_STATE_KEY,
+  listingKey,
+  outputListPrefix,
+  type Position,
+  positionOfKey,
+} from "./keys.js";
+import { matches, type OutputQuery, planScan } from "./query.js";
+
+/**
+ * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
+ * output, and per output kind the unspent outputs in booking order, overall and by every field
+ * value inx-indexer filters on. Each milestone's changes go into that milestone's one atomic
+ * batch through a confirmation writer, together with the ledger index they reflect (the
+ * IndexerState marker), so the indexes never disagree with the ledger they name.
+ *
+ * The indexes are rebuilt from the Unspent and Output buckets whenever the marker is missing,
+ * of another layout version, or behind the ledger (first start with the genesis output, a node
+ * started from a snapshot, milestones confirmed while no indexer was attached). Reads compare
+ * the marker before and after, so `ledgerIndex` and the items always come from the same state.
+ */
+
+/** Layout version of the indexer buckets; bump when a key or value layout changes (forces a rebuild). */
+export const INDEXER_VERSION = 1;
+
+/** Reads that saw the marker move are retried this many times. */
+const READ_ATTEMPTS = 8;
+/** How long a rebuild waits for milestone batches already filled to be written. */
+const LAND_WAIT_MS = 10_000;
+
+interface IndexerState {
+  version: number;
+  ledgerIndex: number;
+}
+
+function encodeState(ledgerIndex: number): Uint8Array {
+  return new WriteStream(8).u32(INDEXER_VERSION).u32(ledgerIndex).finish();
+}
+
+function decodeState(bytes: Uint8Array): IndexerState {
+  const r = new ReadStream(bytes);
+  const s = { version: r.u32("indexerState.version"), ledgerIndex: r.u32("indexerState.ledgerIndex") };
+  r.expectEnd("indexerState");
+  return s;
+}
+
+/** Every key and value the indexes hold for one unspent output (none for a treasury output). */
+export function indexEntries(o: IndexableOutput): [Uint8Array, Uint8Array][] {
+  const facts = outputFacts(o);
+  if (!facts) return [];
+  const type = o.output.type as IndexedOutputType;
+  const value = encodeOutputFacts(facts);
+  const at: Position = { createdAt: o.bookedTimestamp, outputId: o.outputId };
+  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), value]];
+  for (const f of facts.fields) entries.push([listingKey(fieldListPrefix(type, f), at), value]);
+  const chainId = chainIdOf(o);
+  if (chainId) entries.push([chainKey(type, chainId), o.outputId]);
+  return entries;
+}
+
+/**
+ * The index writes of one milestone: first the entries of every output it consumed that
+ * existed before it are deleted, then those of every output it created that is still unspent
+ * are put (outputs created and consumed within the milestone never appear). A chain moved by a
+ * state transition is deleted with its old output and put again with the new one; LevelDB
+ * applies a batch in order, so the put wins.
+ */
+export function addMilestoneWrites(batch: WriteBatch, result: WhiteFlagResult, ledgerIndex: number): void {
+  for (const s of result.consumed) for (const [key] of indexEntries(s.output)) batch.del(key);
+  for (const o of result.created) for (const [key, value] of indexEntries(o)) batch.put(key, value);
+  batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
+}
+
+/** One page of a listing. */
+export interface OutputPage {
+  /** The ledger index the items reflect. */
+  ledgerIndex: number;
+  items: Uint8Array[];
+  /** Position of the next page's first item, when there is one. */
+  next?: Position;
+}
+
+const attached = new WeakMap<Tangle, Indexer>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs tasks one at a time, in call order. */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => {});
+    return result;
+  }
+}
+
+export class Indexer {
+  /** True while every milestone's batch carries the index writes. */
+  private synced = false;
+  /** Ledger index the indexes reach once the batches handed to the writer are written. */
+  private indexedIndex = -1;
+  /** Highest milestone the writer added writes to (its batch may still be on its way to disk). */
+  private lastWritten = -1;
+  /** The writer and a direct rebuild never overlap: a rebuild must see no milestone land. */
+  private readonly serial = new Serial();
+
+  private constructor(private readonly tangle: Tangle) {}
+
+  /**
+   * The indexer of this tangle: registers its confirmation writer (once per tangle; later calls
+   * return the same indexer) and brings the indexes to the ledger. Call it before the
+   * coordinator starts; attached later, it still converges: the indexes stay consistent with the
+   * ledger index they name, and the next milestone's batch rebuilds them if a confirmation
+   * slipped past.
+   */
+  static async attach(tangle: Tangle): Promise<Indexer> {
+    let indexer = attached.get(tangle);
+    if (!indexer) {
+      indexer = new Indexer(tangle);
+      tangle.confirmationWriters.push(indexer.writer);
+      attached.set(tangle, indexer);
+    }
+    if (!indexer.synced) await indexer.sync();
+    return indexer;
+  }
+
+  private get store(): KvStore {
+    return this.tangle.store;
+  }
+
+  /** Whether the indexes follow the ledger milestone by milestone right now. */
+  get isSynced(): boolean {
+    return this.synced;
+  }
+
+  /**
+   * Adds the milestone's index writes to its batch. Milestones are confirmed one at a time, so
+   * while this runs the database holds the ledger of the previous milestone; when the indexes
+   * are not known to be at that ledger (first milestone after attaching, one that slipped past),
+   * they are rebuilt from it inside this same batch, so they land atomically with the milestone.
+   */
+  private readonly writer: ConfirmationWriter = (batch: WriteBatch, result: WhiteFlagResult, ms: MilestoneInfo) =>
+    this.serial.run(async () => {
+      this.lastWritten = Math.max(this.lastWritten, ms.index);
+      if (!this.synced || ms.index !== this.indexedIndex + 1) {
+        this.synced = false;
+        const base = ms.index - 1;
+        if ((await readLedgerIndex(this.store)) !== base) return; // not the next milestone: leave it to a rebuild
+        const state = await this.readState();
+        if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuildInto(batch, base);
+      }
+      addMilestoneWrites(batch, result, ms.index);
+      this.indexedIndex = ms.index;
+      this.synced = true;
+    });
+
+  /**
+   * Brings the indexes to the ledger now: a rebuild in its own batch when the marker does not
+   * match the ledger index. It first lets every batch the writer has filled reach the disk, and
+   * holds the writer back meanwhile, so no milestone carrying index writes lands during it; when
+   * the ledger index still moved (a confirmation begun before the writer was registered), the
+   * next milestone's batch finishes the job.
+   */
+  sync(): Promise<void> {
+    return this.serial.run(async () => {
+      if (this.synced) return;
+      for (let waited = 0; waited < LAND_WAIT_MS; waited += 2) {
+        if ((await readLedgerIndex(this.store)) >= this.lastWritten) break;
+        await sleep(2);
+      }
+      const before = await readLedgerIndex(this.store);
+      const state = await this.readState();
+      if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) {
+        const batch = this.store.batch();
+        await this.rebuildInto(batch, before);
+        await batch.write({ sync: true });
+      }
+      if ((await readLedgerIndex(this.store)) === before) {
+        this.indexedIndex = before;
+        this.synced = true;
+      }
+    });
+  }
+
+  /** Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`. */
+  private async rebuildInto(batch: WriteBatch, ledgerIndex: number): Promise<void> {
+    const store = this.store;
+    for (const bucket of [Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField]) {
+      for await (const key of store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
+    }
+    let ids: Uint8Array[] = [];
+    const flush = async () => {
+      const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
+      records.forEach((rec, i) => {
+        if (!rec) throw new IndexerError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+        const r = decodeOutputRecord(rec);
+        const o = {
+          outputId: ids[i]!,
+          output: decodeOutput(r.outputBytes),
+          bookedIndex: r.bookedIndex,
+          bookedTimestamp: r.bookedTimestamp,
+        };
+        for (const [key, value] of indexEntries(o)) batch.put(key, value);
+      });
+      ids = [];
+    };
+    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unspent) })) {
+      ids.push(key.slice(1));
+      if (ids.length === 1000) await flush();
+    }
+    await flush();
+    batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
+  }
+
+  private async readState(): Promise<IndexerState | undefined> {
+    const v = await this.store.get(INDEXER_STATE_KEY);
+    return v && decodeState(v);
+  }
+
+  /**
+   * Runs `read` between two reads of the marker and retries until both agree, so the answer
+   * belongs to the ledger index it names (each milestone batch moves the marker atomically
+   * with the entries).
+   */
+  private async consistent<T>(read: () => Promise<T>): Promise<T & { ledgerIndex: number }> {
+    for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      const before = await this.readState();
+      if (before?.version !== INDEXER_VERSION)
+        throw new IndexerError(IndexerErrorCode.NotReady, "the indexes are not built yet");
+      const result = await read();
+      const after = await this.readState();
+      if (after?.ledgerIndex === before.ledgerIndex) return { ...result, ledgerIndex: before.ledgerIndex };
+    }
+    throw new IndexerError(IndexerErrorCode.Busy, "the ledger moved during every attempt to read the indexes");
+  }
+
+  /** The current unspent output of an alias, NFT (32-byte ID) or foundry (38-byte ID), if any. */
+  async chainOutput(
+    type: IndexedOutputType,
+    chainId: Uint8Array,
+  ): Promise<{ ledgerIndex: number; outputId: Uint8Array | undefined }> {
+    return this.consistent(async () => ({ outputId: await this.store.get(chainKey(type, chainId)) }));
+  }
+
+  /** One page of the outputs matching `q`, in booking order then output ID order. */
+  async outputs(q: OutputQuery): Promise<OutputPage> {
+    return this.consistent(async () => {
+      const plan = planScan(q);
+      const items: Uint8Array[] = [];
+      let next: Position | undefined;
+      if (!plan) return { items };
+      for await (const [key, value] of this.store.scan({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte })) {
+        let facts: ReturnType<typeof decodeOutputFacts>;
+        try {
+          facts = decodeOutputFacts(value);
+        } catch (e) {
+          throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+        }
+        if (!matches(facts, q, plan.indexed)) continue;
+        const position = positionOfKey(key);
+        if (items.length === q.pageSize) {
+          next = position;
+          break;
+        }
+        items.push(position.outputId);
+      }
+      return next ? { items, next } : { items };
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
+import { Bucket } from "../storage/index.js";
+import type { FieldValue, IndexedOutputType } from "./facts.js";
+
+/**
+ * Key builders of the indexer buckets; the layouts are documented with the `Bucket` enum
+ * (`src/storage/buckets.ts`). Every listing key ends in `createdAt u32 BE ‖ outputId[34]`, the
+ * position a page cursor names, so one cursor format serves every index.
+ */
+
+/** Length of a listing position: createdAt u32 BE ‖ outputId[34]. */
+export const POSITION_LENGTH = 4 + OUTPUT_ID_LENGTH;
+
+/** Where a listing entry sits in booking order. */
+export interface Position {
+  createdAt: number;
+  outputId: Uint8Array;
+}
+
+/** The one key of the IndexerState bucket. */
+export const INDEXER_STATE_KEY = Uint8Array.of(Bucket.IndexerState);
+
+/** `createdAt u32 BE ‖ outputId`. */
+export function positionBytes(p: Position): Uint8Array {
+  const out = new Uint8Array(POSITION_LENGTH);
+  new DataView(out.buffer).setUint32(0, p.createdAt, false);
+  out.set(p.outputId, 4);
+  return out;
+}
+
+/** The position at the end of a listing key. */
+export function positionOfKey(key: Uint8Array): Position {
+  const at = key.length - POSITION_LENGTH;
+  return {
+    createdAt: new DataView(key.buffer, key.byteOffset + at, 4).getUint32(0, false),
+    outputId: key.slice(at + 4),
+  };
+}
+
+function concat(parts: (Uint8Array | number[])[]): Uint8Array {
+  const n = parts.reduce((s, p) => s + p.length, 0);
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** `IndexerChain ‖ outputType ‖ chainId`. */
+export function chainKey(type: IndexedOutputType, chainId: Uint8Array): Uint8Array {
+  return concat([[Bucket.IndexerChain, type], chainId]);
+}
+
+/** Prefix of every IndexerOutput entry of one output kind. */
+export function outputListPrefix(type: IndexedOutputType): Uint8Array {
+  return Uint8Array.of(Bucket.IndexerOutput, type);
+}
+
+/** Prefix of every IndexerField entry of one output kind with this field value. */
+export function fieldListPrefix(type: IndexedOutputType, f: FieldValue): Uint8Array {
+  return concat([[Bucket.IndexerField, type, f.field, f.value.length], f.value]);
+}
+
+/** A listing key: its prefix followed by the position. */
+export function listingKey(prefix: Uint8Array, p: Position): Uint8Array {
+  return concat([prefix, positionBytes(p)]);
+}

@@ -1,0 +1,373 @@
+import { toHex } from "../codec/hex.js";
+import { outputIdFromParts } from "../codec/ids.js";
+import { PayloadType } from "../codec/types.js";
+import { blake2b256 } from "../crypto/blake2b.js";
+import {
+  type BlockMetadataRecord,
+  Bucket,
+  childKey,
+  decodeBlockMetadata,
+  decodeLedgerDiff,
+  decodeMilestoneRecord,
+  decodeTransactionOutputs,
+  decodeU32,
+  encodeU32,
+  idKey,
+  indexKey,
+  indexOfKey,
+  type KvStore,
+  NodeStateKey,
+  nodeStateKey,
+  type WriteBatch,
+} from "../storage/index.js";
+import { readLedgerIndex, type Tangle } from "./tangle.js";
+
+/**
+ * Pruning: deletes what milestones older than the horizon left behind (their records and ledger
+ * diffs, the blocks they referenced, the outputs they spent), in the background and in small
+ * batches, so confirmation never waits behind it. What is still needed stays: unspent outputs
+ * and the proof data of their transactions, protocol parameters, and every block a later or
+ * unreferenced block points to becomes a solid entry point before its data goes. Reads of
+ * pruned data find nothing (the API answers 404).
+ *
+ * A run moves the horizon in one step, in this order: (1) the new pruning index and the solid
+ * entry points for it are written first, in one synced batch, so readers (and snapshots) never
+ * start on data about to go; (2) each milestone below it is deleted, its record last, so a run
+ * cut short by a crash is finished by the next one.
+ */
+
+export interface PruneOptions {
+  /** Milestones kept below the ledger index; 0 disables pruning. At least belowMaxDepth + 1 is kept. */
+  pruneBelow: number;
+  /** The horizon moves once it is this many milestones behind (SEPs are computed once per move). */
+  step: number;
+  /** Operations per write batch. */
+  batchSize: number;
+}
+
+export const defaultPruneOptions: PruneOptions = { pruneBelow: 0, step: 10, batchSize: 1000 };
+
+export interface SolidEntryPoint {
+  blockId: Uint8Array;
+  /** Index of the milestone that referenced the block. */
+  index: number;
+}
+
+/** The stored pruning index: the lowest milestone index whose data is still stored (0 on a fresh node). */
+export async function readPruningIndex(store: KvStore): Promise<number> {
+  const v = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
+  return v ? decodeU32(v, "nodeState.pruningIndex") : 0;
+}
+
+/** Parent block IDs straight from block bytes: protocol version u8 ‖ (u8) parents [32]… (TIP-24). */
+export function parentsOfBlockBytes(bytes: Uint8Array): Uint8Array[] {
+  const n = bytes[1] ?? 0;
+  const parents: Uint8Array[] = [];
+  for (let i = 0; i < n && 2 + (i + 1) * 32 <= bytes.length; i++) parents.push(bytes.slice(2 + i * 32, 2 + (i + 1) * 32));
+  return parents;
+}
+
+/** The transaction ID of a block carrying a transaction (BLAKE2b-256 of the payload bytes), if it does. */
+function transactionIdOfBlockBytes(bytes: Uint8Array): Uint8Array | undefined {
+  const at = 2 + 32 * (bytes[1] ?? 0);
+  if (at + 8 > bytes.length) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = view.getUint32(at, true);
+  if (length < 4 || view.getUint32(at + 4, true) !== PayloadType.Transaction) return undefined;
+  return blake2b256(bytes.subarray(at + 4, at + 4 + length));
+}
+
+/** Block bytes and metadata of `ids`, batched. */
+async function blocksOf(store: KvStore, ids: Uint8Array[]) {
+  const [bytes, metas] = await Promise.all([
+    store.getMany(ids.map((id) => idKey(Bucket.Block, id))),
+    store.getMany(ids.map((id) => idKey(Bucket.BlockMetadata, id))),
+  ]);
+  return ids.map((id, i) => ({
+    id,
+    bytes: bytes[i],
+    meta: metas[i] ? decodeBlockMetadata(metas[i]!) : undefined,
+  }));
+}
+
+/** The milestone record and block of `index`, when stored. */
+async function milestoneAt(store: KvStore, index: number) {
+  const rec = await store.get(indexKey(Bucket.MilestoneByIndex, index));
+  if (!rec) return undefined;
+  const record = decodeMilestoneRecord(rec);
+  const bytes = await store.get(idKey(Bucket.Block, record.blockId));
+  return { ...record, bytes };
+}
+
+/** Whether a child makes its parent an entry point: referenced after `target`, or not referenced yet. */
+async function hasChildAfter(store: KvStore, blockId: Uint8Array, target: number): Promise<boolean> {
+  const children: Uint8Array[] = [];
+  for await (const key of store.scanKeys({ prefix: idKey(Bucket.Child, blockId) })) children.push(key.slice(33));
+  if (children.length === 0) return false;
+  const metas = await store.getMany(children.map((c) => idKey(Bucket.BlockMetadata, c)));
+  return metas.some((m) => {
+    if (!m) return false; // pruned or never stored
+    const ref = decodeBlockMetadata(m).referencedByMilestoneIndex;
+    return ref === 0 || ref > target;
+  });
+}
+
+/**
+ * The solid entry points of a history that starts after milestone `target` (Hornet's rule):
+ * every block referenced by one of the milestones `target - belowMaxDepth .. target` (or already
+ * an entry point from that range) that has a child referenced after `target` or not referenced
+ * yet. Blocks older than that window are below max depth: nothing new may attach to them. The
+ * reads are of referenced blocks, which never change, so they need no consistent view.
+ */
+export async function solidEntryPointsAt(
+  store: KvStore,
+  target: number,
+  belowMaxDepth: number,
+): Promise<SolidEntryPoint[]> {
+  const low = Math.max(0, target - belowMaxDepth);
+  const candidates = new Map<string, SolidEntryPoint>();
+  for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
+    const index = decodeU32(value, "solidEntryPoint.index");
+    if (index >= low && index <= target) candidates.set(toHex(key.subarray(1)), { blockId: key.slice(1), index });
+  }
+  // walk the cones of the window's milestones, from their parents down to the window's bottom
+  const seen = new Set<string>();
+  let frontier: Uint8Array[] = [];
+  for (let m = Math.max(1, low); m <= target; m++) {
+    const ms = await milestoneAt(store, m);
+    if (ms?.bytes) frontier.push(...parentsOfBlockBytes(ms.bytes));
+  }
+  while (frontier.length > 0) {
+    const fresh = frontier.filter((id) => {
+      const k = toHex(id);
+      if (seen.has(k) || candidates.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    frontier = [];
+    for (const b of await blocksOf(store, fresh)) {
+      const ref = b.meta?.referencedByMilestoneIndex ?? 0;
+      if (!b.bytes || ref < low || ref > target || ref === 0) continue;
+      candidates.set(toHex(b.id), { blockId: b.id, index: ref });
+      frontier.push(...parentsOfBlockBytes(b.bytes));
+    }
+  }
+  const entryPoints: SolidEntryPoint[] = [];
+  for (const c of candidates.values()) if (await hasChildAfter(store, c.blockId, target)) entryPoints.push(c);
+  return entryPoints;
+}
+
+/**
+ * Background pruning for one tangle. `onConfirmed` (called after each milestone) starts a run
+ * when the horizon is `step` milestones behind; runs never overlap. `pin(index)` holds the
+ * horizon at or below `index` while a snapshot reads the data from there on.
+ */
+export class Pruner {
+  private horizonIndex: number;
+  private readonly pins = new Map<number, number>();
+  private running: Promise<void> = Promise.resolve();
+  private busy = false;
+  private stopped = false;
+
+  private constructor(
+    private readonly tangle: Tangle,
+    readonly options: PruneOptions,
+    pruningIndex: number,
+    private readonly onError: (e: unknown) => void,
+  ) {
+    this.horizonIndex = pruningIndex;
+  }
+
+  static async create(
+    tangle: Tangle,
+    options: Partial<PruneOptions> = {},
+    onError: (e: unknown) => void = () => {},
+  ): Promise<Pruner> {
+    return new Pruner(tangle, { ...defaultPruneOptions, ...options }, await readPruningIndex(tangle.store), onError);
+  }
+
+  /** The pruning index: milestones below it have no data (or are being deleted). */
+  get horizon(): number {
+    return this.horizonIndex;
+  }
+
+  /** Milestones kept below the ledger index when pruning is on. */
+  get keep(): number {
+    return Math.max(this.options.pruneBelow, this.tangle.protocolParameters.belowMaxDepth + 1);
+  }
+
+  /**
+   * Keeps the data of milestone `index` and above until the returned release is called. Check
+   * `horizon <= index` right after pinning (same turn): then the data is there and stays.
+   */
+  pin(index: number): () => void {
+    this.pins.set(index, (this.pins.get(index) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = this.pins.get(index)! - 1;
+      if (n === 0) this.pins.delete(index);
+      else this.pins.set(index, n);
+    };
+  }
+
+  /** After a milestone: starts a background run when pruning is on and the horizon lags by a step. */
+  onConfirmed(ledgerIndex: number): void {
+    if (this.options.pruneBelow === 0 || this.stopped || this.busy) return;
+    const target = ledgerIndex - this.keep;
+    if (target - this.horizonIndex < Math.max(1, this.options.step)) return;
+    this.busy = true;
+    this.running = this.pruneTo(target)
+      .then(
+        () => {},
+        (e) => this.onError(e),
+      )
+      .finally(() => {
+        this.busy = false;
+      });
+  }
+
+  /** Resolves when no run is in progress. */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  /** Stops after the batch in progress; a later start resumes where it stopped. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  /**
+   * Prunes every milestone below `target` (capped by pins and by what the ledger may lose) and
+   * returns the new pruning index. Exposed for tests and tools; `onConfirmed` calls it.
+   */
+  async pruneTo(target: number): Promise<number> {
+    const store = this.tangle.store;
+    const ledgerIndex = await readLedgerIndex(store);
+    // 1. the new horizon, reserved at once (same turn as the pin check) so no snapshot starts below it
+    let horizon = Math.min(target, ledgerIndex - this.tangle.protocolParameters.belowMaxDepth - 1);
+    for (const pinned of this.pins.keys()) horizon = Math.min(horizon, pinned);
+    if (horizon <= this.horizonIndex) return this.horizonIndex;
+    this.horizonIndex = horizon;
+
+    // 2. entry points for a history starting at the horizon, and the horizon itself, durably first
+    const entryPoints = await solidEntryPointsAt(store, horizon - 1, this.tangle.protocolParameters.belowMaxDepth);
+    entryPoints.push(...(await this.parentsOfUnreferenced(horizon)));
+    const first = store.batch();
+    for (const sep of entryPoints) first.put(idKey(Bucket.SolidEntryPoint, sep.blockId), encodeU32(sep.index));
+    first.put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(horizon));
+    await first.write({ sync: true });
+    for (const sep of entryPoints) this.tangle.addSolidEntryPoint(sep.blockId, sep.index);
+
+    // 3. each stored milestone below the horizon, oldest first
+    for (;;) {
+      if (this.stopped) break;
+      const lowest = await this.lowestStoredMilestone();
+      if (lowest === undefined || lowest >= horizon) break;
+      await this.pruneMilestone(lowest);
+    }
+    return horizon;
+  }
+
+  /** Referenced parents (below the horizon) of blocks no milestone references yet. */
+  private async parentsOfUnreferenced(horizon: number): Promise<SolidEntryPoint[]> {
+    const store = this.tangle.store;
+    const parents = new Map<string, Uint8Array>();
+    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unreferenced) })) {
+      const bytes = await store.get(idKey(Bucket.Block, key.subarray(1)));
+      if (bytes) for (const p of parentsOfBlockBytes(bytes)) parents.set(toHex(p), p);
+    }
+    const out: SolidEntryPoint[] = [];
+    for (const b of await blocksOf(store, [...parents.values()])) {
+      const ref = b.meta?.referencedByMilestoneIndex ?? 0;
+      if (ref > 0 && ref < horizon) out.push({ blockId: b.id, index: ref });
+    }
+    return out;
+  }
+
+  private async lowestStoredMilestone(): Promise<number | undefined> {
+    for await (const key of this.tangle.store.scanKeys({ prefix: Uint8Array.of(Bucket.MilestoneByIndex), limit: 1 })) {
+      return indexOfKey(key);
+    }
+    return undefined;
+  }
+
+  /** Deletes one milestone's data in small batches; its record goes last. */
+  private async pruneMilestone(index: number): Promise<void> {
+    const store = this.tangle.store;
+    const ms = await milestoneAt(store, index);
+    if (!ms) return;
+    let batch = store.batch();
+    const flush = async () => {
+      if (batch.size < this.options.batchSize) return;
+      await batch.write({ sync: false });
+      batch = store.batch();
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    // 1. the blocks this milestone referenced (its cone), and its own block once it is the
+    //    cone's (a milestone block is normally referenced by the next milestone)
+    const cone: { id: Uint8Array; bytes: Uint8Array; meta: BlockMetadataRecord }[] = [];
+    const seen = new Set<string>();
+    let frontier = ms.bytes ? parentsOfBlockBytes(ms.bytes) : [];
+    const own = (await blocksOf(store, [ms.blockId]))[0]!;
+    const ownRef = own.meta?.referencedByMilestoneIndex ?? 0;
+    if (own.bytes && own.meta && ownRef > 0 && ownRef <= index) {
+      cone.push({ id: own.id, bytes: own.bytes, meta: own.meta });
+      seen.add(toHex(own.id));
+    }
+    while (frontier.length > 0) {
+      const fresh = frontier.filter((id) => {
+        const k = toHex(id);
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      frontier = [];
+      for (const b of await blocksOf(store, fresh)) {
+        if (!b.bytes || !b.meta || b.meta.referencedByMilestoneIndex !== index) continue;
+        cone.push({ id: b.id, bytes: b.bytes, meta: b.meta });
+        frontier.push(...parentsOfBlockBytes(b.bytes));
+      }
+    }
+    for (const b of cone) {
+      batch.del(idKey(Bucket.Block, b.id)).del(idKey(Bucket.BlockMetadata, b.id));
+      for (const p of parentsOfBlockBytes(b.bytes)) batch.del(childKey(p, b.id));
+      const txId = transactionIdOfBlockBytes(b.bytes);
+      if (txId) await this.deleteTransactionRecordsIfSpent(batch, txId);
+      await flush();
+    }
+
+    // 2. outputs spent by this milestone: no ledger state at or above the horizon holds them
+    const diffBytes = await store.get(indexKey(Bucket.LedgerDiff, index));
+    if (diffBytes) {
+      for (const id of decodeLedgerDiff(diffBytes).consumed) {
+        batch.del(idKey(Bucket.Output, id)).del(idKey(Bucket.Spent, id));
+        await flush();
+      }
+    }
+
+    // 3. the milestone's own records, last
+    batch
+      .del(indexKey(Bucket.LedgerDiff, index))
+      .del(idKey(Bucket.MilestoneById, ms.milestoneId))
+      .del(indexKey(Bucket.MilestoneByIndex, index));
+    await batch.write({ sync: false });
+  }
+
+  /** Proof data of a transaction goes only when none of its outputs is unspent any more. */
+  private async deleteTransactionRecordsIfSpent(batch: WriteBatch, txId: Uint8Array): Promise<void> {
+    const store = this.tangle.store;
+    const rec = await store.get(idKey(Bucket.TransactionOutputs, txId));
+    if (rec) {
+      const n = decodeTransactionOutputs(rec).leafHashes.length;
+      const unspent = await store.getMany(
+        Array.from({ length: n }, (_, i) => idKey(Bucket.Unspent, outputIdFromParts(txId, i))),
+      );
+      if (unspent.some((u) => u !== undefined)) return;
+    }
+    batch.del(idKey(Bucket.TransactionOutputs, txId)).del(idKey(Bucket.TransactionBlock, txId));
+  }
+}

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import { issueApiToken } from "../../../src/api/auth.js";
+import { parseSnapshotRequest } from "../../../src/api/routes/control.js";
+import { buildServer } from "../../../src/api/server.js";
+import { TestLedger } from "../indexer/ledgerFixture.js";
+
+const URL = "/api/core/v2/control/snapshot/create";
+
+describe("POST /api/core/v2/control/snapshot/create", () => {
+  let ledger: TestLedger;
+  let app: FastifyInstance;
+  let token: string;
+
+  const create = (body: unknown, headers: Record<string, string> = { authorization: `Bearer ${token}` }) =>
+    app.inject({
+      method: "POST",
+      url: URL,
+      headers: { "content-type": "application/json", ...headers },
+      payload: typeof body === "string" ? body : JSON.stringify(body),
+    });
+
+  before(async () => {
+    ledger = await TestLedger.open("control");
+    for (let i = 0; i < 3; i++) await ledger.milestone();
+    app = buildServer(ledger.node, "silent");
+    token = await issueApiToken(ledger.node.jwtSecret);
+  });
+  after(async () => {
+    await app.close();
+    await ledger.close();
+  });
+
+  it("is protected by default: 403 without a token", async () => {
+    const r = await create({ index: 1 }, {});
+    assert.equal(r.statusCode, 403);
+    assert.equal(r.json().error.message, "not available for public use");
+  });
+
+  it("validates the body: 400 for unknown fields, a missing, zero, fractional or future index, a bad type", async () => {
+    for (const body of [
+      {},
+      { index: 0 },
+      { index: -1 },
+      { index: 1.5 },
+      { index: "2" },
+      { index: 4 },
+      { index: 1, type: "incremental" },
+      { index: 1, extra: true },
+      [1],
+      "null",
+      "{not json",
+    ]) {
+      const r = await create(body);
+      assert.equal(r.statusCode, 400, `${JSON.stringify(body)}: ${r.body}`);
+      assert.equal(r.json().error.message, "invalid data provided");
+    }
+    const text = await app.inject({
+      method: "POST",
+      url: URL,
+      headers: { "content-type": "text/plain", authorization: `Bearer ${token}` },
+      payload: "index=1",
+    });
+    assert.equal(text.statusCode, 400);
+  });
+
+  it("answers 500 with the reason for a valid request: the snapshot writer is not available yet", async () => {
+    for (const body of [{ index: 1 }, { index: 3, type: "full" }, { index: 2, type: "delta" }]) {
+      const r = await create(body);
+      assert.equal(r.statusCode, 500, r.body);
+      const error = r.json().error;
+      assert.equal(error.code, 500);
+      assert.equal(error.message, "internal server error");
+      assert.match(error.details, /snapshot writer is not available yet/);
+      assert.equal(r.json().filePath, undefined);
+    }
+  });
+
+  it("reads the request shape", () => {
+    assert.deepEqual(parseSnapshotRequest({ index: 7 }), { index: 7, type: "full" });
+    assert.deepEqual(parseSnapshotRequest({ index: 7, type: "delta" }), { index: 7, type: "delta" });
+  });
+});

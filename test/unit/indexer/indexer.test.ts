@@ -1,0 +1,294 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { serializeAddressBytes } from "../../../src/codec/address.js";
+import { toHex } from "../../../src/codec/hex.js";
+import { OutputType } from "../../../src/codec/types.js";
+import {
+  decodeOutputFacts,
+  type FieldValue,
+  INDEXER_STATE_KEY,
+  IndexedField,
+  Indexer,
+  type OutputQuery,
+} from "../../../src/indexer/index.js";
+import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { Bucket } from "../../../src/storage/index.js";
+import { readLedgerIndex } from "../../../src/tangle/tangle.js";
+import { basic, wallet } from "../../helpers/txBuilder.js";
+import {
+  aliasAddressOf,
+  buildHistory,
+  devWallet,
+  FUTURE,
+  GENESIS,
+  type History,
+  TAG,
+  TestLedger,
+} from "./ledgerFixture.js";
+
+const hexes = (ids: Uint8Array[]) => ids.map(toHex);
+const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0]): FieldValue => ({
+  field,
+  value: serializeAddressBytes(a),
+});
+
+/** Every key and value of the indexer buckets, as hex, in key order. */
+async function dumpIndexes(ledger: TestLedger): Promise<string[]> {
+  const out: string[] = [];
+  for (const bucket of [Bucket.IndexerState, Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField]) {
+    for await (const [k, v] of ledger.node.store.scan({ prefix: Uint8Array.of(bucket) })) {
+      out.push(`${toHex(k)}=${toHex(v)}`);
+    }
+  }
+  return out;
+}
+
+describe("indexer over a real ledger", () => {
+  let ledger: TestLedger;
+  let indexer: Indexer;
+  let h: History;
+
+  before(async () => {
+    ledger = await TestLedger.open("indexer");
+    indexer = await Indexer.attach(ledger.node.tangle);
+  });
+  after(async () => {
+    await ledger.close();
+  });
+
+  it("indexes the genesis output on first start", async () => {
+    assert.equal(indexer.isSynced, true);
+    const dev = devWallet();
+    const page = await indexer.outputs({
+      type: OutputType.Basic,
+      fields: [addr(IndexedField.Address, dev.address)],
+      pageSize: 10,
+    });
+    assert.deepEqual(hexes(page.items), [toHex(GENESIS_OUTPUT_ID)]);
+    assert.equal(page.ledgerIndex, 0);
+  });
+
+  it("follows every milestone in its batch: marker, chains and listings", async () => {
+    h = await buildHistory(ledger);
+    assert.equal(indexer.isSynced, true);
+    assert.equal(await readLedgerIndex(ledger.node.store), h.msB.index);
+    const state = (await ledger.node.store.get(INDEXER_STATE_KEY))!;
+    assert.equal(new DataView(state.buffer, state.byteOffset).getUint32(4, true), h.msB.index);
+
+    // the alias moved with its state transition; the destroyed one is gone
+    const a = await indexer.chainOutput(OutputType.Alias, h.aliasId);
+    assert.equal(toHex(a.outputId!), toHex(h.transition.outputs[0]!.outputId));
+    assert.equal(a.ledgerIndex, h.msB.index);
+    assert.equal((await indexer.chainOutput(OutputType.Alias, h.destroyedAliasId)).outputId, undefined);
+    const n = await indexer.chainOutput(OutputType.Nft, h.nftId);
+    assert.equal(toHex(n.outputId!), toHex(h.split.outputs[4]!.outputId));
+    const f = await indexer.chainOutput(OutputType.Foundry, h.foundryId);
+    assert.equal(toHex(f.outputId!), toHex(h.transition.outputs[1]!.outputId));
+
+    // the genesis output and alice's spent basic output are no longer listed
+    const dev = await indexer.outputs({
+      type: OutputType.Basic,
+      fields: [addr(IndexedField.Address, h.dev.address)],
+      pageSize: 10,
+    });
+    assert.deepEqual(hexes(dev.items), [toHex(h.split.outputs[5]!.outputId)]);
+    const alice = await indexer.outputs({
+      type: OutputType.Basic,
+      fields: [addr(IndexedField.Address, h.alice.address)],
+      pageSize: 10,
+    });
+    assert.deepEqual(hexes(alice.items), hexes([h.split.outputs[1]!.outputId, h.split.outputs[2]!.outputId]));
+  });
+
+  it("answers inx-indexer's filters from the index entries", async () => {
+    const ids = async (q: Omit<OutputQuery, "pageSize">) =>
+      hexes((await indexer.outputs({ ...q, pageSize: 100 })).items);
+    const o = (i: number) => toHex(h.split.outputs[i]!.outputId);
+    const basicAlice = { type: OutputType.Basic, fields: [addr(IndexedField.Address, h.alice.address)] } as const;
+    assert.deepEqual(await ids({ ...basicAlice, hasStorageDepositReturn: true }), [o(1)]);
+    assert.deepEqual(await ids({ ...basicAlice, hasStorageDepositReturn: false }), [o(2)]);
+    assert.deepEqual(await ids({ ...basicAlice, hasExpiration: true, expiresAfter: FUTURE - 1 }), [o(1)]);
+    assert.deepEqual(await ids({ ...basicAlice, expiresBefore: FUTURE }), []);
+    assert.deepEqual(await ids({ ...basicAlice, hasTimelock: true, timelockedBefore: FUTURE + 101 }), [o(2)]);
+    assert.deepEqual(await ids({ ...basicAlice, timelockedAfter: FUTURE + 100 }), []);
+    assert.deepEqual(await ids({ ...basicAlice, hasNativeTokens: true }), []);
+    assert.deepEqual(await ids({ ...basicAlice, maxNativeTokenCount: 0 }), [o(1), o(2)]);
+    // without an owner: the return-address and sender indexes (iota.js's getBalance asks this way)
+    assert.deepEqual(
+      await ids({ type: OutputType.Basic, fields: [addr(IndexedField.ExpirationReturn, h.dev.address)] }),
+      [o(1)],
+    );
+    assert.deepEqual(
+      await ids({ type: OutputType.Basic, fields: [addr(IndexedField.StorageDepositReturn, h.dev.address)] }),
+      [o(1)],
+    );
+    assert.deepEqual(await ids({ type: OutputType.Basic, fields: [addr(IndexedField.Sender, h.dev.address)] }), [o(1)]);
+    assert.deepEqual(await ids({ type: OutputType.Basic, fields: [{ field: IndexedField.Tag, value: TAG }] }), [o(1)]);
+    assert.deepEqual(await ids({ type: OutputType.Nft, fields: [{ field: IndexedField.Tag, value: TAG }] }), [o(4)]);
+    assert.deepEqual(await ids({ type: OutputType.Nft, fields: [addr(IndexedField.Issuer, h.dev.address)] }), [o(4)]);
+
+    const aliasNow = toHex(h.transition.outputs[0]!.outputId);
+    assert.deepEqual(
+      await ids({ type: OutputType.Alias, fields: [addr(IndexedField.StateController, h.alice.address)] }),
+      [aliasNow],
+    );
+    assert.deepEqual(
+      await ids({
+        type: OutputType.Alias,
+        fields: [addr(IndexedField.Governor, h.bob.address), addr(IndexedField.Issuer, h.dev.address)],
+      }),
+      [aliasNow],
+    );
+    assert.deepEqual(
+      await ids({ type: OutputType.Alias, fields: [addr(IndexedField.Governor, h.alice.address)] }),
+      [],
+      "alice is the state controller, not the governor",
+    );
+    assert.deepEqual(
+      await ids({ type: OutputType.Foundry, fields: [addr(IndexedField.ImmutableAlias, aliasAddressOf(h.aliasId))] }),
+      [toHex(h.transition.outputs[1]!.outputId)],
+    );
+
+    // booking time: milestone A's outputs are created before milestone B's
+    const all = await ids({ type: OutputType.Basic });
+    assert.equal(all.length, 4, "alice's 1 and 2, dev's remainder, bob's output of the destroyed alias");
+    assert.deepEqual(all.slice(-1), [toHex(h.destroy.outputs[0]!.outputId)]);
+    assert.deepEqual(await ids({ type: OutputType.Basic, createdAfter: h.msA.timestamp }), all.slice(-1));
+    assert.deepEqual(await ids({ type: OutputType.Basic, createdBefore: h.msB.timestamp }), all.slice(0, 3));
+    assert.deepEqual(await ids({ type: OutputType.Basic, createdBefore: h.msA.timestamp }), []);
+  });
+
+  it("pages in booking order then output ID order, each output exactly once", async () => {
+    const all = hexes((await indexer.outputs({ type: OutputType.Basic, pageSize: 1000 })).items);
+    for (const pageSize of [1, 2, 3]) {
+      const seen: string[] = [];
+      let cursor: OutputQuery["cursor"];
+      for (let i = 0; i < 10; i++) {
+        const page = await indexer.outputs({ type: OutputType.Basic, pageSize, ...(cursor ? { cursor } : {}) });
+        assert.ok(page.items.length <= pageSize);
+        seen.push(...hexes(page.items));
+        if (!page.next) break;
+        cursor = page.next;
+      }
+      assert.deepEqual(seen, all, `page size ${pageSize}`);
+    }
+  });
+
+  it("stores the facts inx-indexer filters on in every entry", async () => {
+    for await (const [, v] of ledger.node.store.scan({ prefix: Uint8Array.of(Bucket.IndexerOutput) })) {
+      const facts = decodeOutputFacts(v);
+      assert.ok(facts.fields.every((f, i, a) => i === 0 || a[i - 1]!.field <= f.field));
+    }
+  });
+
+  it("rebuilds the same indexes from the ledger when the marker is missing", async () => {
+    const incremental = await dumpIndexes(ledger);
+    await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
+    // leave a stale entry behind: the rebuild must remove it
+    await ledger.node.store.put(
+      Uint8Array.of(Bucket.IndexerChain, 4, ...new Uint8Array(32).fill(9)),
+      new Uint8Array(34),
+    );
+    await ledger.reopen();
+    const rebuilt = await Indexer.attach(ledger.node.tangle);
+    assert.equal(rebuilt.isSynced, true);
+    assert.deepEqual(await dumpIndexes(ledger), incremental);
+    indexer = rebuilt;
+  });
+
+  it("catches up with milestones confirmed while no indexer was attached", async () => {
+    await ledger.reopen();
+    // milestone C: bob spends his output again, with no indexer attached to this node
+    const sent = await ledger.send([h.destroy.outputs[0]!], [basic(h.alice.address)], [h.bob]);
+    const msC = await ledger.milestone();
+    await ledger.assertIncluded(sent);
+    const late = await Indexer.attach(ledger.node.tangle);
+    const page = await late.outputs({
+      type: OutputType.Basic,
+      fields: [addr(IndexedField.Address, h.alice.address)],
+      pageSize: 10,
+    });
+    assert.equal(page.ledgerIndex, msC.index);
+    assert.ok(hexes(page.items).includes(toHex(sent.outputs[0]!.outputId)));
+    // and follows the next milestone in its batch again
+    await ledger.milestone();
+    assert.equal(late.isSynced, true);
+    assert.equal((await late.outputs({ type: OutputType.Basic, pageSize: 1 })).ledgerIndex, msC.index + 1);
+  });
+});
+
+describe("indexer attached while the coordinator is issuing milestones", () => {
+  it("ends with the same indexes a rebuild produces, and follows the ledger again", async () => {
+    const ledger = await TestLedger.open("indexer-live", { milestoneIntervalMs: 1 });
+    try {
+      const dev = devWallet();
+      const alice = wallet("alice");
+      ledger.node.start();
+      let funds = GENESIS;
+      let attaching: Promise<Indexer> | undefined;
+      for (let i = 0; i < 8; i++) {
+        if (i === 3) attaching = Indexer.attach(ledger.node.tangle);
+        const amount = funds.output.amount - 1_000_000n;
+        const sent = await ledger.send([funds], [basic(alice.address), basic(dev.address, { amount })], [dev]);
+        for (let polls = 0; polls < 2000; polls++) {
+          if (((await ledger.node.tangle.getMetadata(sent.blockId))?.referencedByMilestoneIndex ?? 0) > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        await ledger.assertIncluded(sent);
+        funds = sent.outputs[1]!;
+      }
+      const indexer = await attaching!;
+      await ledger.node.coordinator.stop();
+      await indexer.sync();
+      assert.equal(indexer.isSynced, true);
+      const state = (await ledger.node.store.get(INDEXER_STATE_KEY))!;
+      const ledgerIndex = await readLedgerIndex(ledger.node.store);
+      assert.equal(new DataView(state.buffer, state.byteOffset).getUint32(4, true), ledgerIndex);
+      const alicePage = await indexer.outputs({
+        type: OutputType.Basic,
+        fields: [addr(IndexedField.Address, alice.address)],
+        pageSize: 100,
+      });
+      assert.equal(alicePage.items.length, 8);
+      assert.equal(alicePage.ledgerIndex, ledgerIndex);
+
+      const live = await dumpIndexes(ledger);
+      await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
+      await ledger.reopen();
+      await Indexer.attach(ledger.node.tangle);
+      assert.deepEqual(await dumpIndexes(ledger), live);
+    } finally {
+      await ledger.close();
+    }
+  });
+
+  it("rebuilds inside the next milestone's batch when a confirmation slipped past its writer", async () => {
+    const ledger = await TestLedger.open("indexer-slip");
+    try {
+      const dev = devWallet();
+      const alice = wallet("alice");
+      const indexer = await Indexer.attach(ledger.node.tangle);
+      const writers = ledger.node.tangle.confirmationWriters;
+      const [writer] = writers.splice(0, writers.length);
+      const sent = await ledger.send(
+        [GENESIS],
+        [basic(alice.address), basic(dev.address, { amount: GENESIS.output.amount - 1_000_000n })],
+        [dev],
+      );
+      const slipped = await ledger.milestone();
+      await ledger.assertIncluded(sent);
+      const stale = await indexer.outputs({ type: OutputType.Basic, pageSize: 10 });
+      assert.equal(stale.ledgerIndex, slipped.index - 1, "still consistent with the ledger it names");
+      assert.deepEqual(hexes(stale.items), [toHex(GENESIS.outputId)]);
+
+      writers.push(writer!);
+      const next = await ledger.milestone();
+      assert.equal(indexer.isSynced, true);
+      const page = await indexer.outputs({ type: OutputType.Basic, pageSize: 10 });
+      assert.equal(page.ledgerIndex, next.index);
+      assert.deepEqual(page.items.map(toHex).sort(), hexes(sent.outputs.map((o) => o.outputId)).sort());
+    } finally {
+      await ledger.close();
+    }
+  });
+});
