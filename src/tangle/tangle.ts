@@ -339,7 +339,7 @@ export class Tangle {
         const [k, e] = stack[stack.length - 1]!;
         const pending = e.block.parents.map(toHex).filter((pk) => {
           const p = this.unreferenced.get(pk);
-          return p !== undefined && p.solid && !done.has(pk);
+          return p?.solid === true && !done.has(pk);
         });
         if (pending.length > 0) {
           for (const pk of pending) stack.push([pk, this.unreferenced.get(pk)!]);
