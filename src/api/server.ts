@@ -47,3 +47,11 @@ export function buildServer(
 
   return app;
 }
+
+/** The explorer API alone, for `--explorer-port`: same routes and error mapping as on the API port. */
+export function buildExplorerServer(node: ApiNode, logLevel = "info"): FastifyInstance {
+  const app = Fastify({ logger: { level: logLevel }, bodyLimit: 64 * 1024 });
+  registerErrorHandling(app);
+  registerExplorerRoutes(app, node);
+  return app;
+}

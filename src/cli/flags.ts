@@ -10,7 +10,7 @@ import { defaultNodeOptions, type NodeOptions } from "../node/options.js";
 interface FlagSpec {
   flag: string;
   key: keyof NodeOptions;
-  kind: "string" | "int" | "level";
+  kind: "string" | "int" | "level" | "list";
   help: string;
 }
 
@@ -29,6 +29,19 @@ export const FLAGS: FlagSpec[] = [
     help: "worker threads for PoW on submitted blocks (0 disables)",
   },
   { flag: "log-level", key: "logLevel", kind: "level", help: `log level (${LEVELS.join(", ")})` },
+  {
+    flag: "explorer-port",
+    key: "explorerPort",
+    kind: "int",
+    help: "also serve the explorer API on this port (0: API port only)",
+  },
+  { flag: "public-routes", key: "publicRoutes", kind: "list", help: "comma-separated route patterns open to anyone" },
+  {
+    flag: "protected-routes",
+    key: "protectedRoutes",
+    kind: "list",
+    help: "comma-separated route patterns that need a JWT",
+  },
 ];
 
 export class UsageError extends Error {
@@ -38,11 +51,18 @@ export class UsageError extends Error {
 const envName = (flag: string) => `LEDGER_NODE_${flag.toUpperCase().replace(/-/g, "_")}`;
 
 function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[keyof NodeOptions] {
-  const text = String(raw);
+  const text = Array.isArray(raw) ? raw.join(",") : String(raw);
   if (spec.kind === "int") {
     if (!/^\d+$/.test(text))
       throw new UsageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
     return Number(text);
+  }
+  if (spec.kind === "list") {
+    if (Array.isArray(raw)) return raw.map(String);
+    return text
+      .split(",")
+      .map((x) => x.trim())
+      .filter((x) => x.length > 0);
   }
   if (spec.kind === "level") {
     if (!(LEVELS as readonly string[]).includes(text))
@@ -98,7 +118,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 
 export function helpText(): string {
   const rows = FLAGS.map((f) => {
-    const def = defaultNodeOptions[f.key];
+    const value = defaultNodeOptions[f.key];
+    const def = Array.isArray(value) ? value.join(",") : value;
     return `  --${f.flag.padEnd(20)} ${f.help} (default: ${def}; env ${envName(f.flag)})`;
   });
   return [

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { buildServer } from "../api/server.js";
+import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
 import { helpText, parseArgs, UsageError } from "./flags.js";
@@ -10,7 +10,8 @@ import { runTokenCommand } from "./token.js";
  * `npm start -- token [flags]`: prints a JWT for the protected routes (cli/token.ts).
  */
 async function main(): Promise<void> {
-  if (process.argv[2] === "token") process.exit(await runTokenCommand(process.argv.slice(3)));
+  if (process.argv[2] === "token" || process.argv[2] === "jwt")
+    process.exit(await runTokenCommand(process.argv.slice(3)));
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(process.argv.slice(2));
@@ -23,20 +24,25 @@ async function main(): Promise<void> {
   }
   if (parsed.help) {
     console.log(helpText());
-    console.log("\n  token                  print a JWT for the protected routes (see: token --help)");
+    console.log("\n  token | jwt            print a JWT for the protected routes (see: token --help)");
     return;
   }
   const options = parsed.options;
   const node = await LedgerNode.open(options, (e) =>
     app.log.error({ err: e }, "coordinator failed to issue a milestone"),
   );
-  const app = buildServer(node, options.logLevel);
+  const app = buildServer(node, options.logLevel, {
+    auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
+  });
   await app.listen({ host: options.apiHost, port: options.apiPort });
+  const explorer = options.explorerPort > 0 ? buildExplorerServer(node, options.logLevel) : undefined;
+  await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
   node.start();
 
   const url = `http://${options.apiHost}:${options.apiPort}`;
   console.log(`ledger-node: dev network, data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}`);
   console.log(`API: ${url}`);
+  if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
   console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
   console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
 
@@ -46,6 +52,7 @@ async function main(): Promise<void> {
     closing = true;
     console.log(`${signal}: shutting down`);
     await app.close();
+    await explorer?.close();
     await node.close();
     process.exit(0);
   };

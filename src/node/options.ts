@@ -11,6 +11,12 @@ export interface NodeOptions {
   /** Worker threads for Proof-of-Work on submitted blocks; 0 disables it. */
   powWorkers: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Port of a separate explorer API; 0 serves the explorer on the API port only. */
+  explorerPort: number;
+  /** Route patterns anyone may call (path only, `*` wildcards). */
+  publicRoutes: string[];
+  /** Route patterns that need a JWT; they win over `publicRoutes`. */
+  protectedRoutes: string[];
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -21,4 +27,7 @@ export const defaultNodeOptions: NodeOptions = {
   minPowScore: 100,
   powWorkers: 1,
   logLevel: "info",
+  explorerPort: 0,
+  publicRoutes: ["/*"],
+  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
 };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -40,6 +40,7 @@ async function waitFor<T>(fn: () => Promise<T | undefined>, ms: number, what: st
 describe("the node process (npm start)", () => {
   let dir: string;
   let port: number;
+  let explorerPort: number;
   let child: ChildProcess | undefined;
   let output = "";
 
@@ -53,6 +54,8 @@ describe("the node process (npm start)", () => {
         dir,
         "--api-port",
         String(port),
+        "--explorer-port",
+        String(explorerPort),
         "--milestone-interval",
         "200",
         "--log-level",
@@ -75,6 +78,7 @@ describe("the node process (npm start)", () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "ledger-node-e2e-"));
     port = await freePort();
+    explorerPort = await freePort();
   });
   after(async () => {
     if (child && child.exitCode === null) await stop("SIGKILL");
@@ -102,11 +106,35 @@ describe("the node process (npm start)", () => {
     assert.equal(first.protocol.minPowScore, 50, "settings come from the environment too");
     assert.match(output, new RegExp(`http://127\\.0\\.0\\.1:${port}`));
     assert.match(output, /0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c/);
+    // the explorer answers on its own port as well as on the API port
+    for (const p of [explorerPort, port]) {
+      const res = await fetch(`http://127.0.0.1:${p}/api/explorer/v2/milestones?pageSize=2&sort=oldest`).catch((e) => {
+        throw new Error(`explorer on ${p} (api ${port}): ${e}; node said: ${output}`);
+      });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { items: { index: number }[] };
+      assert.deepEqual(
+        body.items.map((i) => i.index),
+        [1, 2],
+      );
+    }
+    // protected by default
+    const denied = await fetch(`http://127.0.0.1:${port}/api/core/v2/control/snapshot/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ index: 1 }),
+    });
+    assert.equal(denied.status, 403);
   });
 
   it("shuts down cleanly on SIGTERM and resumes the milestone chain after SIGKILL", async () => {
     const before = (await info()).status.latestMilestone;
     assert.equal(await stop("SIGTERM"), 0);
+    // while it is stopped, the jwt command prints a token for its data dir
+    const jwt = spawnSync(process.execPath, ["dist/src/cli/main.js", "jwt", "--data-dir", dir], { encoding: "utf8" });
+    assert.equal(jwt.status, 0, jwt.stderr);
+    const token = jwt.stdout.trim().split("\n").pop()!;
+    assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     start();
     const resumed = await waitFor(
       async () => {
@@ -117,6 +145,12 @@ describe("the node process (npm start)", () => {
       "a milestone after restart",
     );
     assert.ok(resumed.status.latestMilestone.timestamp > before.timestamp);
+    const allowed = await fetch(`http://127.0.0.1:${port}/api/core/v2/control/snapshot/create`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ index: 1 }),
+    });
+    assert.notEqual(allowed.status, 403, await allowed.text());
 
     // kill -9 at an arbitrary moment: the next start finds the last confirmed milestone
     await new Promise((r) => setTimeout(r, 350));
