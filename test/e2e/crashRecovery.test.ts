@@ -16,7 +16,8 @@ import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
  * confirmed before the kill unspent or spent exactly as before, milestones continuing.
  */
 
-type Json = Record<string, any>; // biome-ignore lint/suspicious/noExplicitAny: iota.js JSON shapes
+// biome-ignore lint/suspicious/noExplicitAny: iota.js's JSON shapes, read as the client returns them
+type Json = Record<string, any>;
 interface Client {
   blockSubmit(block: Json): Promise<string>;
   blockMetadata(id: string): Promise<Json>;
