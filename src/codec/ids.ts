@@ -68,7 +68,31 @@ export function computeMilestoneId(milestone: MilestoneEssence): Uint8Array {
  * serialized consumed outputs, in input order.
  */
 export function inputsCommitment(consumedOutputs: readonly Output[]): Uint8Array {
-  return blake2b256(...consumedOutputs.map((o) => blake2b256(encodeOutput(o))));
+  return inputsCommitmentFromBytes(consumedOutputs.map(encodeOutput));
+}
+
+/** The same commitment from the consumed outputs' serialized bytes (the ledger stores them). */
+export function inputsCommitmentFromBytes(consumedOutputBytes: readonly Uint8Array[]): Uint8Array {
+  return blake2b256(...consumedOutputBytes.map((b) => blake2b256(b)));
+}
+
+/**
+ * Transaction ID and essence signing hash straight from a transaction payload's bytes: the ID
+ * is BLAKE2b-256 of the whole payload (TIP-20), the signing hash BLAKE2b-256 of the essence,
+ * which runs from after the u32 payload type to before the unlocks (u16 count, then 98 bytes
+ * per signature unlock and 3 per reference/alias/NFT unlock). Saves re-encoding a payload that
+ * arrived as bytes.
+ */
+export function transactionHashesFromBytes(
+  tx: TransactionPayload,
+  payloadBytes: Uint8Array,
+): { transactionId: Uint8Array; signingHash: Uint8Array } {
+  let unlocksLength = 2;
+  for (const u of tx.unlocks) unlocksLength += u.type === 0 ? 98 : 3;
+  return {
+    transactionId: blake2b256(payloadBytes),
+    signingHash: blake2b256(payloadBytes.subarray(4, payloadBytes.length - unlocksLength)),
+  };
 }
 
 // ---------------------------------------------------------------- network

@@ -7,6 +7,8 @@ export interface ConeBlock {
   block: Block;
   /** ID of the block's transaction when known already (hashed from the payload bytes at intake). */
   transactionId?: Uint8Array;
+  /** Essence signing hash of that transaction, likewise. */
+  signingHash?: Uint8Array;
 }
 
 /**

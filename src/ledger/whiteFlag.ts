@@ -37,6 +37,8 @@ export interface ConeTransaction {
   outputIds: Uint8Array[];
   /** Encoded outputs, in output order (for the ledger and the proofs). */
   outputBytes: Uint8Array[];
+  /** Essence signing hash when known already (hashed from the block bytes at intake). */
+  signingHash?: Uint8Array;
 }
 
 export type SemanticValidator = (
@@ -47,6 +49,9 @@ export type SemanticValidator = (
     milestoneIndex: number;
     milestoneTimestamp: number;
     protocolParameters: ProtocolParameters;
+    /** Serialized forms the walk already has (see SemanticValidationContext.precomputed). */
+    signingHash?: Uint8Array;
+    outputBytes: readonly Uint8Array[];
   },
 ) => { ok: true } | { ok: false; conflictReason: number; details: string };
 
@@ -162,6 +167,8 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
       milestoneIndex,
       milestoneTimestamp,
       protocolParameters: input.protocolParameters,
+      signingHash: meta.signingHash,
+      outputBytes: meta.outputBytes,
     });
     if (!verdict.ok) {
       conflict(verdict.conflictReason, verdict.details);

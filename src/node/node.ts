@@ -26,6 +26,11 @@ export const semanticValidator: SemanticValidator = (tx, ctx) =>
     milestoneIndex: ctx.milestoneIndex,
     milestoneTimestamp: ctx.milestoneTimestamp,
     protocolParameters: ctx.protocolParameters,
+    precomputed: {
+      signingHash: ctx.signingHash,
+      inputBytes: ctx.inputs.map((o) => o.outputBytes),
+      outputBytes: ctx.outputBytes,
+    },
   });
 
 /**

@@ -1,12 +1,12 @@
 import { decodeBlock } from "../codec/block.js";
 import { bytesEqual } from "../codec/hex.js";
-import { blockIdFromBytes, computeMilestoneId, essenceSigningHash } from "../codec/ids.js";
+import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import { validateBlockSyntax } from "../codec/syntactic.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import { powScore } from "../pow/index.js";
 import { BlockError, BlockErrorCode } from "./errors.js";
-import type { Tangle } from "./tangle.js";
+import { type Tangle, transactionHashesOf } from "./tangle.js";
 
 /**
  * The internal submit path, shared by the HTTP API and the benchmarks: decode (CodecError on bad
@@ -65,8 +65,9 @@ export async function acceptBlock(
 
   // 3. store and solidify, while the signatures are checked on other threads
   const checks: Promise<boolean>[] = [];
-  if (options.verifyPool && block.payload?.type === 6) {
-    const message = essenceSigningHash(block.payload.essence);
+  const hashes = transactionHashesOf(block, bytes);
+  if (options.verifyPool && hashes && block.payload?.type === 6) {
+    const message = hashes.signingHash;
     for (const u of block.payload.unlocks) {
       if (u.type === 0)
         checks.push(
@@ -74,7 +75,7 @@ export async function acceptBlock(
         );
     }
   }
-  const isNew = await tangle.storeBlock(blockId, block, bytes, milestone !== undefined);
+  const isNew = await tangle.storeBlock(blockId, block, bytes, milestone !== undefined, hashes);
   await Promise.all(checks);
   return { blockId, isNew };
 }

@@ -71,6 +71,7 @@ export async function planConfirmation(
       inputIds,
       outputIds,
       outputBytes: tx.essence.outputs.map(encodeOutput),
+      signingHash: c.signingHash,
     });
     for (const id of inputIds) if (!createdInCone.has(toHex(id))) needed.push(id);
     for (const id of outputIds) createdInCone.add(toHex(id));

@@ -63,7 +63,8 @@ export async function readPruningIndex(store: KvStore): Promise<number> {
 export function parentsOfBlockBytes(bytes: Uint8Array): Uint8Array[] {
   const n = bytes[1] ?? 0;
   const parents: Uint8Array[] = [];
-  for (let i = 0; i < n && 2 + (i + 1) * 32 <= bytes.length; i++) parents.push(bytes.slice(2 + i * 32, 2 + (i + 1) * 32));
+  for (let i = 0; i < n && 2 + (i + 1) * 32 <= bytes.length; i++)
+    parents.push(bytes.slice(2 + i * 32, 2 + (i + 1) * 32));
   return parents;
 }
 

@@ -1,6 +1,6 @@
 import { decodeBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
-import { transactionIdFromBytes } from "../codec/ids.js";
+import { transactionHashesFromBytes } from "../codec/ids.js";
 import type { Block, MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
@@ -62,14 +62,17 @@ export type ConfirmationWriter = (
 const RECENTLY_REFERENCED_MAX = 200_000;
 
 /**
- * The transaction ID of a block's transaction payload, hashed straight from the block's bytes
- * (TIP-20: BLAKE2b-256 of the serialized payload; TIP-24: the payload sits between the
- * parents and the 8-byte nonce, after its u32 length), so confirmation need not re-encode it.
+ * Transaction ID and essence signing hash of a block's transaction, hashed straight from the
+ * block's bytes (TIP-24: the payload sits between the parents and the 8-byte nonce, after its
+ * u32 length), so neither intake nor confirmation re-encodes the transaction.
  */
-function transactionIdOf(block: Block, bytes: Uint8Array): Uint8Array | undefined {
+export function transactionHashesOf(
+  block: Block,
+  bytes: Uint8Array,
+): { transactionId: Uint8Array; signingHash: Uint8Array } | undefined {
   if (block.payload?.type !== 6) return undefined;
   const start = 2 + 32 * block.parents.length + 4;
-  return transactionIdFromBytes(bytes.subarray(start, bytes.length - 8));
+  return transactionHashesFromBytes(block.payload, bytes.subarray(start, bytes.length - 8));
 }
 
 /** The all-zero block ID: the solid entry point of a fresh network (genesis). */
@@ -121,7 +124,7 @@ export class Tangle {
       const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
       if (!bytes || !meta) continue;
       const block = decodeBlock(bytes);
-      await tangle.admit(blockId, block, decodeBlockMetadata(meta).milestone, transactionIdOf(block, bytes));
+      await tangle.admit(blockId, block, decodeBlockMetadata(meta).milestone, transactionHashesOf(block, bytes));
     }
     return tangle;
   }
@@ -199,7 +202,13 @@ export class Tangle {
    * unconfirmed block lost in a power cut can be submitted again. The block becomes visible to
    * milestones only after its write, so a confirmation batch always lands after it.
    */
-  async storeBlock(blockId: Uint8Array, block: Block, bytes: Uint8Array, milestone: boolean): Promise<boolean> {
+  async storeBlock(
+    blockId: Uint8Array,
+    block: Block,
+    bytes: Uint8Array,
+    milestone: boolean,
+    hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
+  ): Promise<boolean> {
     const key = toHex(blockId);
     if (await this.hasBlock(blockId)) return false;
     if (this.storing.has(key)) return false;
@@ -221,7 +230,7 @@ export class Tangle {
           .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
         for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
       });
-      await this.admit(blockId, block, milestone, transactionIdOf(block, bytes));
+      await this.admit(blockId, block, milestone, hashes ?? transactionHashesOf(block, bytes));
     } finally {
       this.storing.delete(key);
     }
@@ -249,11 +258,20 @@ export class Tangle {
     blockId: Uint8Array,
     block: Block,
     milestone: boolean,
-    transactionId?: Uint8Array,
+    hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
   ): Promise<void> {
     const key = toHex(blockId);
     if (this.unreferenced.has(key)) return;
-    this.unreferenced.set(key, { blockId, block, solid: false, milestone, ycri: 0, ocri: 0, transactionId });
+    this.unreferenced.set(key, {
+      blockId,
+      block,
+      solid: false,
+      milestone,
+      ycri: 0,
+      ocri: 0,
+      transactionId: hashes?.transactionId,
+      signingHash: hashes?.signingHash,
+    });
     const queue = [key];
     while (queue.length > 0) {
       const next = queue.shift()!;

@@ -27,6 +27,16 @@ export interface SemanticValidationContext {
   milestoneIndex: number;
   /** The parameters in force at the confirming milestone (rent structure for storage deposits). */
   protocolParameters: ProtocolParameters;
+  /**
+   * What the caller already has in serialized form, so validation need not encode it again:
+   * the essence signing hash, the consumed outputs' bytes (input order), the created outputs'
+   * bytes (output order). Each must match the transaction; they only save work.
+   */
+  precomputed?: {
+    signingHash?: Uint8Array;
+    inputBytes?: readonly Uint8Array[];
+    outputBytes?: readonly Uint8Array[];
+  };
 }
 
 /** The verdict: applied, or conflicting with the reason Hornet would report. */

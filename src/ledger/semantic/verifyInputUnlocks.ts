@@ -1,5 +1,5 @@
 import { bytesEqual, toHex } from "../../codec/hex.js";
-import { inputsCommitment } from "../../codec/ids.js";
+import { inputsCommitment, inputsCommitmentFromBytes } from "../../codec/ids.js";
 import { type Address, AddressType, SignatureType, type Unlock, UnlockType } from "../../codec/types.js";
 import { blake2b256, ed25519Verify } from "../../crypto/index.js";
 import { ConflictReason } from "../conflictReason.js";
@@ -30,7 +30,8 @@ const UNLOCK_NAMES: Record<number, string> = {
  */
 export function verifyInputUnlocks(ws: WorkingSet): void {
   // 1. inputs commitment
-  const commitment = inputsCommitment(ws.inputs);
+  const inputBytes = ws.ctx.precomputed?.inputBytes;
+  const commitment = inputBytes ? inputsCommitmentFromBytes(inputBytes) : inputsCommitment(ws.inputs);
   if (!bytesEqual(commitment, ws.tx.essence.inputsCommitment)) {
     conflict(
       ConflictReason.InvalidInputsCommitment,

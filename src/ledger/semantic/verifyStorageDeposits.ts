@@ -1,4 +1,4 @@
-import { minStorageDeposit, minStorageDepositForReturn } from "../../codec/storageDeposit.js";
+import { minStorageDeposit, minStorageDepositForReturn, minStorageDepositForSize } from "../../codec/storageDeposit.js";
 import { UnlockConditionType } from "../../codec/types.js";
 import { findUnlockCondition } from "../../codec/unlockConditions.js";
 import { ConflictReason } from "../conflictReason.js";
@@ -14,9 +14,10 @@ import type { WorkingSet } from "./workingSet.js";
  */
 export function verifyStorageDeposits(ws: WorkingSet): void {
   const rent = ws.ctx.protocolParameters.rentStructure;
+  const sizes = ws.ctx.precomputed?.outputBytes;
   for (let i = 0; i < ws.outputs.length; i++) {
     const output = ws.outputs[i]!;
-    const min = minStorageDeposit(output, rent);
+    const min = sizes ? minStorageDepositForSize(sizes[i]!.length, rent) : minStorageDeposit(output, rent);
     if (output.amount < min) {
       conflict(
         ConflictReason.SemanticValidationFailed,

@@ -174,7 +174,7 @@ export function buildWorkingSet(tx: TransactionPayload, ctx: SemanticValidationC
     ctx,
     inputs,
     outputs,
-    signingHash: essenceSigningHash(essence),
+    signingHash: ctx.precomputed?.signingHash ?? essenceSigningHash(essence),
     inChains,
     inputChains,
     outChains,
