@@ -27,3 +27,4 @@ export {
 export { type NonceSearchOptions, type NonceSearchResult, searchNonce } from "./search.js";
 export { createSlicedCurl, type SlicedCurlOptions, simdAvailable } from "./simdCurl.js";
 export type { SlicedCurl } from "./slicedCurl.js";
+export { BatchScorer } from "./batchScorer.js";

@@ -4,7 +4,7 @@ import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import { validateBlockSyntax } from "../codec/syntactic.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
-import { powScore } from "../pow/index.js";
+import { BatchScorer } from "../pow/index.js";
 import { BlockError, BlockErrorCode } from "./errors.js";
 import { type Tangle, transactionHashesOf } from "./tangle.js";
 
@@ -23,6 +23,14 @@ export interface AcceptBlockOptions {
    * transaction conflicting at confirmation (TIP-20 semantic validation).
    */
   verifyPool?: VerifyPool;
+  /** Scores PoW of concurrent submissions together on the bit-sliced hasher. */
+  powScorer?: BatchScorer;
+}
+
+let shared: BatchScorer | undefined;
+function sharedScorer(): BatchScorer {
+  shared ??= new BatchScorer();
+  return shared;
 }
 
 export async function acceptBlock(
@@ -54,7 +62,7 @@ export async function acceptBlock(
       );
     }
   } else if (params.minPowScore > 0) {
-    const score = powScore(bytes);
+    const score = await (options.powScorer ?? sharedScorer()).score(bytes);
     if (score < params.minPowScore) {
       throw new BlockError(
         BlockErrorCode.InsufficientPow,
