@@ -1,3 +1,4 @@
+import type { NetworkView } from "../network/interface.js";
 import type { Tangle } from "../tangle/tangle.js";
 
 /**
@@ -15,6 +16,8 @@ export interface ApiNode {
   submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }>;
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
+  /** The P2P layer (peers, sync status); absent when the node runs without it. */
+  network?: NetworkView | undefined;
   options: {
     /** Worker threads for PoW on submitted blocks; 0 = PoW disabled (503 when it is needed). */
     powWorkers: number;

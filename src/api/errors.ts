@@ -1,5 +1,7 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { Socket } from "node:net";
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { isCodecError } from "../codec/errors.js";
+import { isNetworkError, NetworkErrorCode } from "../network/errors.js";
 import { isPowError, PowErrorCode } from "../pow/errors.js";
 import { BlockError } from "../tangle/errors.js";
 
@@ -45,28 +47,65 @@ export function errorBody(status: number, details?: string): ErrorBody {
   };
 }
 
-/** Maps an error of any layer to a status and a reason. */
-export function toHttpError(e: unknown): { status: number; details: string } {
+/** Maps an error of any layer to a status and a reason; `request` lets a reason name what was sent. */
+export function toHttpError(e: unknown, request?: FastifyRequest): { status: number; details: string } {
   if (e instanceof ApiError) return { status: e.status, details: e.details };
   if (isCodecError(e)) return { status: 400, details: e.message };
   if (e instanceof BlockError) return { status: 400, details: e.message };
+  if (isNetworkError(e, NetworkErrorCode.NotSynced)) return { status: 503, details: e.message };
   if (isPowError(e)) {
     if (e.code === PowErrorCode.Disabled)
       return { status: 503, details: "proof of work is needed but disabled on this node" };
     return { status: 503, details: `proof of work failed: ${e.message}` };
   }
   const fe = e as FastifyError;
+  if (fe?.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" && request) {
+    const type = request.headers["content-type"] ?? "";
+    return {
+      status: 400,
+      details: `unsupported content type "${type}" on ${request.method} ${request.url.split("?")[0]}`,
+    };
+  }
   if (typeof fe?.statusCode === "number" && fe.statusCode >= 400 && fe.statusCode < 500) {
-    // fastify's own client errors: bad JSON, wrong content type, body too large, schema validation
+    // fastify's own client errors: bad JSON, wrong content type, body too large (413), schema
+    // validation (the reason from validation.ts)
     return { status: 400, details: fe.message };
   }
   return { status: 500, details: "unexpected error while serving the request" };
 }
 
+/**
+ * Answers requests the HTTP parser refuses before fastify sees them (malformed request line or
+ * headers, headers too large) in the error shape, as 400, instead of fastify's own body.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (socket.writable) {
+    const reason =
+      error.code === "HPE_HEADER_OVERFLOW" ? "the request headers are too large" : "the request is not valid HTTP";
+    const body = JSON.stringify(errorBody(400, reason));
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
 /** Installs the error and not-found handlers on `app`. */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // While the server closes, requests still arriving get a 503 in the error shape (the app is
+  // built with `return503OnClosing: false`, whose body would not be).
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!closing) return;
+    void reply.header("connection", "close");
+    throw unavailable("the node is shutting down");
+  });
   app.setErrorHandler((error, request, reply) => {
-    const { status, details } = toHttpError(error);
+    const { status, details } = toHttpError(error, request);
     if (status === 500) request.log.error({ err: error }, "internal error");
     else request.log.debug({ err: error }, "request refused");
     void reply.code(status).type("application/json").send(errorBody(status, details));

@@ -1,13 +1,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { ApiNode } from "./apiNode.js";
 import { type ApiAuthOptions, defaultApiAuthOptions, registerAuth } from "./auth.js";
-import { errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
-import { registerCoreRoutes } from "./routes/core.js";
+import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
+import { registerPeerRoutes } from "./routes/corePeers.js";
 import { registerCoreV3Routes } from "./routes/coreV3.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerNodeRoutes } from "./routes/routes.js";
+import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 
 /** Options of the HTTP API beyond the node itself. */
 export interface ApiServerOptions {
@@ -16,6 +19,53 @@ export interface ApiServerOptions {
 }
 
 export const defaultApiServerOptions: ApiServerOptions = { auth: defaultApiAuthOptions };
+
+/** The largest request body any route takes (blocks have their own, smaller limit). */
+export const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Longest path parameter the router matches. Far above any ID, so a too-long ID reaches its
+ * schema and is refused as invalid data (400) rather than left unrouted (404).
+ */
+const MAX_PARAM_LENGTH = 8 * 1024;
+
+/**
+ * A fastify instance with what every server of this API shares: the body limit, request
+ * validation as validation.ts sets it, the error mapping of errors.ts for every failure
+ * (including those before routing and those of the HTTP parser), and the OpenAPI document.
+ */
+function createApp(logLevel: string, bodyLimit: number, description: string): FastifyInstance {
+  const app = Fastify({
+    logger: { level: logLevel },
+    bodyLimit,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    ajv: { customOptions: { ...AJV_OPTIONS } },
+    schemaErrorFormatter: validationErrorFormatter(),
+    return503OnClosing: false,
+    clientErrorHandler,
+    // errors raised before routing (a malformed percent-escape in the path) get the same mapping
+    frameworkErrors: (error, _request, reply) => {
+      const { status, details } = toHttpError(error);
+      void (reply as FastifyReply).code(status).type("application/json").send(errorBody(status, details));
+    },
+  });
+  registerErrorHandling(app);
+  app.addHook("onRequest", async (request) => {
+    // fastify reads and limits bodies only where a route takes one; a declared body beyond the
+    // limit is refused on any route, before it is read
+    const length = Number(request.headers["content-length"] ?? 0);
+    if (length > bodyLimit)
+      throw badRequest(`the request body is too large: ${length} bytes, the limit is ${bodyLimit}`);
+    // bodies are read as sent: a compressed one would be misread, so it is refused by name
+    const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
+    const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined;
+    if (hasBody && encoding && encoding !== "identity") {
+      throw badRequest(`content encoding "${encoding}" is not supported`);
+    }
+  });
+  installOpenApi(app, { title: NODE_NAME, version: NODE_VERSION, description });
+  return app;
+}
 
 /**
  * The HTTP API, built in a function so tests can drive it with `inject()` without a port.
@@ -26,16 +76,11 @@ export function buildServer(
   logLevel = "info",
   options: ApiServerOptions = defaultApiServerOptions,
 ): FastifyInstance {
-  const app = Fastify({
-    logger: { level: logLevel },
-    bodyLimit: 1024 * 1024,
-    // errors raised before routing (a malformed percent-escape in the path) get the same mapping
-    frameworkErrors: (error, _request, reply) => {
-      const { status, details } = toHttpError(error);
-      void (reply as FastifyReply).code(status).type("application/json").send(errorBody(status, details));
-    },
-  });
-  registerErrorHandling(app);
+  const app = createApp(
+    logLevel,
+    BODY_LIMIT,
+    "A Stardust ledger node: core v2 (TIP-25), the core v3 full-output read, indexer v1, explorer v2 and control routes",
+  );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
   registerNodeRoutes(app, node);
@@ -44,14 +89,14 @@ export function buildServer(
   registerIndexerRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerControlRoutes(app, node);
+  registerPeerRoutes(app, node);
 
   return app;
 }
 
 /** The explorer API alone, for `--explorer-port`: same routes and error mapping as on the API port. */
 export function buildExplorerServer(node: ApiNode, logLevel = "info"): FastifyInstance {
-  const app = Fastify({ logger: { level: logLevel }, bodyLimit: 64 * 1024 });
-  registerErrorHandling(app);
+  const app = createApp(logLevel, 64 * 1024, "The explorer API of a Stardust ledger node");
   registerExplorerRoutes(app, node);
   return app;
 }

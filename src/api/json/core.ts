@@ -21,6 +21,8 @@ export interface InfoJson {
   version: string;
   status: {
     isHealthy: boolean;
+    /** The ledger has caught up with the network's latest milestone (always true without P2P). */
+    isSynced: boolean;
     latestMilestone: MilestoneInfoJson;
     confirmedMilestone: MilestoneInfoJson;
     pruningIndex: number;
@@ -38,6 +40,8 @@ export interface InfoJson {
   };
   metrics: { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number };
   features: string[];
+  /** The P2P layer: this node's peer ID and addresses, its connected and synced peers. */
+  network?: { peerId: string; multiAddresses: string[]; connectedPeers: number; syncedPeers: number };
 }
 
 export interface TipsJson {

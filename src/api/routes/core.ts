@@ -5,6 +5,9 @@ import { decodeU32, NodeStateKey, nodeStateKey } from "../../storage/index.js";
 import type { MilestoneInfo } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import type { InfoJson, MilestoneInfoJson, TipsJson } from "../json/core.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { arrayOf, closedObject, integer, openObject, responses, type Schema, string, Tag } from "../schemas/common.js";
+import { blockId, milestoneId } from "../schemas/core.js";
 import { registerBlockRoutes } from "./coreBlocks.js";
 import { MetricsTracker } from "./coreMetrics.js";
 import { registerMilestoneRoutes } from "./coreMilestones.js";
@@ -27,12 +30,15 @@ export const MAX_MILESTONE_AGE_SECONDS = 5 * 60;
 /**
  * Health as `/health` and `info.status.isHealthy` report it: the ledger has confirmed a milestone
  * (a fresh network has none before the coordinator's first tick) and the latest one is recent,
- * i.e. the coordinator is issuing. This node confirms every milestone it knows, so it is always
- * synced in Hornet's sense.
+ * i.e. the coordinator is issuing, and the node is not behind the network (P2P sync status).
  */
 export function nodeHealth(node: ApiNode, now = Date.now()): { healthy: boolean; reason: string } {
   const latest = node.tangle.latestMilestone;
   if (latest.index === 0) return { healthy: false, reason: "no milestone confirmed yet" };
+  const sync = node.network?.syncStatus();
+  if (sync && !sync.isSynced) {
+    return { healthy: false, reason: `not synced: ledger at ${latest.index}, network at ${sync.latestMilestoneIndex}` };
+  }
   const age = Math.floor(now / 1000) - latest.timestamp;
   if (age > MAX_MILESTONE_AGE_SECONDS) {
     return { healthy: false, reason: `the latest milestone ${latest.index} is ${age} s old` };
@@ -50,21 +56,153 @@ async function pruningIndex(node: ApiNode): Promise<number> {
   return v ? decodeU32(v, "nodeState.pruningIndex") : 0;
 }
 
+function milestoneInfoSchema(description: string): Schema {
+  return closedObject<MilestoneInfoJson>(
+    {
+      index: integer("the milestone index (0 before the first milestone)"),
+      timestamp: integer("unix seconds (left out before the first milestone)"),
+      milestoneId: milestoneId(),
+    },
+    ["index"],
+    description,
+  );
+}
+
+/** `GET /api/core/v2/info` as Hornet answers it (TIP-25). */
+function infoSchema(): Schema {
+  const number = (description: string): Schema => ({ type: "number", description });
+  const boolean = (description: string): Schema => ({ type: "boolean", description });
+  return closedObject<InfoJson>(
+    {
+      name: string("the node software"),
+      version: string("its version"),
+      status: closedObject<InfoJson["status"]>(
+        {
+          isHealthy: boolean("as GET /health reports it"),
+          isSynced: boolean("the ledger has caught up with the newest milestone the peers announce"),
+          latestMilestone: milestoneInfoSchema("the latest milestone"),
+          confirmedMilestone: milestoneInfoSchema("the latest confirmed milestone"),
+          pruningIndex: integer("the milestone index below which data is pruned"),
+        },
+        ["isHealthy", "isSynced", "latestMilestone", "confirmedMilestone", "pruningIndex"],
+      ),
+      supportedProtocolVersions: arrayOf(integer("a protocol version", 0, 255), "protocol versions this node runs"),
+      protocol: openObject(
+        {
+          version: integer("the protocol version", 0, 255),
+          networkName: string("the network name"),
+          bech32Hrp: string("the human-readable part of bech32 addresses"),
+          minPowScore: integer("the minimum PoW score of a block (TIP-12)"),
+          belowMaxDepth: integer("milestones after which an unreferenced cone is too old"),
+          rentStructure: closedObject(
+            {
+              vByteCost: integer("cost of one virtual byte"),
+              vByteFactorData: integer("weight of data bytes"),
+              vByteFactorKey: integer("weight of key bytes"),
+            },
+            ["vByteCost", "vByteFactorData", "vByteFactorKey"],
+          ),
+          tokenSupply: string("the token supply, a decimal string"),
+        },
+        ["version", "networkName", "bech32Hrp", "minPowScore", "belowMaxDepth", "rentStructure", "tokenSupply"],
+        "the protocol parameters (TIP-22)",
+      ),
+      pendingProtocolParameters: arrayOf(
+        openObject({}, [], "protocol parameters taking effect at a later milestone"),
+        "scheduled protocol parameter changes",
+      ),
+      baseToken: closedObject<InfoJson["baseToken"]>(
+        {
+          name: string("the token name"),
+          tickerSymbol: string("its ticker symbol"),
+          unit: string("its unit"),
+          subunit: string("its subunit"),
+          decimals: integer("decimals of the unit"),
+          useMetricPrefix: boolean("whether amounts use metric prefixes"),
+        },
+        ["name", "tickerSymbol", "unit", "decimals", "useMetricPrefix"],
+      ),
+      metrics: closedObject<InfoJson["metrics"]>(
+        {
+          blocksPerSecond: number("new blocks per second between the last two milestones"),
+          referencedBlocksPerSecond: number("referenced blocks per second between them"),
+          referencedRate: number("referenced per new blocks, in percent"),
+        },
+        ["blocksPerSecond", "referencedBlocksPerSecond", "referencedRate"],
+      ),
+      features: arrayOf({ type: "string" }, 'optional features: "pow" when the node does PoW for clients'),
+      network: closedObject<NonNullable<InfoJson["network"]>>(
+        {
+          peerId: string("this node's libp2p peer ID"),
+          multiAddresses: arrayOf(string("a multiaddr"), "where its P2P transport listens"),
+          connectedPeers: integer("peers connected now"),
+          syncedPeers: integer("connected peers whose ledger is at the milestone they announce"),
+        },
+        ["peerId", "multiAddresses", "connectedPeers", "syncedPeers"],
+        "the P2P layer (left out when the node runs without it)",
+      ),
+    },
+    [
+      "name",
+      "version",
+      "status",
+      "supportedProtocolVersions",
+      "protocol",
+      "pendingProtocolParameters",
+      "baseToken",
+      "metrics",
+      "features",
+    ],
+    "the node, its network and its status",
+  );
+}
+
+export const CORE_INFO_ROUTES = {
+  info: {
+    method: "GET",
+    url: `${CORE_V2}/info`,
+    schema: {
+      summary: "Node information",
+      tags: [Tag.Core],
+      response: responses({ 200: infoSchema() }, [403, 500]),
+    },
+  },
+  tips: {
+    method: "GET",
+    url: `${CORE_V2}/tips`,
+    schema: {
+      summary: "Tips to use as parents of a new block",
+      description: "Non-lazy tips, sorted; the latest milestone's block when there are none.",
+      tags: [Tag.Core],
+      response: responses(
+        {
+          200: closedObject<TipsJson>({ tips: arrayOf(blockId(), "1 to 8 block IDs, sorted") }, ["tips"], "the tips"),
+        },
+        [403, 500],
+      ),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
   const metrics = new MetricsTracker(app, node.tangle);
 
-  app.get(`${CORE_V2}/info`, async (): Promise<InfoJson> => {
+  registerRoute(app, CORE_INFO_ROUTES.info, async (): Promise<InfoJson> => {
     const tangle = node.tangle;
     const params = tangle.protocolParameters;
-    const latest = milestoneInfoJson(tangle.latestMilestone);
+    const confirmed = milestoneInfoJson(tangle.latestMilestone);
+    const network = node.network;
+    const sync = network?.syncStatus();
     return {
       name: NODE_NAME,
       version: NODE_VERSION,
       status: {
         isHealthy: nodeHealth(node).healthy,
-        latestMilestone: latest,
-        // every known milestone is confirmed as soon as it is issued
-        confirmedMilestone: latest,
+        isSynced: sync?.isSynced ?? true,
+        // while catching up, the newest milestone the peers announce (only its index is known)
+        latestMilestone:
+          sync && sync.latestMilestoneIndex > confirmed.index ? { index: sync.latestMilestoneIndex } : confirmed,
+        confirmedMilestone: confirmed,
         pruningIndex: await pruningIndex(node),
       },
       supportedProtocolVersions: [params.protocolVersion],
@@ -80,11 +218,25 @@ export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
       },
       metrics: metrics.metrics,
       features: node.options.powWorkers > 0 ? ["pow"] : [],
+      ...(network && sync
+        ? {
+            network: {
+              peerId: network.peerId,
+              multiAddresses: network.listenAddresses(),
+              connectedPeers: sync.connectedPeers,
+              syncedPeers: sync.syncedPeers,
+            },
+          }
+        : {}),
     };
   });
 
   // Non-lazy tips, as parents for a new block; the latest milestone's block when there are none.
-  app.get(`${CORE_V2}/tips`, async (): Promise<TipsJson> => ({ tips: node.tangle.selectParents().map(toHex) }));
+  registerRoute(
+    app,
+    CORE_INFO_ROUTES.tips,
+    async (): Promise<TipsJson> => ({ tips: node.tangle.selectParents().map(toHex) }),
+  );
 
   registerBlockRoutes(app, node);
   registerSubmitBlockRoute(app, node);

@@ -8,7 +8,15 @@ import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
-import { blockIdParams, CORE_V2, idParam, sendBytes, transactionIdParams, wantsBinary } from "./coreParams.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
+import {
+  blockIdParams,
+  blockJson,
+  blockMetadata as blockMetadataSchema,
+  transactionIdParams,
+} from "../schemas/core.js";
+import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./coreParams.js";
 
 /**
  * Block reads: the block (TIP-25 JSON, or its raw bytes when the client accepts the serializer
@@ -127,31 +135,71 @@ async function includingBlockId(tangle: Tangle, transactionId: Uint8Array): Prom
   return blockId;
 }
 
+const READ_ERRORS = [400, 403, 404, 500] as const;
+const blockOrBytes = () =>
+  jsonOrBinary(blockJson(), `the block's bytes (TIP-24) when Accept prefers ${MIME_SERIALIZER}`, [MIME_SERIALIZER]);
+
+export const BLOCK_ROUTES = {
+  block: {
+    method: "GET",
+    url: `${CORE_V2}/blocks/:blockId`,
+    schema: {
+      summary: "A block, as JSON or raw bytes",
+      tags: [Tag.Core],
+      params: blockIdParams(),
+      response: responses({ 200: blockOrBytes() }, READ_ERRORS),
+    },
+  },
+  blockMetadata: {
+    method: "GET",
+    url: `${CORE_V2}/blocks/:blockId/metadata`,
+    schema: {
+      summary: "The metadata of a block",
+      tags: [Tag.Core],
+      params: blockIdParams(),
+      response: responses({ 200: blockMetadataSchema() }, READ_ERRORS),
+    },
+  },
+  includedBlock: {
+    method: "GET",
+    url: `${CORE_V2}/transactions/:transactionId/included-block`,
+    schema: {
+      summary: "The block that included a transaction in the ledger",
+      tags: [Tag.Core],
+      params: transactionIdParams(),
+      response: responses({ 200: blockOrBytes() }, READ_ERRORS),
+    },
+  },
+  includedBlockMetadata: {
+    method: "GET",
+    url: `${CORE_V2}/transactions/:transactionId/included-block/metadata`,
+    schema: {
+      summary: "The metadata of the block that included a transaction",
+      tags: [Tag.Core],
+      params: transactionIdParams(),
+      response: responses({ 200: blockMetadataSchema() }, READ_ERRORS),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 export function registerBlockRoutes(app: FastifyInstance, node: ApiNode): void {
   const tangle = node.tangle;
 
-  app.get(`${CORE_V2}/blocks/:blockId`, { schema: { params: blockIdParams } }, async (request, reply) => {
+  registerRoute(app, BLOCK_ROUTES.block, async (request, reply) => {
     const blockId = idParam(request, "blockId", ID_LENGTH);
     return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
   });
 
-  app.get(`${CORE_V2}/blocks/:blockId/metadata`, { schema: { params: blockIdParams } }, async (request) =>
+  registerRoute(app, BLOCK_ROUTES.blockMetadata, async (request) =>
     blockMetadata(tangle, idParam(request, "blockId", ID_LENGTH)),
   );
 
-  app.get(
-    `${CORE_V2}/transactions/:transactionId/included-block`,
-    { schema: { params: transactionIdParams } },
-    async (request, reply) => {
-      const blockId = await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH));
-      return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
-    },
-  );
+  registerRoute(app, BLOCK_ROUTES.includedBlock, async (request, reply) => {
+    const blockId = await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH));
+    return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
+  });
 
-  app.get(
-    `${CORE_V2}/transactions/:transactionId/included-block/metadata`,
-    { schema: { params: transactionIdParams } },
-    async (request) =>
-      blockMetadata(tangle, await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH))),
+  registerRoute(app, BLOCK_ROUTES.includedBlockMetadata, async (request) =>
+    blockMetadata(tangle, await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH))),
   );
 }

@@ -10,15 +10,15 @@ import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { UtxoChangesJson } from "../json/core.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
 import {
-  CORE_V2,
-  idParam,
   milestoneIdParams,
   milestoneIndexParams,
-  parseMilestoneIndex,
-  sendBytes,
-  wantsBinary,
-} from "./coreParams.js";
+  milestonePayload as milestonePayloadSchema,
+  utxoChanges as utxoChangesSchema,
+} from "../schemas/core.js";
+import { CORE_V2, idParam, MIME_SERIALIZER, parseMilestoneIndex, sendBytes, wantsBinary } from "./coreParams.js";
 
 /**
  * Milestone reads (TIP-25, TIP-29): the milestone payload by ID or index, as JSON or as the raw
@@ -53,34 +53,79 @@ function sendMilestone(request: FastifyRequest, reply: FastifyReply, payload: Mi
   return payloadToJson(payload);
 }
 
+const READ_ERRORS = [400, 403, 404, 500] as const;
+const milestoneOrBytes = () =>
+  jsonOrBinary(
+    milestonePayloadSchema(),
+    `the milestone payload's bytes, type included (TIP-29), when Accept prefers ${MIME_SERIALIZER}`,
+    [MIME_SERIALIZER],
+  );
+
+export const MILESTONE_ROUTES = {
+  byId: {
+    method: "GET",
+    url: `${CORE_V2}/milestones/:milestoneId`,
+    schema: {
+      summary: "A milestone payload by milestone ID",
+      tags: [Tag.Core],
+      params: milestoneIdParams(),
+      response: responses({ 200: milestoneOrBytes() }, READ_ERRORS),
+    },
+  },
+  utxoChangesById: {
+    method: "GET",
+    url: `${CORE_V2}/milestones/:milestoneId/utxo-changes`,
+    schema: {
+      summary: "The outputs a milestone created and consumed, by milestone ID",
+      tags: [Tag.Core],
+      params: milestoneIdParams(),
+      response: responses({ 200: utxoChangesSchema() }, READ_ERRORS),
+    },
+  },
+  byIndex: {
+    method: "GET",
+    url: `${CORE_V2}/milestones/by-index/:index`,
+    schema: {
+      summary: "A milestone payload by index",
+      tags: [Tag.Core],
+      params: milestoneIndexParams(),
+      response: responses({ 200: milestoneOrBytes() }, READ_ERRORS),
+    },
+  },
+  utxoChangesByIndex: {
+    method: "GET",
+    url: `${CORE_V2}/milestones/by-index/:index/utxo-changes`,
+    schema: {
+      summary: "The outputs a milestone created and consumed, by index",
+      tags: [Tag.Core],
+      params: milestoneIndexParams(),
+      response: responses({ 200: utxoChangesSchema() }, READ_ERRORS),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 export function registerMilestoneRoutes(app: FastifyInstance, node: ApiNode): void {
   const tangle = node.tangle;
   const byId = async (request: FastifyRequest) =>
     indexOfMilestoneId(tangle, idParam(request, "milestoneId", ID_LENGTH));
 
-  app.get(
-    `${CORE_V2}/milestones/:milestoneId`,
-    { schema: { params: milestoneIdParams } },
+  registerRoute(
+    app,
+    MILESTONE_ROUTES.byId,
     async (request, reply): Promise<JsonObject | FastifyReply> =>
       sendMilestone(request, reply, await milestonePayload(tangle, await byId(request))),
   );
 
-  app.get(
-    `${CORE_V2}/milestones/:milestoneId/utxo-changes`,
-    { schema: { params: milestoneIdParams } },
-    async (request) => utxoChanges(tangle, await byId(request)),
-  );
+  registerRoute(app, MILESTONE_ROUTES.utxoChangesById, async (request) => utxoChanges(tangle, await byId(request)));
 
-  app.get(
-    `${CORE_V2}/milestones/by-index/:index`,
-    { schema: { params: milestoneIndexParams } },
+  registerRoute(
+    app,
+    MILESTONE_ROUTES.byIndex,
     async (request, reply): Promise<JsonObject | FastifyReply> =>
       sendMilestone(request, reply, await milestonePayload(tangle, parseMilestoneIndex(request))),
   );
 
-  app.get(
-    `${CORE_V2}/milestones/by-index/:index/utxo-changes`,
-    { schema: { params: milestoneIndexParams } },
-    async (request) => utxoChanges(tangle, parseMilestoneIndex(request)),
+  registerRoute(app, MILESTONE_ROUTES.utxoChangesByIndex, async (request) =>
+    utxoChanges(tangle, parseMilestoneIndex(request)),
   );
 }

@@ -14,7 +14,10 @@ import { readLedgerIndex, type Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { OutputJsonResponse, OutputMetadataJson } from "../json/core.js";
-import { CORE_V2, idParam, outputIdParams, sendBytes, wantsBinary } from "./coreParams.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
+import { outputIdParams, outputMetadata, outputWithMetadata } from "../schemas/core.js";
+import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./coreParams.js";
 
 /**
  * Output reads (TIP-25): the output with its metadata (or its raw bytes), or the metadata alone. An output is known
@@ -63,25 +66,51 @@ function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson
   return json;
 }
 
-export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void {
-  app.get(
-    `${CORE_V2}/outputs/:outputId`,
-    { schema: { params: outputIdParams } },
-    async (request, reply): Promise<OutputJsonResponse | FastifyReply> => {
-      const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
-      const o = await readOutput(node.tangle, outputId);
-      // the binary form is the output alone (TIP-18 bytes), as Hornet serves it
-      if (wantsBinary(request)) return sendBytes(reply, o.record.outputBytes);
-      return { metadata: metadataJson(outputId, o), output: outputToJson(decodeOutput(o.record.outputBytes)) };
-    },
-  );
+const READ_ERRORS = [400, 403, 404, 500] as const;
 
-  app.get(
-    `${CORE_V2}/outputs/:outputId/metadata`,
-    { schema: { params: outputIdParams } },
-    async (request): Promise<OutputMetadataJson> => {
-      const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
-      return metadataJson(outputId, await readOutput(node.tangle, outputId));
+export const OUTPUT_ROUTES = {
+  output: {
+    method: "GET",
+    url: `${CORE_V2}/outputs/:outputId`,
+    schema: {
+      summary: "An output with its metadata, or its raw bytes",
+      tags: [Tag.Core],
+      params: outputIdParams(),
+      response: responses(
+        {
+          200: jsonOrBinary(
+            outputWithMetadata(),
+            `the output's bytes alone (TIP-18) when Accept prefers ${MIME_SERIALIZER}`,
+            [MIME_SERIALIZER],
+          ),
+        },
+        READ_ERRORS,
+      ),
     },
-  );
+  },
+  outputMetadata: {
+    method: "GET",
+    url: `${CORE_V2}/outputs/:outputId/metadata`,
+    schema: {
+      summary: "The metadata of an output",
+      tags: [Tag.Core],
+      params: outputIdParams(),
+      response: responses({ 200: outputMetadata() }, READ_ERRORS),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
+export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void {
+  registerRoute(app, OUTPUT_ROUTES.output, async (request, reply): Promise<OutputJsonResponse | FastifyReply> => {
+    const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
+    const o = await readOutput(node.tangle, outputId);
+    // the binary form is the output alone (TIP-18 bytes), as Hornet serves it
+    if (wantsBinary(request)) return sendBytes(reply, o.record.outputBytes);
+    return { metadata: metadataJson(outputId, o), output: outputToJson(decodeOutput(o.record.outputBytes)) };
+  });
+
+  registerRoute(app, OUTPUT_ROUTES.outputMetadata, async (request): Promise<OutputMetadataJson> => {
+    const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
+    return metadataJson(outputId, await readOutput(node.tangle, outputId));
+  });
 }

@@ -1,12 +1,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fromHex } from "../../codec/hex.js";
-import { ID_LENGTH, OUTPUT_ID_LENGTH } from "../../codec/ids.js";
 import { badRequest } from "../errors.js";
 
 /**
- * What the core routes share: the base path, the binary media types, JSON schemas of the path
- * parameters (an ID is 0x-hex of its exact length, else 400 before the handler runs) and
- * content negotiation of the `Accept` header.
+ * What the core routes share: the base path, the binary media types, reading the path
+ * parameters their schemas checked (schemas/core.ts: an ID is 0x-hex of its exact length, else
+ * 400 before the handler runs) and content negotiation of the `Accept` header.
  */
 
 export const CORE_V2 = "/api/core/v2";
@@ -16,28 +15,6 @@ export const MIME_SERIALIZER = "application/vnd.iota.serializer-v1";
 /** The interface document's name for the same thing, accepted as an alias. */
 export const MIME_SERIALIZER_ALIAS = "application/vnd.node.serializer-v1";
 export const BINARY_MEDIA_TYPES = [MIME_SERIALIZER, MIME_SERIALIZER_ALIAS] as const;
-
-const hexOfBytes = (bytes: number) => ({ type: "string", pattern: `^0x[0-9a-fA-F]{${bytes * 2}}$` }) as const;
-
-/** JSON schema of one named hex ID path parameter. */
-function idParams(name: string, bytes: number) {
-  return {
-    type: "object",
-    required: [name],
-    properties: { [name]: hexOfBytes(bytes) },
-  } as const;
-}
-
-export const blockIdParams = idParams("blockId", ID_LENGTH);
-export const transactionIdParams = idParams("transactionId", ID_LENGTH);
-export const milestoneIdParams = idParams("milestoneId", ID_LENGTH);
-export const outputIdParams = idParams("outputId", OUTPUT_ID_LENGTH);
-/** A milestone index: decimal digits (range checked by `parseMilestoneIndex`). */
-export const milestoneIndexParams = {
-  type: "object",
-  required: ["index"],
-  properties: { index: { type: "string", pattern: "^[0-9]{1,10}$" } },
-} as const;
 
 /** Reads a path parameter the schema has checked (fromHex still guards a route without one). */
 export function idParam(request: FastifyRequest, name: string, bytes: number): Uint8Array {

@@ -6,8 +6,12 @@ import { validateBlockSyntax } from "../../codec/syntactic.js";
 import { type Block, PayloadType } from "../../codec/types.js";
 import { minerPool, powDigest, powScore, withNonce } from "../../pow/index.js";
 import type { ApiNode } from "../apiNode.js";
-import { badRequest } from "../errors.js";
+import { badRequest, unavailable } from "../errors.js";
 import type { BlockCreatedJson } from "../json/core.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { binary, responses, Tag } from "../schemas/common.js";
+import { blockCreated, blockSubmission } from "../schemas/core.js";
+import { shown, validationErrorFormatter } from "../validation.js";
 import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
 
 /**
@@ -27,6 +31,32 @@ import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
 
 const JSON_FIELDS = ["protocolVersion", "parents", "payload", "nonce"];
 
+/** The largest binary body: a block's bytes as 0x-hex, with room for a line break. */
+const BINARY_BODY_LIMIT = 2 * MAX_BLOCK_LENGTH + 64;
+
+const rawBlock = () =>
+  binary(
+    `the block's bytes (TIP-24), or the same bytes as one 0x-hex string; a parents count of 0 means "fill them"; at most ${MAX_BLOCK_LENGTH} bytes`,
+  );
+
+export const SUBMIT_BLOCK_ROUTE = {
+  method: "POST",
+  url: `${CORE_V2}/blocks`,
+  schema: {
+    summary: "Submit a block",
+    description:
+      "Takes a block as TIP-25 JSON or as raw bytes. Missing or empty parents are filled by tip selection; a missing or zero nonce is mined to the network's minimum PoW score when the score falls short. The block is stored and solidified; milestones confirm it later.",
+    tags: [Tag.Core],
+    body: {
+      content: {
+        "application/json": { schema: blockSubmission() },
+        ...Object.fromEntries(BINARY_MEDIA_TYPES.map((type) => [type, { schema: rawBlock() }])),
+      },
+    },
+    response: responses({ 201: blockCreated() }, [400, 403, 500, 503]),
+  },
+} satisfies RouteDefinition;
+
 /** A submitted block before its parents (and maybe its nonce) are filled. */
 interface Submission {
   /** The block with parents filled, nonce as sent (0 when missing). */
@@ -38,7 +68,7 @@ interface Submission {
 function checkProtocolVersion(version: unknown, expected: number): void {
   if (version === undefined || version === null) throw badRequest("block.protocolVersion: is required");
   if (version !== expected) {
-    throw badRequest(`block.protocolVersion: ${JSON.stringify(version)} is not supported, this node runs ${expected}`);
+    throw badRequest(`block.protocolVersion: ${shown(version)} is not supported, this node runs ${expected}`);
   }
 }
 
@@ -86,8 +116,8 @@ function parseSubmission(request: FastifyRequest, node: ApiNode): Submission {
   if (mediaType === "")
     throw badRequest(`the request has no content type: send application/json or ${MIME_SERIALIZER}`);
   if (mediaType === "application/json") return fromJsonBody(request.body, node);
-  if ((BINARY_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
-    return fromBinaryBody(new Uint8Array(request.body as Buffer), node);
+  if ((BINARY_MEDIA_TYPES as readonly string[]).includes(mediaType) && typeof request.body === "string") {
+    return fromBinaryBody(new Uint8Array(Buffer.from(request.body, "latin1")), node);
   }
   throw badRequest(`unsupported content type "${mediaType}": send application/json or ${MIME_SERIALIZER}`);
 }
@@ -130,22 +160,36 @@ async function completeBlock(node: ApiNode, submission: Submission, reply: Fasti
 export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): void {
   // A scope of its own, so its body parsers apply to this route only.
   void app.register(async (scope) => {
-    // Raw blocks arrive as bytes (or hex text); a body larger than any block's hex is a 400.
+    // Raw blocks arrive as bytes (or hex text); a body larger than any block's hex is a 400. The
+    // bytes are handed on as a latin1 string (one character per byte, lossless), which is what
+    // the schema describes: a binary string.
     scope.addContentTypeParser(
       [...BINARY_MEDIA_TYPES],
-      { parseAs: "buffer", bodyLimit: 2 * MAX_BLOCK_LENGTH + 64 },
-      (_r, body, done) => done(null, body),
+      { parseAs: "buffer", bodyLimit: BINARY_BODY_LIMIT },
+      (_r, body, done) => done(null, (body as Buffer).toString("latin1")),
     );
     // Any other media type reaches the handler, which names the ones it takes.
     scope.addContentTypeParser("*", { parseAs: "buffer" }, (_r, body, done) => done(null, body));
 
-    scope.post(`${CORE_V2}/blocks`, async (request, reply): Promise<BlockCreatedJson> => {
-      const submission = parseSubmission(request, node);
-      const bytes = await completeBlock(node, submission, reply);
-      const { blockId } = await node.submitBlock(bytes);
-      const id = toHex(blockId);
-      void reply.code(201).header("location", `${CORE_V2}/blocks/${id}`);
-      return { blockId: id };
-    });
+    registerRoute(
+      scope,
+      SUBMIT_BLOCK_ROUTE,
+      async (request, reply): Promise<BlockCreatedJson> => {
+        const sync = node.network?.syncStatus();
+        if (sync && !sync.isSynced) {
+          throw unavailable(
+            `the node is not synced: ledger at milestone ${sync.confirmedMilestoneIndex}, network at ${sync.latestMilestoneIndex}`,
+          );
+        }
+        const submission = parseSubmission(request, node);
+        const bytes = await completeBlock(node, submission, reply);
+        const { blockId } = await node.submitBlock(bytes);
+        const id = toHex(blockId);
+        void reply.code(201).header("location", `${CORE_V2}/blocks/${id}`);
+        return { blockId: id };
+      },
+      // reasons name the body "block", as the codec does
+      { schemaErrorFormatter: validationErrorFormatter("block") },
+    );
   });
 }

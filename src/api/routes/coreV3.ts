@@ -22,6 +22,18 @@ import {
 import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import {
+  closedObject,
+  hexOfBytes,
+  integer,
+  openObject,
+  responses,
+  type Schema,
+  string,
+  Tag,
+} from "../schemas/common.js";
+import { blockId, outputIdParams, outputId as outputIdSchema, transactionId } from "../schemas/core.js";
 
 /**
  * The `core/v3` full-output read (DESIGN.md section 2): a Stardust output in the IOTA 2.0 shape
@@ -75,8 +87,81 @@ function stored<T>(what: string, decode: () => T): T {
   }
 }
 
+const commitmentIdSchema = (what: string) =>
+  hexOfBytes(36, `${what}: a commitment ID, the milestone ID and its index as u32 LE`);
+
+/** Where an output was included or spent: a slot (milestone index) and its commitment. */
+function ledgerEvent(what: string): Schema {
+  return closedObject(
+    {
+      slot: integer(`the milestone index at which the output was ${what}`),
+      transactionId: transactionId(),
+      commitmentId: commitmentIdSchema(`the milestone that ${what} it (left out when pruned)`),
+    },
+    ["slot", "transactionId"],
+    `the output was ${what}`,
+  );
+}
+
+/** `{output, outputIdProof, metadata}` (DESIGN.md section 2). */
+function fullOutputSchema(): Schema {
+  return closedObject(
+    {
+      output: openObject(
+        {
+          type: integer("the output type: 0 basic, 1 alias (account), 3 foundry, 4 NFT"),
+          amount: string("the amount of base tokens, a decimal string"),
+          mana: string('stored mana; "0" (this protocol has no mana)'),
+        },
+        ["type", "amount", "mana"],
+        "the output in TIP-25 JSON with the IOTA 2.0 type code and mana",
+      ),
+      outputIdProof: closedObject(
+        {
+          slot: integer("the milestone index at which the output was booked"),
+          outputIndex: integer("the index of the output in its transaction", 0, 127),
+          transactionCommitment: hexOfBytes(32, "BLAKE2b-256 of the transaction essence without its outputs"),
+          outputCommitmentProof: openObject(
+            { type: integer("0 hashable node {l, r}, 1 leaf hash {hash}, 2 value hash {hash}", 0, 2) },
+            ["type"],
+            "the Merkle audit path of the output among the transaction's outputs (TIP-45 nodes)",
+          ),
+        },
+        ["slot", "outputIndex", "transactionCommitment", "outputCommitmentProof"],
+        "the proof of the output ID",
+      ),
+      metadata: closedObject(
+        {
+          outputId: outputIdSchema(),
+          blockId: blockId(),
+          included: ledgerEvent("included"),
+          spent: ledgerEvent("spent"),
+          latestCommitmentId: commitmentIdSchema("the latest confirmed milestone"),
+        },
+        ["outputId", "blockId", "included", "latestCommitmentId"],
+        "the output's inclusion and spending",
+      ),
+    },
+    ["output", "outputIdProof", "metadata"],
+    "an output with the proof of its ID and its metadata",
+  );
+}
+
+export const CORE_V3_ROUTES = {
+  fullOutput: {
+    method: "GET",
+    url: `${CORE_V3}/outputs/:outputId/full`,
+    schema: {
+      summary: "An output with the proof of its ID and its metadata",
+      tags: [Tag.CoreV3],
+      params: outputIdParams(),
+      response: responses({ 200: fullOutputSchema() }, [400, 403, 404, 500]),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
-  app.get(`${CORE_V3}/outputs/:outputId/full`, async (request) => {
+  registerRoute(app, CORE_V3_ROUTES.fullOutput, async (request) => {
     const raw = (request.params as { outputId?: unknown }).outputId;
     const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
     const { transactionId, outputIndex } = splitOutputId(outputId);

@@ -3,6 +3,18 @@ import { toHex } from "../../codec/hex.js";
 import { Bucket, decodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import {
+  arrayOf,
+  closedObject,
+  decimalString,
+  hexOfBytes,
+  integer,
+  patterned,
+  queryString,
+  responses,
+  Tag,
+} from "../schemas/common.js";
 
 /**
  * The explorer's milestone listing (Chronicle's `explorer/v2/milestones`, DESIGN.md section 4):
@@ -164,12 +176,57 @@ export async function listMilestones(store: KvStore, q: MilestonesQuery): Promis
   return { items, cursor: next === undefined ? null : `${next}.${q.pageSize}` };
 }
 
+export const EXPLORER_ROUTES = {
+  milestones: {
+    method: "GET",
+    url: `${EXPLORER_V2}/milestones`,
+    schema: {
+      summary: "Confirmed milestones in a time window, paged",
+      description:
+        "Newest or oldest first; follow `cursor` for the next page. The same cursor with the other sort pages backwards from that milestone. Unknown parameters are refused.",
+      tags: [Tag.Explorer],
+      querystring: queryString({
+        startTimestamp: decimalString("the earliest milestone timestamp, unix seconds, inclusive"),
+        endTimestamp: decimalString("the latest milestone timestamp, unix seconds, inclusive"),
+        sort: { type: "string", enum: ["newest", "oldest"], description: "newest (default) or oldest first" },
+        pageSize: decimalString(
+          `items per page, at least 1 (default ${DEFAULT_MILESTONE_PAGE_SIZE}, above ${MAX_MILESTONE_PAGE_SIZE} means ${MAX_MILESTONE_PAGE_SIZE}); a cursor's page size wins`,
+        ),
+        cursor: patterned(
+          "^[0-9]{1,10}\\.[0-9]{1,16}$",
+          "<milestone index>.<page size>",
+          "the cursor of the previous page",
+        ),
+      }),
+      response: responses(
+        {
+          200: closedObject<MilestonesPage>(
+            {
+              items: arrayOf(
+                closedObject<MilestonesPage["items"][number]>(
+                  { milestoneId: hexOfBytes(32, "the milestone ID"), index: integer("the milestone index") },
+                  ["milestoneId", "index"],
+                ),
+                "the milestones of the page",
+              ),
+              cursor: { type: "string", nullable: true, description: "the cursor of the next page; null on the last" },
+            },
+            ["items", "cursor"],
+            "a page of milestones",
+          ),
+        },
+        [400, 403, 404, 500],
+      ),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 /**
  * Registers the explorer routes on `app`: the node's own server, or a separate one for
  * `--explorer-port` (which needs `registerErrorHandling` for the same error bodies).
  */
 export function registerExplorerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
-  app.get(`${EXPLORER_V2}/milestones`, async (request: FastifyRequest) => {
+  registerRoute(app, EXPLORER_ROUTES.milestones, async (request: FastifyRequest) => {
     const query = parseMilestonesQuery((request.query ?? {}) as Record<string, unknown>);
     return listMilestones(node.tangle.store, query);
   });

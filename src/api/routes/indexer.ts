@@ -1,212 +1,149 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import { addressFromBech32, serializeAddressBytes } from "../../codec/address.js";
+import type { FastifyInstance } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
-import { FOUNDRY_ID_LENGTH, ID_LENGTH, OUTPUT_ID_LENGTH } from "../../codec/ids.js";
-import { AddressType, OutputType } from "../../codec/types.js";
-import {
-  type FieldValue,
-  IndexedField,
-  type IndexedOutputType,
-  Indexer,
-  IndexerError,
-  type OutputQuery,
-  POSITION_LENGTH,
-  type Position,
-} from "../../indexer/index.js";
+import { Indexer, IndexerError, POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
-import { ApiError, badRequest, notFound } from "../errors.js";
+import { ApiError, notFound } from "../errors.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import {
+  arrayOf,
+  closedObject,
+  decimalString,
+  hexOfBytes,
+  hexString,
+  integer,
+  pathParams,
+  patterned,
+  queryString,
+  responses,
+  type Schema,
+  Tag,
+} from "../schemas/common.js";
+import { outputId as outputIdSchema } from "../schemas/core.js";
+import {
+  FALSE,
+  formatIndexerCursor,
+  LISTINGS,
+  LOOKUPS,
+  MAX_INDEXER_PAGE_SIZE,
+  parseListingQuery,
+  queryParams,
+  TRUE,
+} from "./indexerQuery.js";
+
+export { formatIndexerCursor, MAX_INDEXER_PAGE_SIZE, parseIndexerCursor, parseListingQuery } from "./indexerQuery.js";
 
 /**
  * The indexer API (inx-indexer v1 as `@iota/iota.js@2.0.0-rc.4`'s `IndexerPluginClient` calls
  * it): the current output of an alias, NFT or foundry by its ID, and listings of unspent basic,
- * alias, foundry and NFT outputs by inx-indexer's filters, paged by a cursor. Listings answer
- * `{ledgerIndex, pageSize, cursor?, items}` and lookups `{ledgerIndex, items: [outputId]}`;
- * `ledgerIndex` is the ledger the items were read from.
+ * alias, foundry and NFT outputs by inx-indexer's filters (indexerQuery.ts), paged by a cursor.
+ * Listings answer `{ledgerIndex, pageSize, cursor?, items}` and lookups
+ * `{ledgerIndex, items: [outputId]}`; `ledgerIndex` is the ledger the items were read from.
  */
 
 export const INDEXER_V1 = "/api/indexer/v1";
 
-/** Default and largest page of a listing (inx-indexer's `maxPageSize`). */
-export const MAX_INDEXER_PAGE_SIZE = 1000;
+// ---------------------------------------------------------------- schemas
 
-/** Query parameters naming an address or tag and the indexed field each filters on, in index preference order. */
-const FIELD_PARAMS: [string, IndexedField][] = [
-  ["address", IndexedField.Address],
-  ["stateController", IndexedField.StateController],
-  ["governor", IndexedField.Governor],
-  ["aliasAddress", IndexedField.ImmutableAlias],
-  ["sender", IndexedField.Sender],
-  ["issuer", IndexedField.Issuer],
-  ["storageDepositReturnAddress", IndexedField.StorageDepositReturn],
-  ["expirationReturnAddress", IndexedField.ExpirationReturn],
-  ["tag", IndexedField.Tag],
-];
+const bech32 = (what: string): Schema => ({
+  type: "string",
+  minLength: 1,
+  maxLength: 128,
+  description: `${what}: a bech32 address with the network's human-readable part`,
+});
 
-type BoolFilter = "hasNativeTokens" | "hasStorageDepositReturn" | "hasExpiration" | "hasTimelock";
-type TimeFilter =
-  | "expiresBefore"
-  | "expiresAfter"
-  | "timelockedBefore"
-  | "timelockedAfter"
-  | "createdBefore"
-  | "createdAfter";
-type CountFilter = "minNativeTokenCount" | "maxNativeTokenCount";
+/** The schema of each query parameter a listing takes. */
+const PARAM_SCHEMAS: Record<string, Schema> = {
+  address: bech32("the address unlocking the output (address unlock condition)"),
+  stateController: bech32("the state controller"),
+  governor: bech32("the governor"),
+  aliasAddress: bech32("the alias controlling the foundry (an alias address)"),
+  sender: bech32("the sender feature's address"),
+  issuer: bech32("the issuer feature's address"),
+  storageDepositReturnAddress: bech32("the storage deposit return address"),
+  expirationReturnAddress: bech32("the expiration return address"),
+  tag: hexString("the tag feature", 1, 64),
+  hasNativeTokens: boolParam("outputs with (true) or without (false) native tokens"),
+  hasStorageDepositReturn: boolParam("outputs with or without a storage deposit return condition"),
+  hasExpiration: boolParam("outputs with or without an expiration condition"),
+  hasTimelock: boolParam("outputs with or without a timelock condition"),
+  minNativeTokenCount: decimalString("the least number of distinct native tokens (0 to 64)"),
+  maxNativeTokenCount: decimalString("the most number of distinct native tokens (0 to 64)"),
+  createdBefore: decimalString("created before this unix time (seconds)"),
+  createdAfter: decimalString("created after this unix time (seconds)"),
+  expiresBefore: decimalString("expiring before this unix time (seconds)"),
+  expiresAfter: decimalString("expiring after this unix time (seconds)"),
+  timelockedBefore: decimalString("timelocked until before this unix time (seconds)"),
+  timelockedAfter: decimalString("timelocked until after this unix time (seconds)"),
+  pageSize: decimalString(
+    `items per page, at least 1 (default and most ${MAX_INDEXER_PAGE_SIZE}); a cursor's page size wins`,
+  ),
+  cursor: patterned(
+    `^[0-9a-fA-F]{${POSITION_LENGTH * 2}}\\.[0-9]{1,16}$`,
+    `<${POSITION_LENGTH * 2} hex digits>.<page size>`,
+    "the cursor of the previous page: <created-at 8 hex><output ID 68 hex>.<page size>",
+  ),
+};
 
-const BOOL_PARAMS: BoolFilter[] = ["hasNativeTokens", "hasStorageDepositReturn", "hasExpiration", "hasTimelock"];
-const TIME_PARAMS: TimeFilter[] = [
-  "expiresBefore",
-  "expiresAfter",
-  "timelockedBefore",
-  "timelockedAfter",
-  "createdBefore",
-  "createdAfter",
-];
-const COUNT_PARAMS: CountFilter[] = ["minNativeTokenCount", "maxNativeTokenCount"];
+function boolParam(description: string): Schema {
+  return { type: "string", enum: [...TRUE, ...FALSE], description: `${description}; true or false` };
+}
 
-const COMMON = ["hasNativeTokens", "minNativeTokenCount", "maxNativeTokenCount", "createdBefore", "createdAfter"];
-const PAGING = ["pageSize", "cursor"];
-const CONDITIONS = [
-  "hasStorageDepositReturn",
-  "storageDepositReturnAddress",
-  "hasExpiration",
-  "expirationReturnAddress",
-  "expiresBefore",
-  "expiresAfter",
-  "hasTimelock",
-  "timelockedBefore",
-  "timelockedAfter",
-];
+const ledgerIndexSchema = () => integer("the confirmed milestone the items were read at");
 
-/** Each listing route: the output kind and the query parameters inx-indexer accepts on it. */
-const LISTINGS: { path: string; type: IndexedOutputType; params: Set<string> }[] = [
-  {
-    path: "basic",
-    type: OutputType.Basic,
-    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "sender", "tag"]),
+function listingSchema(what: string): Schema {
+  return closedObject(
+    {
+      ledgerIndex: ledgerIndexSchema(),
+      pageSize: integer("the page size used", 1, MAX_INDEXER_PAGE_SIZE),
+      cursor: { type: "string", description: "the cursor of the next page; left out on the last" },
+      items: arrayOf(outputIdSchema(), `IDs of unspent ${what} outputs, oldest first`),
+    },
+    ["ledgerIndex", "pageSize", "items"],
+    `a page of ${what} outputs`,
+  );
+}
+
+function lookupSchema(what: string): Schema {
+  return closedObject(
+    {
+      ledgerIndex: ledgerIndexSchema(),
+      items: arrayOf(outputIdSchema(), `the ID of the ${what}'s current unspent output`),
+    },
+    ["ledgerIndex", "items"],
+    `the current output of the ${what}`,
+  );
+}
+
+type Listing = (typeof LISTINGS)[number];
+type Lookup = (typeof LOOKUPS)[number];
+
+const listingRoute = (listing: Listing): RouteDefinition => ({
+  method: "GET",
+  url: `${INDEXER_V1}/outputs/${listing.path}`,
+  schema: {
+    summary: `Unspent ${listing.path} outputs matching filters, paged`,
+    tags: [Tag.Indexer],
+    querystring: queryString(
+      Object.fromEntries([...listing.params].map((name) => [name, structuredClone(PARAM_SCHEMAS[name]!)])),
+    ),
+    response: responses({ 200: listingSchema(listing.path) }, [400, 403, 500]),
   },
-  {
-    path: "alias",
-    type: OutputType.Alias,
-    params: new Set([...COMMON, ...PAGING, "stateController", "governor", "issuer", "sender"]),
+});
+
+const lookupRoute = (lookup: Lookup): RouteDefinition => ({
+  method: "GET",
+  url: `${INDEXER_V1}/outputs/${lookup.path}/:${lookup.param}`,
+  schema: {
+    summary: `The current unspent output of ${article(lookup.what)}`,
+    tags: [Tag.Indexer],
+    params: pathParams({ [lookup.param]: hexOfBytes(lookup.length, `${article(lookup.what)} ID`) }),
+    querystring: queryString({}),
+    response: responses({ 200: lookupSchema(lookup.what) }, [400, 403, 404, 500]),
   },
-  { path: "foundry", type: OutputType.Foundry, params: new Set([...COMMON, ...PAGING, "aliasAddress"]) },
-  {
-    path: "nft",
-    type: OutputType.Nft,
-    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "issuer", "sender", "tag"]),
-  },
-];
+});
 
-/** Each lookup route: the chain kind, its path parameter and the ID's length. */
-const LOOKUPS: { path: string; type: IndexedOutputType; param: string; length: number; what: string }[] = [
-  { path: "alias", type: OutputType.Alias, param: "aliasId", length: ID_LENGTH, what: "alias" },
-  { path: "nft", type: OutputType.Nft, param: "nftId", length: ID_LENGTH, what: "NFT" },
-  { path: "foundry", type: OutputType.Foundry, param: "foundryId", length: FOUNDRY_ID_LENGTH, what: "foundry" },
-];
-
-// ---------------------------------------------------------------- query parameters
-
-/** strconv.ParseBool's spellings, which inx-indexer accepts. */
-const TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
-const FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
-
-/** The query parameters as single strings; unknown names and repeated ones are bad input. */
-function queryParams(request: FastifyRequest, allowed: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
-    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
-    out.set(name, value);
-  }
-  return out;
-}
-
-function parseBool(name: string, value: string): boolean {
-  if (TRUE.has(value)) return true;
-  if (FALSE.has(value)) return false;
-  throw badRequest(`${name}: expected true or false, got "${value}"`);
-}
-
-/** A non-negative decimal integer no larger than `max`. */
-function parseUint(name: string, value: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
-  const n = Number(value);
-  if (n > max) throw badRequest(`${name}: ${value} is above ${max}`);
-  return n;
-}
-
-/** A page size of at least 1; larger than the maximum means the maximum. */
-function parsePageSize(name: string, value: string): number {
-  const n = parseUint(name, value);
-  if (n < 1) throw badRequest(`${name}: must be at least 1`);
-  return Math.min(n, MAX_INDEXER_PAGE_SIZE);
-}
-
-/** inx-indexer's cursor: `<createdAt, 8 hex><outputId, 68 hex>.<pageSize>`. */
-export function formatIndexerCursor(p: Position, pageSize: number): string {
-  return `${p.createdAt.toString(16).padStart(8, "0")}${toHex(p.outputId).slice(2)}.${pageSize}`;
-}
-
-const CURSOR = new RegExp(`^([0-9a-fA-F]{8})([0-9a-fA-F]{${OUTPUT_ID_LENGTH * 2}})\\.([0-9]{1,16})$`);
-
-export function parseIndexerCursor(value: string): { position: Position; pageSize: number } {
-  const m = CURSOR.exec(value);
-  if (!m) {
-    throw badRequest(`cursor: expected <${POSITION_LENGTH * 2} hex digits>.<page size>, got "${value}"`);
-  }
-  return {
-    position: { createdAt: Number.parseInt(m[1]!, 16), outputId: fromHex(`0x${m[2]!}`, "cursor") },
-    pageSize: parsePageSize("cursor page size", m[3]!),
-  };
-}
-
-/** The filters of a listing request as the indexer takes them. */
-export function parseListingQuery(
-  params: Map<string, string>,
-  type: IndexedOutputType,
-  hrp: string,
-): { query: OutputQuery; pageSize: number } {
-  const fields: FieldValue[] = [];
-  for (const [name, field] of FIELD_PARAMS) {
-    const value = params.get(name);
-    if (value === undefined) continue;
-    if (field === IndexedField.Tag) {
-      const tag = fromHex(value, name);
-      if (tag.length < 1 || tag.length > 64) throw badRequest(`${name}: a tag is 1 to 64 bytes, got ${tag.length}`);
-      fields.push({ field, value: tag });
-      continue;
-    }
-    const address = addressFromBech32(value, hrp, name);
-    if (field === IndexedField.ImmutableAlias && address.type !== AddressType.Alias) {
-      throw badRequest(`${name}: ${value} is not an alias address`);
-    }
-    fields.push({ field, value: serializeAddressBytes(address) });
-  }
-  let pageSize = MAX_INDEXER_PAGE_SIZE;
-  const size = params.get("pageSize");
-  if (size !== undefined) pageSize = parsePageSize("pageSize", size);
-  const query: OutputQuery = { type, fields, pageSize };
-  const cursor = params.get("cursor");
-  if (cursor !== undefined) {
-    // the cursor's page size wins, as inx-indexer has it
-    const c = parseIndexerCursor(cursor);
-    query.cursor = c.position;
-    query.pageSize = pageSize = c.pageSize;
-  }
-  for (const name of BOOL_PARAMS) {
-    const v = params.get(name);
-    if (v !== undefined) query[name] = parseBool(name, v);
-  }
-  for (const name of TIME_PARAMS) {
-    const v = params.get(name);
-    if (v !== undefined) query[name] = parseUint(name, v);
-  }
-  for (const name of COUNT_PARAMS) {
-    // TIP-18: at most 64 native tokens per output
-    const v = params.get(name);
-    if (v !== undefined) query[name] = parseUint(name, v, 64);
-  }
-  return { query, pageSize };
+function article(what: string): string {
+  return /^[aeiouAEIOUN]/.test(what) ? `an ${what}` : `a ${what}`;
 }
 
 // ---------------------------------------------------------------- routes
@@ -230,7 +167,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
 
   const none = new Set<string>();
   for (const lookup of LOOKUPS) {
-    app.get(`${INDEXER_V1}/outputs/${lookup.path}/:${lookup.param}`, async (request) => {
+    registerRoute(app, lookupRoute(lookup), async (request) => {
       queryParams(request, none);
       const raw = (request.params as Record<string, unknown>)[lookup.param];
       const chainId = fromHex(raw, lookup.param, lookup.length);
@@ -242,7 +179,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
   }
 
   for (const listing of LISTINGS) {
-    app.get(`${INDEXER_V1}/outputs/${listing.path}`, async (request) => {
+    registerRoute(app, listingRoute(listing), async (request) => {
       const params = queryParams(request, listing.params);
       const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
       const ix = await indexer();

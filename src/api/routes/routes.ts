@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ApiNode } from "../apiNode.js";
 import { unavailable } from "../errors.js";
 import type { RoutesJson } from "../json/core.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { arrayOf, closedObject, responses, Tag } from "../schemas/common.js";
 import { nodeHealth } from "./core.js";
 
 /**
@@ -14,6 +16,37 @@ import { nodeHealth } from "./core.js";
 /** `/api/<plugin>/<version>/...` → `<plugin>/<version>`. */
 const PLUGIN_ROUTE = /^\/api\/([a-z0-9-]+\/v[0-9]+)\//i;
 
+export const NODE_ROUTES = {
+  health: {
+    method: "GET",
+    url: "/health",
+    schema: {
+      summary: "Whether the node is healthy",
+      description: "200 with an empty body when a recent milestone is confirmed, else 503.",
+      tags: [Tag.Node],
+      response: responses({ 200: { type: "null", description: "the node is healthy" } }, [403, 500, 503]),
+    },
+  },
+  routes: {
+    method: "GET",
+    url: "/api/routes",
+    schema: {
+      summary: "The API plugins the node serves",
+      tags: [Tag.Node],
+      response: responses(
+        {
+          200: closedObject<RoutesJson>(
+            { routes: arrayOf({ type: "string" }, 'plugin names and versions, e.g. "core/v2"') },
+            ["routes"],
+            "the plugins",
+          ),
+        },
+        [403, 500],
+      ),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
 export function registerNodeRoutes(app: FastifyInstance, node: ApiNode): void {
   const plugins: string[] = [];
   app.addHook("onRoute", (route) => {
@@ -21,11 +54,11 @@ export function registerNodeRoutes(app: FastifyInstance, node: ApiNode): void {
     if (m && !plugins.includes(m[1]!)) plugins.push(m[1]!);
   });
 
-  app.get("/health", async (_request, reply) => {
+  registerRoute(app, NODE_ROUTES.health, async (_request, reply) => {
     const health = nodeHealth(node);
     if (!health.healthy) throw unavailable(`the node is not healthy: ${health.reason}`);
     return reply.code(200).send();
   });
 
-  app.get("/api/routes", async (): Promise<RoutesJson> => ({ routes: [...plugins] }));
+  registerRoute(app, NODE_ROUTES.routes, async (): Promise<RoutesJson> => ({ routes: [...plugins] }));
 }

@@ -46,6 +46,7 @@ describe("node info, health, routes and tips", () => {
     const latest = h.node.tangle.latestMilestone;
     assert.deepEqual(info.status, {
       isHealthy: true,
+      isSynced: true,
       latestMilestone: {
         index: latest.index,
         timestamp: latest.timestamp,

@@ -1,0 +1,405 @@
+/**
+ * `npm run bench -- api [--rounds R] [--seconds S] [--connections C] [--blocks N]`: HTTP
+ * throughput of the API over real loopback sockets, against a bare fastify handler measured in
+ * the same process and run.
+ *
+ * 1. Baseline: a fastify app with one route answering a small JSON object, built with the same
+ *    logger setting as the node's server (`silent`), so the ratio measures the route's own work.
+ * 2. `GET /api/core/v3/outputs/:id/full` of the middle output of a signed three-output
+ *    transaction on a node opened in this process (LevelDB on a temporary dir, default
+ *    `minPowScore` 100, a few milestones). Baseline and v3 read alternate in R rounds of S
+ *    seconds each; the median round of each is reported.
+ * 3. `POST /api/core/v2/blocks` of N distinct tagged-data blocks as TIP-25 JSON, parents set to
+ *    the node's tips (its latest milestone block), nonces mined to `minPowScore` beforehand (not
+ *    timed); a 201 counts. The coordinator is not running during the timed submission: its
+ *    checkpoint blocks over thousands of fresh tips would be mined on the same cores.
+ *
+ * Load: C keep-alive connections with one request in flight each, after an untimed warm-up,
+ * until the time is up (reads) or the N blocks are sent (at most 60 s). The client runs on a
+ * worker thread of this process. It is a minimal HTTP/1.1 client (pre-serialized requests,
+ * responses framed by Content-Length), because node's `http` client saturates first: with
+ * `http.Agent({keepAlive: true})` the client thread was ~90% busy while the bare server was
+ * ~33% busy, which measures the client rather than the server.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import Fastify from "fastify";
+import { buildServer } from "../src/api/server.js";
+import { blockToJson, encodeBlock } from "../src/codec/block.js";
+import { fromHex, toHex } from "../src/codec/hex.js";
+import {
+  blockIdFromBytes,
+  computeTransactionId,
+  essenceSigningHash,
+  inputsCommitment,
+  networkIdFromName,
+  outputIdFromParts,
+  utxoInputOfOutputId,
+} from "../src/codec/ids.js";
+import type { BasicOutput, Block, TransactionPayload } from "../src/codec/types.js";
+import { blake2b256, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
+import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
+import { LedgerNode } from "../src/node/node.js";
+import { defaultNodeOptions } from "../src/node/options.js";
+import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../src/pow/index.js";
+import { printFigures, printTable } from "./_table.js";
+
+// ---------------------------------------------------------------- load generator (worker thread)
+
+/** One measured stretch: requests sent in order (or round-robin when `cycle`) until done or timed out. */
+interface Phase {
+  requests: Uint8Array[];
+  cycle: boolean;
+  maxMs: number;
+}
+interface LoadJob {
+  port: number;
+  connections: number;
+  phases: Phase[];
+}
+interface PhaseResult {
+  statuses: Record<number, number>;
+  responses: number;
+  elapsedMs: number;
+}
+
+/** One keep-alive connection with at most one request in flight. */
+class HttpConnection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private pending: { resolve: (status: number) => void; reject: (e: Error) => void } | undefined;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => this.onData(chunk));
+    socket.on("error", (e) => this.fail(e));
+    socket.on("close", () => this.fail(new Error("the server closed the connection")));
+  }
+
+  static open(port: number): Promise<HttpConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => resolve(new HttpConnection(socket)));
+      socket.once("error", reject);
+    });
+  }
+
+  /** Sends pre-serialized request bytes; resolves to the response status once its body is in. */
+  request(bytes: Uint8Array): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.socket.write(bytes);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const headEnd = this.buffer.indexOf("\r\n\r\n");
+    if (headEnd < 0) return;
+    const head = this.buffer.toString("latin1", 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) {
+      this.fail(new Error(`a response without Content-Length: ${head}`));
+      return;
+    }
+    const end = headEnd + 4 + Number(length[1]);
+    if (this.buffer.length < end) return;
+    this.buffer = this.buffer.subarray(end);
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.resolve(Number(head.slice(9, 12)));
+  }
+
+  private fail(e: Error): void {
+    const pending = this.pending;
+    this.pending = undefined;
+    pending?.reject(e);
+  }
+}
+
+async function runLoad(job: LoadJob): Promise<PhaseResult[]> {
+  const connections = await Promise.all(Array.from({ length: job.connections }, () => HttpConnection.open(job.port)));
+  const results: PhaseResult[] = [];
+  for (const phase of job.phases) {
+    const statuses: Record<number, number> = {};
+    let next = 0;
+    let responses = 0;
+    const start = performance.now();
+    const deadline = start + phase.maxMs;
+    const take = (): Uint8Array | undefined => {
+      if (performance.now() >= deadline) return undefined;
+      if (phase.cycle) return phase.requests[next++ % phase.requests.length];
+      return phase.requests[next++];
+    };
+    await Promise.all(
+      connections.map(async (c) => {
+        for (let r = take(); r !== undefined; r = take()) {
+          const status = await c.request(r);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          responses++;
+        }
+      }),
+    );
+    results.push({ statuses, responses, elapsedMs: performance.now() - start });
+  }
+  for (const c of connections) c.close();
+  return results;
+}
+
+/** Runs `phases` from a worker thread against `port`; returns the result of each phase. */
+function loadFromWorker(port: number, connections: number, phases: Phase[]): Promise<PhaseResult[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { port, connections, phases } });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => code !== 0 && reject(new Error(`the load worker exited with ${code}`)));
+  });
+}
+
+// ---------------------------------------------------------------- measurements (main thread)
+
+const args = process.argv.slice(2);
+const argN = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const SECONDS = argN("--seconds", 1);
+const ROUNDS = argN("--rounds", 5);
+const CONNECTIONS = argN("--connections", 32);
+const BLOCKS = argN("--blocks", 4000);
+const WARMUP_BLOCKS = Math.min(1000, Math.ceil(BLOCKS / 4));
+
+const get = (port: number, path: string) =>
+  Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
+const postJson = (port: number, path: string, body: string) => {
+  const length = Buffer.byteLength(body);
+  return Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json\r\nContent-Length: ${length}\r\n\r\n${body}`,
+  );
+};
+
+/** Requests per second of `path` over `CONNECTIONS` connections for `SECONDS`, after a short warm-up. */
+async function readRate(port: number, path: string): Promise<{ perSec: number; failed: number }> {
+  const requests = [get(port, path)];
+  const [, timed] = await loadFromWorker(port, CONNECTIONS, [
+    { requests, cycle: true, maxMs: 200 },
+    { requests, cycle: true, maxMs: SECONDS * 1000 },
+  ]);
+  const ok = timed!.statuses[200] ?? 0;
+  return { perSec: (ok * 1000) / timed!.elapsedMs, failed: timed!.responses - ok };
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * The bare handler and the node's route, measured in alternating rounds, median of each: on a
+ * machine that other work shares, a burst of it then lands on both sides instead of one.
+ */
+async function readRates(nodePort: number, v3Path: string, problems: string[]) {
+  const bare = Fastify({ logger: { level: "silent" } });
+  bare.get("/bare", async () => ({ status: "ok", index: 1 }));
+  await bare.listen({ host: "127.0.0.1", port: 0 });
+  const { port: barePort } = bare.server.address() as { port: number };
+  const bareRounds: number[] = [];
+  const v3Rounds: number[] = [];
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = await readRate(barePort, "/bare");
+      const v = await readRate(nodePort, v3Path);
+      if (b.failed + v.failed > 0) problems.push(`round ${round}: ${b.failed} bare and ${v.failed} v3 reads failed`);
+      bareRounds.push(b.perSec);
+      v3Rounds.push(v.perSec);
+    }
+  } finally {
+    await bare.close();
+  }
+  return { bareHandlerPerSec: median(bareRounds), v3ReadPerSec: median(v3Rounds), bareRounds, v3Rounds };
+}
+
+/** Genesis → three basic outputs, signed by the dev key; returns the payload. */
+function threeOutputTransaction(networkName: string): TransactionPayload {
+  const devKey = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
+  const genesis = devGenesisOutput();
+  const to = (seed: number, amount: bigint): BasicOutput => ({
+    type: 3,
+    amount,
+    nativeTokens: [],
+    unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: blake2b256(Uint8Array.of(seed)) } }],
+    features: [],
+  });
+  const outputs = [to(1, 1_000_000n), to(2, 2_000_000n), to(3, genesis.amount - 3_000_000n)];
+  const essence = {
+    type: 1 as const,
+    networkId: networkIdFromName(networkName),
+    inputs: [utxoInputOfOutputId(GENESIS_OUTPUT_ID)],
+    inputsCommitment: inputsCommitment([genesis]),
+    outputs,
+  };
+  const signature = ed25519Sign(devKey, essenceSigningHash(essence));
+  return {
+    type: 6,
+    essence,
+    unlocks: [{ type: 0, signature: { type: 0, publicKey: devKey.publicKey, signature } }],
+  };
+}
+
+/**
+ * Tagged-data blocks over `parents`, each mined to `minPowScore`: their JSON and their IDs. A
+ * 5-byte tag and a 4-byte counter as data keep a one-parent block at 64 bytes, which score 100
+ * reaches with 8 zero trits (3^8 / 64 ≥ 100), so mining thousands of them takes seconds.
+ */
+async function premineBlocks(parents: Uint8Array[], count: number, minPowScore: number) {
+  const json: string[] = new Array(count);
+  const ids: Uint8Array[] = new Array(count);
+  const workers = availableParallelism();
+  let next = 0;
+  const mineOne = async (i: number) => {
+    const data = new Uint8Array(4);
+    new DataView(data.buffer).setUint32(0, i);
+    const block: Block = {
+      protocolVersion: 2,
+      parents,
+      payload: { type: 5, tag: new TextEncoder().encode("bench"), data },
+      nonce: 0n,
+    };
+    const bytes = encodeBlock(block);
+    const nonce = await minerPool().mine(powDigest(bytes), minPowScore, bytes.length, { workers });
+    const mined = withNonce(bytes, nonce);
+    // the pool checks every nonce it returns; one more check of the first block costs nothing
+    if (i === 0 && powScore(mined) < minPowScore) throw new Error("the mined nonce misses the score");
+    json[i] = JSON.stringify(blockToJson({ ...block, nonce }));
+    ids[i] = blockIdFromBytes(mined);
+  };
+  // two calls in flight keep every mining thread busy while the other call's answer travels
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (next < count) await mineOne(next++);
+    }),
+  );
+  return { json, ids };
+}
+
+/** A node opened in this process with one confirmed three-output transaction; returns the v3 path of output 1. */
+async function confirmedTransaction(node: LedgerNode, base: string): Promise<string> {
+  await node.coordinator.issueMilestone();
+  const tx = threeOutputTransaction(node.tangle.protocolParameters.networkName);
+  // the node fills parents and mines, as for a client that sends nonce "0"
+  const submitted = await fetch(`${base}/api/core/v2/blocks`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(blockToJson({ protocolVersion: 2, parents: [], payload: tx, nonce: 0n })),
+  });
+  if (submitted.status !== 201) throw new Error(`transaction block: ${submitted.status} ${await submitted.text()}`);
+  for (let i = 0; i < 3; i++) await node.coordinator.issueMilestone();
+  const outputId = toHex(outputIdFromParts(computeTransactionId(tx), 1));
+  const path = `/api/core/v3/outputs/${outputId}/full`;
+  const check = await fetch(`${base}${path}`);
+  const full = (await check.json()) as { metadata?: { included?: { slot?: number } } };
+  if (check.status !== 200 || full.metadata?.included?.slot !== 2) {
+    throw new Error(`the v3 read of ${outputId}: ${check.status} ${JSON.stringify(full)}`);
+  }
+  return path;
+}
+
+/** JSON submissions of pre-mined blocks per second (warm-up blocks first, untimed). */
+async function submitRate(node: LedgerNode, port: number, problems: string[]): Promise<number> {
+  const t0 = performance.now();
+  const minPowScore = node.tangle.protocolParameters.minPowScore;
+  const blocks = await premineBlocks(node.tangle.selectParents(), WARMUP_BLOCKS + BLOCKS, minPowScore);
+  console.error(
+    `mined ${WARMUP_BLOCKS + BLOCKS} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
+  );
+  const requests = blocks.json.map((body) => postJson(port, "/api/core/v2/blocks", body));
+  const [warm, timed] = await loadFromWorker(port, CONNECTIONS, [
+    { requests: requests.slice(0, WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },
+    { requests: requests.slice(WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },
+  ]);
+  const created = timed!.statuses[201] ?? 0;
+  if ((warm!.statuses[201] ?? 0) !== WARMUP_BLOCKS || created !== BLOCKS) {
+    problems.push(
+      `submissions answered ${JSON.stringify(warm!.statuses)} (warm-up), ${JSON.stringify(timed!.statuses)}`,
+    );
+  }
+  for (const id of [blocks.ids[0]!, blocks.ids.at(-1)!]) {
+    if (!(await node.tangle.hasBlock(id))) problems.push(`submitted block ${toHex(id)} is not stored`);
+  }
+  return (created * 1000) / timed!.elapsedMs;
+}
+
+async function main(): Promise<void> {
+  const problems: string[] = [];
+  const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-api-"));
+  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent" });
+  const app = buildServer(node, "silent");
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as { port: number };
+  let reads: Awaited<ReturnType<typeof readRates>>;
+  let jsonSubmitPerSec: number;
+  try {
+    const v3Path = await confirmedTransaction(node, `http://127.0.0.1:${port}`);
+    reads = await readRates(port, v3Path, problems);
+    jsonSubmitPerSec = await submitRate(node, port, problems);
+  } finally {
+    await app.close();
+    await node.close();
+    await closeMinerPool();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const { bareHandlerPerSec, v3ReadPerSec } = reads;
+  const readRatio = v3ReadPerSec / bareHandlerPerSec;
+  const bare = `${Math.round(bareHandlerPerSec).toLocaleString("en-US")}/s`;
+  const spread = (xs: number[]) =>
+    `${Math.round(Math.min(...xs)).toLocaleString("en-US")}..${Math.round(Math.max(...xs)).toLocaleString("en-US")}`;
+  printTable(
+    `api: HTTP over loopback, ${CONNECTIONS} keep-alive connections, ${availableParallelism()} cores, ` +
+      `reads: median of ${ROUNDS} alternating ${SECONDS} s rounds`,
+    [
+      {
+        name: "bare fastify handler, small JSON",
+        value: bareHandlerPerSec,
+        unit: "req/s",
+        baseline: `rounds ${spread(reads.bareRounds)}`,
+      },
+      {
+        name: "GET core/v3 output full (tx output, proof)",
+        value: v3ReadPerSec,
+        unit: "req/s",
+        target: ">= 60% of bare",
+        baseline: `bare ${bare} (${(100 * readRatio).toFixed(0)}%), rounds ${spread(reads.v3Rounds)}`,
+      },
+      {
+        name: `POST core/v2 blocks JSON, pre-mined PoW (${BLOCKS})`,
+        value: jsonSubmitPerSec,
+        unit: "201/s",
+        target: ">= 5,000/s",
+        baseline: `bare ${bare}`,
+      },
+    ],
+  );
+  for (const p of problems) console.error(p);
+  if (problems.length > 0) process.exitCode = 1;
+  printFigures("api", {
+    bareHandlerPerSec: Math.round(bareHandlerPerSec),
+    v3ReadPerSec: Math.round(v3ReadPerSec),
+    readRatio: Math.round(readRatio * 1000) / 1000,
+    jsonSubmitPerSec: Math.round(jsonSubmitPerSec),
+  });
+}
+
+if (isMainThread) {
+  await main();
+} else {
+  parentPort!.postMessage(await runLoad(workerData as LoadJob));
+}

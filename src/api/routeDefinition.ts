@@ -1,0 +1,37 @@
+import type { FastifyInstance, RouteHandlerMethod, RouteShorthandOptions } from "fastify";
+import type { Schema } from "./schemas/common.js";
+
+/**
+ * A REST route as data: method, path and the schemas of its parameters, query, body and
+ * responses, plus the words of its OpenAPI operation. Each route module declares its routes
+ * this way and turns them into fastify routes with `registerRoute`; the OpenAPI document is
+ * generated from the same objects (@fastify/swagger reads them as fastify registers them), and
+ * a unit test checks the published document against the routes fastify serves.
+ */
+export interface RouteDefinition {
+  method: "GET" | "POST";
+  url: string;
+  schema: {
+    summary: string;
+    description?: string;
+    tags: string[];
+    params?: Schema;
+    querystring?: Schema;
+    /** JSON schema of the body, or one per media type (`{content: {<type>: {schema}}}`). */
+    body?: Schema;
+    /** Status → schema, for every status the route answers with. */
+    response: Record<number, Schema>;
+    /** Security requirements the document lists (protected by default). */
+    security?: Record<string, string[]>[];
+  };
+}
+
+/** Registers `definition` on `app` with `handler`; `options` adds route options (body parser limits, formatter). */
+export function registerRoute(
+  app: FastifyInstance,
+  definition: RouteDefinition,
+  handler: RouteHandlerMethod,
+  options: Omit<RouteShorthandOptions, "schema"> = {},
+): void {
+  app.route({ ...options, method: definition.method, url: definition.url, schema: definition.schema, handler });
+}

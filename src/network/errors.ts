@@ -1,0 +1,34 @@
+/** Why the network layer refused something; tests and logs assert the code, never the message. */
+export enum NetworkErrorCode {
+  /** A request/response message that does not decode (unknown type, wrong length). */
+  MalformedMessage = "NETWORK_MALFORMED_MESSAGE",
+  /** A peer answered with something other than what was asked (another block, a short cone). */
+  UnexpectedResponse = "NETWORK_UNEXPECTED_RESPONSE",
+  /** No connected peer can serve the request (none has the milestone, or there are no peers). */
+  NoPeer = "NETWORK_NO_PEER",
+  /** The peer did not answer in time. */
+  Timeout = "NETWORK_TIMEOUT",
+  /** The peer has not got the block or milestone asked for. */
+  NotFound = "NETWORK_NOT_FOUND",
+  /** The identity key file exists but cannot be read as a libp2p private key. */
+  InvalidIdentity = "NETWORK_INVALID_IDENTITY",
+  /** The network configuration file is missing, unreadable or contradicts the database. */
+  InvalidNetworkConfig = "NETWORK_INVALID_CONFIG",
+  /** A `--peer` address is not a multiaddr libp2p can dial. */
+  InvalidPeerAddress = "NETWORK_INVALID_PEER_ADDRESS",
+  /** The node is behind the network and cannot take blocks yet. */
+  NotSynced = "NETWORK_NOT_SYNCED",
+}
+
+export class NetworkError extends Error {
+  readonly code: NetworkErrorCode;
+  constructor(code: NetworkErrorCode, message: string) {
+    super(message);
+    this.name = "NetworkError";
+    this.code = code;
+  }
+}
+
+export function isNetworkError(e: unknown, code?: NetworkErrorCode): e is NetworkError {
+  return e instanceof NetworkError && (code === undefined || e.code === code);
+}

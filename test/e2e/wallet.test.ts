@@ -1,0 +1,373 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import {
+  type CoreClient,
+  type IndexerClient,
+  iota,
+  iotaCrypto,
+  iotaUtil,
+  type Json,
+  outputBytes,
+  plain,
+} from "./helpers/iota.js";
+import { type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
+import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
+import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "./helpers/stardustWallet.js";
+
+/**
+ * Acceptance test of the node process (`dist/src/cli/main.js`) over HTTP only, driven by an
+ * unmodified Stardust client, `@iota/iota.js@2.0.0-rc.4`, with no PoW provider: a wallet of
+ * the dev key (DESIGN.md section 7) pays a new address, creates an alias and state-transitions
+ * it twice, creates a foundry that mints native tokens, mints an NFT, and destroys the alias.
+ * Every block is submitted with nonce "0" and no parents (the node selects tips and mines), and
+ * confirmed by the node's own coordinator. Then every created output is read through every read
+ * route, the `core/v3` output ID proof is checked from the JSON alone, and iota.js's balance
+ * helper is compared with the ledger this test kept.
+ */
+
+const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
+const DEV_PUB_KEY_HASH = "0x4c3dac64003e746d1a11d6ba9f4b20234e33627d2bf30d9d7153cb03a68f9e19";
+const TOKEN_SUPPLY = 2779530283277761n;
+const GENESIS_OUTPUT_ID = `0x${"00".repeat(34)}`;
+const ZERO_ID = `0x${"00".repeat(32)}`;
+const PAYMENT = 1_000_000n;
+const ALIAS_AMOUNT = 1_000_000n;
+const MINTED = 1000n;
+/** Stardust output type → the v3 read's type code (DESIGN.md section 2). */
+const V3_TYPE: Record<number, number> = { 3: 0, 4: 1, 5: 3, 6: 4 };
+
+const basic = (address: Json, amount: bigint, nativeTokens?: Json[]): Json => ({
+  type: 3,
+  amount: amount.toString(),
+  ...(nativeTokens?.length ? { nativeTokens } : {}),
+  unlockConditions: [{ type: 0, address }],
+});
+const utf8 = (text: string): string => iotaUtil.Converter.utf8ToHex(text, true);
+const u32le = (n: number): string => Buffer.from(Uint32Array.of(n).buffer).toString("hex");
+
+describe("a dev-key wallet built with iota.js against the node process", { timeout: 90_000 }, () => {
+  let node: NodeProcess;
+  let client: CoreClient;
+  let indexer: IndexerClient;
+  let dev: StardustWallet;
+  let recipient: StardustWallet;
+  /** Every confirmed transaction in order, and which of them spent an output, by output ID. */
+  const confirmed: SubmittedTransaction[] = [];
+  const spentBy = new Map<string, SubmittedTransaction>();
+  let aliasId = "";
+  let aliasState: OwnedOutput;
+  let tokenId = "";
+  let foundryDeposit = 0n;
+  let nftDeposit = 0n;
+
+  const submit = async (label: string, inputs: OwnedOutput[], outputs: Json[]): Promise<SubmittedTransaction> => {
+    const tx = await dev.send(label, inputs, outputs);
+    await confirm(tx);
+    return tx;
+  };
+  const confirm = async (tx: SubmittedTransaction): Promise<void> => {
+    await dev.confirm(tx);
+    confirmed.push(tx);
+    for (const input of tx.inputs) spentBy.set(input.outputId, tx);
+  };
+  /** The indexer's alias lookup names exactly the latest alias output (output 0 of `tx`), as of that milestone. */
+  const assertAliasLookup = async (tx: SubmittedTransaction): Promise<void> => {
+    const r = await indexer.alias(aliasId);
+    assert.deepEqual(r.items, [tx.created[0]!.outputId], `alias lookup after ${tx.label}`);
+    assert.ok(r.ledgerIndex >= tx.milestoneIndex!, `ledgerIndex ${r.ledgerIndex} after ${tx.label}`);
+  };
+
+  before(async () => {
+    node = await startNodeProcess(["--milestone-interval", "200", "--log-level", "warn"]);
+    client = new iota.SingleNodeClient(node.endpoint);
+    indexer = new iota.IndexerPluginClient(client);
+    dev = await StardustWallet.open(client, DEV_SEED);
+    const recipientSeed = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("ledger-node wallet e2e recipient"));
+    recipient = await StardustWallet.open(client, iotaUtil.Converter.bytesToHex(recipientSeed, true));
+  });
+  after(async () => {
+    if (node) assert.equal(await node.stop(), 0, `the node did not shut down cleanly: ${node.output()}`);
+  });
+
+  it("sends tokens to a new address (sendAdvanced, nonce 0: the node mines)", async () => {
+    assert.equal(dev.pubKeyHash, DEV_PUB_KEY_HASH, "iota.js derives the dev address from the dev seed");
+    assert.match(dev.bech32, /^tst1/);
+    const genesis = await client.output(GENESIS_OUTPUT_ID);
+    assert.equal(genesis.output.amount, TOKEN_SUPPLY.toString());
+    assert.equal(genesis.metadata.isSpent, false);
+
+    const sent = await iota.sendAdvanced(
+      client,
+      [
+        {
+          input: iota.TransactionHelper.inputFromOutputId(GENESIS_OUTPUT_ID),
+          addressKeyPair: dev.keyPair,
+          consumingOutput: genesis.output,
+        },
+      ],
+      [
+        { address: recipient.pubKeyHash, addressType: 0, amount: PAYMENT.toString() },
+        { address: dev.pubKeyHash, addressType: 0, amount: (TOKEN_SUPPLY - PAYMENT).toString() },
+      ],
+      { tag: "ledger-node wallet e2e", data: "payment" },
+    );
+    assert.equal(sent.block.nonce, "0", "the client did no PoW");
+    assert.deepEqual(sent.block.parents, [], "the client chose no parents");
+    const tx = dev.record("payment", sent.blockId, sent.block.payload, [
+      { outputId: GENESIS_OUTPUT_ID, output: genesis.output },
+    ]);
+    await confirm(tx);
+    const block = await client.block(tx.blockId);
+    assert.notEqual(block.nonce, "0", "the node mined the nonce");
+    assert.ok(block.parents.length >= 1, "the node filled the parents");
+  });
+
+  it("creates an alias and state-transitions it twice; the alias lookup follows every step", async () => {
+    const funds = confirmed[0]!.created[1]!;
+    const alias0: Json = {
+      type: 4,
+      amount: ALIAS_AMOUNT.toString(),
+      aliasId: ZERO_ID,
+      stateIndex: 0,
+      foundryCounter: 0,
+      unlockConditions: [
+        { type: 4, address: dev.address },
+        { type: 5, address: dev.address },
+      ],
+      features: [{ type: 0, address: dev.address }],
+      immutableFeatures: [{ type: 1, address: dev.address }],
+    };
+    const create = await submit(
+      "create alias",
+      [funds],
+      [alias0, basic(dev.address, TOKEN_SUPPLY - PAYMENT - ALIAS_AMOUNT)],
+    );
+    aliasId = iota.TransactionHelper.resolveIdFromOutputId(create.created[0]!.outputId);
+    await assertAliasLookup(create);
+
+    aliasState = create.created[0]!;
+    for (const [i, stateMetadata] of ["0x01", "0x0102"].entries()) {
+      const next = { ...alias0, aliasId, stateIndex: i + 1, stateMetadata };
+      assert.ok(dev.storageDeposit(next) <= ALIAS_AMOUNT);
+      const transition = await submit(`alias state transition ${i + 1}`, [aliasState], [next]);
+      await assertAliasLookup(transition);
+      aliasState = transition.created[0]!;
+    }
+  });
+
+  it("creates a foundry on the alias and mints native tokens", async () => {
+    const funds = confirmed[1]!.created[1]!;
+    tokenId = iota.TransactionHelper.constructTokenId(aliasId, 1, 0);
+    const foundry: Json = {
+      type: 5,
+      amount: "0",
+      serialNumber: 1,
+      tokenScheme: { type: 0, mintedTokens: `0x${MINTED.toString(16)}`, meltedTokens: "0x0", maximumSupply: "0xf4240" },
+      unlockConditions: [{ type: 6, address: { type: 8, aliasId } }],
+      immutableFeatures: [{ type: 2, data: utf8("ledger-node e2e token") }],
+    };
+    foundryDeposit = dev.storageDeposit(foundry);
+    foundry.amount = foundryDeposit.toString();
+    const alias = { ...aliasState.output, stateIndex: 3, foundryCounter: 1 };
+    const rest = basic(dev.address, BigInt(funds.output.amount) - foundryDeposit, [
+      { id: tokenId, amount: `0x${MINTED.toString(16)}` },
+    ]);
+    const tx = await submit("create foundry and mint", [aliasState, funds], [alias, foundry, rest]);
+    await assertAliasLookup(tx);
+    aliasState = tx.created[0]!;
+    assert.deepEqual((await indexer.foundry(tokenId)).items, [tx.created[1]!.outputId]);
+  });
+
+  it("mints an NFT", async () => {
+    const funds = confirmed[4]!.created[2]!;
+    const nft: Json = {
+      type: 6,
+      amount: "0",
+      nftId: ZERO_ID,
+      unlockConditions: [{ type: 0, address: dev.address }],
+      immutableFeatures: [
+        { type: 1, address: dev.address },
+        { type: 2, data: utf8("ledger-node e2e NFT") },
+      ],
+    };
+    nftDeposit = dev.storageDeposit(nft);
+    nft.amount = nftDeposit.toString();
+    const rest = basic(dev.address, BigInt(funds.output.amount) - nftDeposit, funds.output.nativeTokens);
+    const tx = await submit("mint NFT", [funds], [nft, rest]);
+    const nftId = iota.TransactionHelper.resolveIdFromOutputId(tx.created[0]!.outputId);
+    assert.deepEqual((await indexer.nft(nftId)).items, [tx.created[0]!.outputId]);
+  });
+
+  it("destroys the alias (governance transition): the alias lookup answers 404", async () => {
+    await submit("destroy alias", [aliasState], [basic(dev.address, ALIAS_AMOUNT)]);
+    await assert.rejects(indexer.alias(aliasId), (e: { httpStatus?: number }) => {
+      assert.equal(e.httpStatus, 404);
+      return true;
+    });
+  });
+
+  // ---------------------------------------------------------------- reads of what the wallet did
+
+  const milestones = new Map<number, { id: string; timestamp: number }>();
+  const milestone = async (index: number) => {
+    if (!milestones.has(index)) {
+      const m = await client.milestoneByIndex(index);
+      milestones.set(index, { id: iota.milestoneIdFromMilestonePayload(m), timestamp: m.timestamp });
+    }
+    return milestones.get(index)!;
+  };
+  /** DESIGN.md section 1: milestone ID ‖ index as u32 little-endian. */
+  const commitmentId = async (index: number) => `${(await milestone(index)).id}${u32le(index)}`;
+
+  /** The including block (JSON and raw), its metadata, the transaction's included block, the milestone's diff. */
+  const checkTransactionReads = async (tx: SubmittedTransaction, minPowScore: number): Promise<void> => {
+    const block = await client.block(tx.blockId);
+    assert.equal(iota.TransactionHelper.calculateBlockId(block), tx.blockId, tx.label);
+    assert.deepEqual(block.payload, tx.payload, tx.label);
+    const raw = await client.blockRaw(tx.blockId);
+    assert.deepEqual(plain(iota.deserializeBlock(new iotaUtil.ReadStream(raw))), block, tx.label);
+    assert.ok(iotaCrypto.PowHelper.score(raw) >= minPowScore, `${tx.label}: the node's nonce meets minPowScore`);
+    const meta = await client.blockMetadata(tx.blockId);
+    assert.equal(meta.referencedByMilestoneIndex, tx.milestoneIndex);
+    assert.equal(meta.ledgerInclusionState, "included");
+    assert.equal(meta.isSolid, true);
+    assert.deepEqual(await client.transactionIncludedBlock(tx.transactionId), block, tx.label);
+    const changes = await client.milestoneUtxoChangesByIndex(tx.milestoneIndex!);
+    for (const o of tx.created) assert.ok(changes.createdOutputs.includes(o.outputId), `${tx.label}: created`);
+    for (const o of tx.inputs) assert.ok(changes.consumedOutputs.includes(o.outputId), `${tx.label}: consumed`);
+  };
+
+  /** core v2: the output with its metadata, the metadata alone, the raw bytes. */
+  const checkV2Reads = async (tx: SubmittedTransaction, index: number): Promise<void> => {
+    const { outputId, output } = tx.created[index]!;
+    const what = `${tx.label}, output ${index}`;
+    const spender = spentBy.get(outputId);
+    const v2 = await client.output(outputId);
+    assert.deepEqual(v2.output, output, what);
+    const expected: Json = {
+      blockId: tx.blockId,
+      transactionId: tx.transactionId,
+      outputIndex: index,
+      isSpent: spender !== undefined,
+      milestoneIndexBooked: tx.milestoneIndex,
+      milestoneTimestampBooked: (await milestone(tx.milestoneIndex!)).timestamp,
+      ...(spender
+        ? {
+            milestoneIndexSpent: spender.milestoneIndex,
+            milestoneTimestampSpent: (await milestone(spender.milestoneIndex!)).timestamp,
+            transactionIdSpent: spender.transactionId,
+          }
+        : {}),
+    };
+    const { ledgerIndex, ...metadata } = v2.metadata;
+    assert.deepEqual(metadata, expected, what);
+    assert.ok(ledgerIndex >= (spender ?? tx).milestoneIndex!, what);
+    const { ledgerIndex: _, ...alone } = await client.outputMetadata(outputId);
+    assert.deepEqual(alone, expected, what);
+    const raw = await client.outputRaw(outputId);
+    assert.deepEqual(plain(iota.deserializeOutput(new iotaUtil.ReadStream(raw))), output, what);
+  };
+
+  /** core v3: the output in its v3 shape, its proof checked from the JSON, slots and commitments. */
+  const checkV3Read = async (tx: SubmittedTransaction, index: number): Promise<void> => {
+    const { outputId, output } = tx.created[index]!;
+    const what = `${tx.label}, output ${index}`;
+    const spender = spentBy.get(outputId);
+    const res = await fetch(`${node.endpoint}/api/core/v3/outputs/${outputId}/full`);
+    assert.equal(res.status, 200, what);
+    const full = (await res.json()) as Json;
+    const { type, ...fields } = output;
+    assert.deepEqual(full.output, { ...fields, type: V3_TYPE[type], mana: "0" }, what);
+
+    assert.equal(full.outputIdProof.slot, tx.milestoneIndex, what);
+    assert.equal(full.outputIdProof.outputIndex, index, what);
+    assert.equal(checkOutputIdProof(full.outputIdProof, tx.payload.essence, index), undefined, what);
+    if (tx.created.length > 1) {
+      const other = (index + 1) % tx.created.length;
+      assert.ok(checkOutputIdProof(full.outputIdProof, tx.payload.essence, other), "it proves one output only");
+    }
+
+    const { latestCommitmentId, ...metadata } = full.metadata;
+    const at = tx.milestoneIndex!;
+    assert.deepEqual(
+      metadata,
+      {
+        outputId,
+        blockId: tx.blockId,
+        included: { slot: at, transactionId: tx.transactionId, commitmentId: await commitmentId(at) },
+        ...(spender
+          ? {
+              spent: {
+                slot: spender.milestoneIndex,
+                transactionId: spender.transactionId,
+                commitmentId: await commitmentId(spender.milestoneIndex!),
+              },
+            }
+          : {}),
+      },
+      what,
+    );
+    assert.match(latestCommitmentId, /^0x[0-9a-f]{72}$/);
+    const latestIndex = Buffer.from(latestCommitmentId.slice(66), "hex").readUInt32LE(0);
+    assert.ok(latestIndex >= confirmed.at(-1)!.milestoneIndex!, what);
+    assert.equal(latestCommitmentId, await commitmentId(latestIndex), what);
+  };
+
+  it("every created output reads the same through every read route, and its v3 proof verifies", async () => {
+    const minPowScore = (await client.info()).protocol.minPowScore as number;
+    assert.equal(minPowScore, 100, "the default minimum PoW score");
+    let checked = 0;
+    for (const tx of confirmed) {
+      await checkTransactionReads(tx, minPowScore);
+      for (let index = 0; index < tx.created.length; index++) {
+        await checkV2Reads(tx, index);
+        await checkV3Read(tx, index);
+        checked++;
+      }
+    }
+    assert.equal(checked, 12, "2 + 2 + 1 + 1 + 3 + 2 + 1 outputs created by the seven transactions");
+  });
+
+  it("the spent genesis output reads in v3 with the genesis proof form", async () => {
+    const payment = confirmed[0]!;
+    const res = await fetch(`${node.endpoint}/api/core/v3/outputs/${GENESIS_OUTPUT_ID}/full`);
+    assert.equal(res.status, 200);
+    const full = (await res.json()) as Json;
+    const genesis = (await client.output(GENESIS_OUTPUT_ID)).output;
+    const { type, ...fields } = genesis;
+    assert.deepEqual(full.output, { ...fields, type: V3_TYPE[type], mana: "0" });
+    // no creating transaction on record: H("genesis") and a single value-hash node (DESIGN.md section 2)
+    const genesisCommitment = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("genesis"));
+    assert.equal(full.outputIdProof.transactionCommitment, iotaUtil.Converter.bytesToHex(genesisCommitment, true));
+    assert.deepEqual(full.outputIdProof.outputCommitmentProof, {
+      type: 2,
+      hash: iotaUtil.Converter.bytesToHex(leafHash(outputBytes(genesis)), true),
+    });
+    assert.equal(full.metadata.spent.transactionId, payment.transactionId);
+    assert.equal(full.metadata.spent.slot, payment.milestoneIndex);
+  });
+
+  it("the balances iota.js computes match the ledger this wallet kept", async () => {
+    // the unspent basic outputs each address holds, by this test's own account
+    const unspentBasic = (pubKeyHash: string) =>
+      confirmed
+        .flatMap((tx) => tx.created)
+        .filter((o) => !spentBy.has(o.outputId) && o.output.type === 3)
+        .filter((o) => o.output.unlockConditions[0].address.pubKeyHash === pubKeyHash);
+    const sum = (outputs: OwnedOutput[]) => outputs.reduce((s, o) => s + BigInt(o.output.amount), 0n);
+
+    const devBalance = await iota.addressBalance(client, dev.bech32);
+    const devExpected = TOKEN_SUPPLY - PAYMENT - foundryDeposit - nftDeposit;
+    assert.equal(sum(unspentBasic(dev.pubKeyHash)), devExpected);
+    assert.equal(devBalance.balance.toString(), devExpected.toString());
+    assert.deepEqual(Object.keys(devBalance.nativeTokens), [tokenId]);
+    assert.equal(devBalance.nativeTokens[tokenId]!.toString(), MINTED.toString());
+
+    const paid = await iota.addressBalance(client, recipient.bech32);
+    assert.equal(sum(unspentBasic(recipient.pubKeyHash)), PAYMENT);
+    assert.equal(paid.balance.toString(), PAYMENT.toString());
+    assert.deepEqual(paid.nativeTokens, {});
+    const listed = await indexer.basicOutputs({ addressBech32: recipient.bech32 });
+    assert.deepEqual(listed.items, [confirmed[0]!.created[0]!.outputId]);
+  });
+});
