@@ -60,6 +60,7 @@ export type ConfirmationWriter = (
 ) => void | Promise<void>;
 
 const RECENTLY_REFERENCED_MAX = 200_000;
+const MILESTONE_IDS_MAX = 100_000;
 
 /**
  * Transaction ID and essence signing hash of a block's transaction, hashed straight from the
@@ -90,6 +91,8 @@ export class Tangle {
   private readonly storing = new Set<string>();
   /** Referencing milestone of recently referenced blocks: parents of new blocks are mostly these. */
   private readonly recentlyReferenced = new Map<string, number>();
+  /** Milestone IDs by index, most recent ones (see milestoneIdAt). */
+  private readonly milestoneIds = new Map<number, Uint8Array>();
   /** The intake batch collecting this turn's writes. */
   private pending: { batch: WriteBatch; written: Promise<void> } | undefined;
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
@@ -310,11 +313,16 @@ export class Tangle {
       } else {
         const referenced = await this.referencedIndexOf(p);
         if (referenced === 0) {
-          this.wait(pk, key);
-          missing = true;
-          continue;
-        }
-        y = o = referenced;
+          // the parent may have been admitted while it was looked up (concurrent stores)
+          const late = this.unreferenced.get(pk);
+          if (!late?.solid) {
+            this.wait(pk, key);
+            missing = true;
+            continue;
+          }
+          y = late.ycri;
+          o = late.ocri;
+        } else y = o = referenced;
       }
       ycri = Math.max(ycri, y);
       ocri = Math.min(ocri, o);
@@ -405,6 +413,27 @@ export class Tangle {
     return [this.latest.blockId];
   }
 
+  /**
+   * The milestone ID of `index` (the zero ID for index 0, the state before the first milestone),
+   * or undefined when its record is not stored (pruned). Recent ones are answered from memory:
+   * an ID never changes once its milestone is confirmed.
+   */
+  async milestoneIdAt(index: number): Promise<Uint8Array | undefined> {
+    if (index === 0) return NULL_BLOCK_ID;
+    const known = this.milestoneIds.get(index);
+    if (known) return known;
+    const v = await this.store.getSoon(indexKey(Bucket.MilestoneByIndex, index));
+    if (!v) return undefined;
+    const id = decodeMilestoneRecord(v).milestoneId;
+    this.rememberMilestoneId(index, id);
+    return id;
+  }
+
+  private rememberMilestoneId(index: number, id: Uint8Array): void {
+    if (this.milestoneIds.size >= MILESTONE_IDS_MAX) this.milestoneIds.delete(this.milestoneIds.keys().next().value!);
+    this.milestoneIds.set(index, id);
+  }
+
   /** Unreferenced solid milestone blocks, lowest index first (milestones written but not applied). */
   pendingMilestones(): { blockId: Uint8Array; milestone: MilestonePayload }[] {
     const found: { blockId: Uint8Array; milestone: MilestonePayload }[] = [];
@@ -431,6 +460,7 @@ export class Tangle {
       this.recentlyReferenced.set(key, milestone.index);
     }
     this.latest = milestone;
+    this.rememberMilestoneId(milestone.index, milestone.milestoneId);
     this.recomputeConeRoots();
   }
 }

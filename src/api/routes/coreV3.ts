@@ -9,17 +9,8 @@ import {
 } from "../../codec/outputIdProof.js";
 import { decodeOutput, type OutputJson, outputToJson } from "../../codec/outputs/output.js";
 import { type Output, OutputType } from "../../codec/types.js";
-import {
-  Bucket,
-  decodeMilestoneRecord,
-  decodeOutputRecord,
-  decodeSpentRecord,
-  decodeTransactionOutputs,
-  idKey,
-  indexKey,
-  type KvStore,
-} from "../../storage/index.js";
-import { readLedgerIndex } from "../../tangle/tangle.js";
+import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs, idKey } from "../../storage/index.js";
+import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
 import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -72,10 +63,9 @@ export function commitmentId(milestoneId: Uint8Array, index: number): string {
  * Index 0 is the state before the first milestone, which has the zero milestone ID (as the
  * tangle names it before any milestone).
  */
-async function commitmentIdAt(store: KvStore, index: number): Promise<string | undefined> {
-  if (index === 0) return commitmentId(new Uint8Array(32), 0);
-  const v = await store.get(indexKey(Bucket.MilestoneByIndex, index));
-  return v && commitmentId(stored("milestone record", () => decodeMilestoneRecord(v)).milestoneId, index);
+async function commitmentIdAt(tangle: Tangle, index: number): Promise<string | undefined> {
+  const id = await tangle.milestoneIdAt(index);
+  return id && commitmentId(id, index);
 }
 
 /** A stored value that does not decode is damage, not bad input: 500. */
@@ -168,13 +158,14 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
     const store = node.tangle.store;
 
     // 1. the output, its spending and the creating transaction's proof data
-    const [rec, spentValue, txOutputs] = await store.getMany([
-      idKey(Bucket.Output, outputId),
-      idKey(Bucket.Spent, outputId),
-      idKey(Bucket.TransactionOutputs, transactionId),
-    ]);
+    // (synchronous point reads: served from LevelDB's caches they beat an async round trip)
+    const rec = store.getSync(idKey(Bucket.Output, outputId));
+    const spentValue = rec && store.getSync(idKey(Bucket.Spent, outputId));
+    const txOutputs = rec && store.getSync(idKey(Bucket.TransactionOutputs, transactionId));
     if (!rec) throw notFound(`output ${raw} not found`);
     const record = stored("output record", () => decodeOutputRecord(rec));
+    // booked by a milestone whose batch is written but not yet taken in: not visible yet
+    if (record.bookedIndex > node.tangle.latestMilestone.index) throw notFound(`output ${raw} not found`);
     const output = stored("output", () => decodeOutput(record.outputBytes));
     const outputJson = outputToV3Json(output);
     if (!outputJson) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
@@ -192,7 +183,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
     }
 
     // 3. metadata; the latest commitment is read last, so it is never older than what is shown
-    const included = await commitmentIdAt(store, record.bookedIndex);
+    const included = await commitmentIdAt(node.tangle, record.bookedIndex);
     const metadata: Record<string, unknown> = {
       outputId: toHex(outputId),
       blockId: toHex(record.blockId),
@@ -202,19 +193,20 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
         ...(included ? { commitmentId: included } : {}),
       },
     };
-    if (spentValue) {
-      const spent = stored("spent record", () => decodeSpentRecord(spentValue));
-      const at = await commitmentIdAt(store, spent.spentIndex);
+    // The reads are not one LevelDB snapshot: a milestone batch may land between them. The answer
+    // is the ledger as of the tangle's latest milestone, which moves only after its batch, so a
+    // spending newer than that is not shown yet.
+    const latest = node.tangle.latestMilestone;
+    const spent = spentValue && stored("spent record", () => decodeSpentRecord(spentValue));
+    if (spent && spent.spentIndex <= latest.index) {
+      const at = await commitmentIdAt(node.tangle, spent.spentIndex);
       metadata.spent = {
         slot: spent.spentIndex,
         transactionId: toHex(spent.transactionId),
         ...(at ? { commitmentId: at } : {}),
       };
     }
-    const latestIndex = await readLedgerIndex(store);
-    const latest = await commitmentIdAt(store, latestIndex);
-    if (!latest) throw new ApiError(500, `the record of the latest milestone ${latestIndex} is missing`);
-    metadata.latestCommitmentId = latest;
+    metadata.latestCommitmentId = commitmentId(latest.milestoneId, latest.index);
 
     return { output: outputJson, outputIdProof: outputIdProofToJson(proof), metadata };
   });
