@@ -153,8 +153,16 @@ export async function solidEntryPointsAt(
       frontier.push(...parentsOfBlockBytes(b.bytes));
     }
   }
+  // the children checks, a few dozen at a time (each is a short scan of the Child bucket)
   const entryPoints: SolidEntryPoint[] = [];
-  for (const c of candidates.values()) if (await hasChildAfter(store, c.blockId, target)) entryPoints.push(c);
+  const all = [...candidates.values()];
+  for (let i = 0; i < all.length; i += 64) {
+    const group = all.slice(i, i + 64);
+    const found = await Promise.all(group.map((c) => hasChildAfter(store, c.blockId, target)));
+    group.forEach((c, j) => {
+      if (found[j]) entryPoints.push(c);
+    });
+  }
   return entryPoints;
 }
 
@@ -253,10 +261,17 @@ export class Pruner {
     if (horizon <= this.horizonIndex) return this.horizonIndex;
     this.horizonIndex = horizon;
 
-    // 2. entry points for a history starting at the horizon, and the horizon itself, durably first
-    const entryPoints = await solidEntryPointsAt(store, horizon - 1, this.tangle.protocolParameters.belowMaxDepth);
+    // 2. entry points for a history starting at the horizon, and the horizon itself, durably
+    //    first; entry points below max depth of the new horizon are no longer needed
+    const belowMaxDepth = this.tangle.protocolParameters.belowMaxDepth;
+    const entryPoints = await solidEntryPointsAt(store, horizon - 1, belowMaxDepth);
     entryPoints.push(...(await this.parentsOfUnreferenced(horizon)));
+    const keep = new Set(entryPoints.map((sep) => toHex(sep.blockId)));
     const first = store.batch();
+    for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
+      const old = decodeU32(value, "solidEntryPoint.index") < horizon - 1 - belowMaxDepth;
+      if (old && !keep.has(toHex(key.subarray(1)))) first.del(key);
+    }
     for (const sep of entryPoints) first.put(idKey(Bucket.SolidEntryPoint, sep.blockId), encodeU32(sep.index));
     first.put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(horizon));
     await first.write({ sync: true });
@@ -308,17 +323,10 @@ export class Pruner {
       await new Promise((resolve) => setImmediate(resolve));
     };
 
-    // 1. the blocks this milestone referenced (its cone), and its own block once it is the
-    //    cone's (a milestone block is normally referenced by the next milestone)
+    // 1. the blocks this milestone referenced (its cone; the previous milestone's block is one)
     const cone: { id: Uint8Array; bytes: Uint8Array; meta: BlockMetadataRecord }[] = [];
     const seen = new Set<string>();
     let frontier = ms.bytes ? parentsOfBlockBytes(ms.bytes) : [];
-    const own = (await blocksOf(store, [ms.blockId]))[0]!;
-    const ownRef = own.meta?.referencedByMilestoneIndex ?? 0;
-    if (own.bytes && own.meta && ownRef > 0 && ownRef <= index) {
-      cone.push({ id: own.id, bytes: own.bytes, meta: own.meta });
-      seen.add(toHex(own.id));
-    }
     while (frontier.length > 0) {
       const fresh = frontier.filter((id) => {
         const k = toHex(id);

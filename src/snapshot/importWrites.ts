@@ -1,0 +1,207 @@
+import { bytesEqual, toHex } from "../codec/hex.js";
+import { MilestoneOptionType, type MilestonePayload } from "../codec/types.js";
+import {
+  Bucket,
+  childKey,
+  encodeBlockMetadata,
+  encodeLedgerDiff,
+  encodeMilestoneRecord,
+  encodeSpentRecord,
+  encodeU32,
+  InclusionState,
+  idKey,
+  indexKey,
+  type KvStore,
+  type WriteBatch,
+} from "../storage/index.js";
+import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { type MilestoneDiff, outputRecordOf } from "./format.js";
+import type { VerifiedMilestone } from "./verifySnapshot.js";
+
+/**
+ * The writes of a snapshot import beyond the outputs themselves: milestone diffs applied
+ * forward (a delta) or checked for a rollback (a full snapshot whose ledger is newer than its
+ * target), the target's own diff, the milestones with their blocks, and the batches they go in.
+ */
+
+const EMPTY = new Uint8Array(0);
+
+/** The milestone options announcing protocol parameters, by target index. */
+export function parameterOptions(milestone: MilestonePayload, into: Map<number, Uint8Array>): void {
+  for (const o of milestone.options) {
+    if (o.type === MilestoneOptionType.ProtocolParams) into.set(o.targetMilestoneIndex, o.params);
+  }
+}
+
+/**
+ * The batch being filled, and the one being written: `flush` waits for the write before and
+ * starts writing the filled batch, so reading the file overlaps LevelDB's work; batches land in
+ * order, one at a time. `drain` waits for the last write.
+ */
+export class BatchWriter {
+  private batch: WriteBatch;
+  private writing: Promise<void> = Promise.resolve();
+  constructor(private readonly store: KvStore) {
+    this.batch = store.batch();
+  }
+
+  get current(): WriteBatch {
+    return this.batch;
+  }
+
+  async flush(sync = false): Promise<void> {
+    await this.writing;
+    const b = this.batch;
+    this.batch = this.store.batch();
+    this.writing = b.write({ sync });
+    // a failed write is reported by the next flush or drain
+    this.writing.catch(() => {});
+  }
+
+  async drain(): Promise<void> {
+    await this.writing;
+  }
+}
+
+/** A milestone the imported history holds, with its block rebuilt when the file had its payload. */
+export interface ChainMilestone {
+  index: number;
+  milestoneId: Uint8Array;
+  timestamp: number;
+  rebuilt: VerifiedMilestone | undefined;
+}
+
+/**
+ * Records of the imported milestones and the blocks that carried them. A milestone block is
+ * referenced by the next milestone, so each block but the last is stored as referenced by its
+ * successor, provided the successor names it among its parents (else the rebuilt block is not
+ * the real one and is not stored). The last one is stored as a block no milestone references
+ * yet, as it was on the node that wrote the file: the next milestone (this node's coordinator's
+ * or the network's) takes it into its cone, so both count it alike; its parents are entry
+ * points. Without a payload the record names the first entry point as the milestone's block.
+ */
+export function writeMilestones(
+  batch: WriteBatch,
+  chain: ChainMilestone[],
+  successorParents: Uint8Array[] | undefined,
+  fallbackBlockId: Uint8Array,
+): void {
+  chain.forEach((m, i) => {
+    const nextParents = i + 1 < chain.length ? chain[i + 1]!.rebuilt?.parents : successorParents;
+    const block = m.rebuilt;
+    const named = block && nextParents?.some((p) => bytesEqual(p, block.blockId));
+    const last = i === chain.length - 1;
+    const store = block && (named || (last && nextParents === undefined));
+    batch.put(
+      indexKey(Bucket.MilestoneByIndex, m.index),
+      encodeMilestoneRecord({
+        milestoneId: m.milestoneId,
+        blockId: store || (block && !last) ? block!.blockId : fallbackBlockId,
+        timestamp: m.timestamp,
+      }),
+    );
+    batch.put(idKey(Bucket.MilestoneById, m.milestoneId), encodeU32(m.index));
+    if (!store || !block) return;
+    const referencedBy = last ? 0 : m.index + 1;
+    batch.put(idKey(Bucket.Block, block.blockId), block.blockBytes);
+    batch.put(
+      idKey(Bucket.BlockMetadata, block.blockId),
+      encodeBlockMetadata({
+        solid: referencedBy > 0,
+        milestone: true,
+        referencedByMilestoneIndex: referencedBy,
+        whiteFlagIndex: 0,
+        inclusionState: InclusionState.NoTransaction,
+        conflictReason: 0,
+        arrivalTime: m.timestamp,
+      }),
+    );
+    for (const p of block.parents) batch.put(childKey(p, block.blockId), EMPTY);
+    if (referencedBy === 0) batch.put(idKey(Bucket.Unreferenced, block.blockId), EMPTY);
+  });
+}
+
+/** The target milestone's own diff: its ledger diff record and the outputs it spent. */
+export function writeSpentHistory(batch: WriteBatch, d: MilestoneDiff): void {
+  const { index, timestamp } = d.milestone;
+  batch.put(
+    indexKey(Bucket.LedgerDiff, index),
+    encodeLedgerDiff({ created: d.created.map((o) => o.outputId), consumed: d.consumed.map((s) => s.output.outputId) }),
+  );
+  for (const s of d.consumed) {
+    batch.put(idKey(Bucket.Output, s.output.outputId), outputRecordOf(s.output));
+    batch.put(
+      idKey(Bucket.Spent, s.output.outputId),
+      encodeSpentRecord({ transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp }),
+    );
+  }
+}
+
+/**
+ * A milestone rolled back: what it created must be in the ledger (unless it also consumed it),
+ * what it consumed must not be.
+ */
+export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<void> {
+  const index = d.milestone.index;
+  const consumedIn = new Set(d.consumed.map((s) => toHex(s.output.outputId)));
+  const created = d.created.filter((o) => !consumedIn.has(toHex(o.outputId)));
+  const present = await store.getMany(created.map((o) => idKey(Bucket.Unspent, o.outputId)));
+  present.forEach((p, i) => {
+    if (!p) {
+      throw new SnapshotError(
+        SnapshotErrorCode.Corrupted,
+        `milestone ${index} created ${toHex(created[i]!.outputId)}, which the snapshot's ledger does not hold`,
+      );
+    }
+  });
+  const consumed = d.consumed.map((s) => s.output.outputId);
+  const unspent = await store.getMany(consumed.map((id) => idKey(Bucket.Unspent, id)));
+  unspent.forEach((u, i) => {
+    if (u) {
+      throw new SnapshotError(
+        SnapshotErrorCode.Corrupted,
+        `milestone ${index} consumed ${toHex(consumed[i]!)}, which the snapshot's ledger holds unspent`,
+      );
+    }
+  });
+}
+
+/**
+ * A delta milestone applied forward: what it consumed must be unspent, what it created new.
+ * Reads see the batches written so far (each diff is flushed before the next is read).
+ */
+export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneDiff): Promise<void> {
+  const { index, timestamp } = d.milestone;
+  const consumedIds = d.consumed.map((s) => s.output.outputId);
+  const createdIds = d.created.map((o) => o.outputId);
+  const unspent = await store.getMany(consumedIds.map((id) => idKey(Bucket.Unspent, id)));
+  const createdIn = new Set(createdIds.map(toHex));
+  unspent.forEach((u, i) => {
+    if (!u && !createdIn.has(toHex(consumedIds[i]!))) {
+      throw new SnapshotError(
+        SnapshotErrorCode.NotMergeable,
+        `milestone ${index} of the delta consumes ${toHex(consumedIds[i]!)}, which is not unspent`,
+      );
+    }
+  });
+  const existing = await store.getMany(createdIds.map((id) => idKey(Bucket.Output, id)));
+  existing.forEach((e, i) => {
+    if (e) {
+      throw new SnapshotError(
+        SnapshotErrorCode.NotMergeable,
+        `milestone ${index} of the delta creates ${toHex(createdIds[i]!)}, which already exists`,
+      );
+    }
+  });
+  for (const o of d.created) {
+    batch.put(idKey(Bucket.Output, o.outputId), outputRecordOf(o)).put(idKey(Bucket.Unspent, o.outputId), EMPTY);
+  }
+  for (const s of d.consumed) {
+    batch.del(idKey(Bucket.Unspent, s.output.outputId));
+    batch.put(
+      idKey(Bucket.Spent, s.output.outputId),
+      encodeSpentRecord({ transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp }),
+    );
+  }
+  batch.put(indexKey(Bucket.LedgerDiff, index), encodeLedgerDiff({ created: createdIds, consumed: consumedIds }));
+}

@@ -1,0 +1,291 @@
+import { encodeBlock } from "../codec/block.js";
+import { bytesEqual, toHex } from "../codec/hex.js";
+import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
+import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
+import { ed25519Verify } from "../crypto/ed25519.js";
+import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { readChecksumFile, readSnapshot } from "./fileReader.js";
+import {
+  amountOfOutputBytes,
+  type DeltaSnapshotHeader,
+  type FullSnapshotHeader,
+  type MilestoneDiff,
+  SnapshotType,
+} from "./format.js";
+
+/**
+ * The checks a snapshot file must pass before anything of it is written to a database (the
+ * importer's first pass). The format carries no checksum, so beyond the structure the reader
+ * checks, the content is checked for what must hold in any real ledger: a `<file>.sha256`
+ * beside the file matches; the outputs add up to the token supply; each milestone diff keeps
+ * the total; each milestone payload is signed by the keys it names and chains to the one before
+ * by its previous milestone ID; the header's target milestone ID and timestamp agree with the
+ * target milestone's payload; the diffs are the ones the header's indexes call for; a delta
+ * builds on the full snapshot's target. The signatures prove integrity, not authority: which
+ * keys a network's coordinator uses is not in the file.
+ */
+
+export interface ProgressReport {
+  bytesRead: number;
+  fileSize: number;
+}
+
+/** A milestone of the file, summarised for the import pass. */
+export interface VerifiedMilestone {
+  index: number;
+  milestoneId: Uint8Array;
+  timestamp: number;
+  /** The block that carried it, rebuilt as payload on its parents with nonce 0. */
+  blockBytes: Uint8Array;
+  blockId: Uint8Array;
+  parents: Uint8Array[];
+}
+
+export interface VerifiedFull {
+  header: FullSnapshotHeader;
+  protocolParameters: ProtocolParameters;
+  outputCount: number;
+  solidEntryPoints: Uint8Array[];
+  /** The target milestone, when the file carries its payload (an extra diff at the target index). */
+  targetMilestone?: VerifiedMilestone;
+  /** Parents of the milestone after the target, when the file rolls back through it. */
+  successorParents?: Uint8Array[];
+  sha256: string;
+}
+
+export interface VerifiedDelta {
+  header: DeltaSnapshotHeader;
+  /** The delta's milestones, oldest first. */
+  milestones: VerifiedMilestone[];
+  solidEntryPoints: Uint8Array[];
+  sha256: string;
+}
+
+function corrupted(reason: string): SnapshotError {
+  return new SnapshotError(SnapshotErrorCode.Corrupted, reason);
+}
+
+/** The block a coordinator issues for a milestone: the payload on its own parents, nonce 0 (TIP-29). */
+export function milestoneBlockBytes(milestone: MilestonePayload): Uint8Array {
+  return encodeBlock({
+    protocolVersion: milestone.protocolVersion,
+    parents: milestone.parents,
+    payload: milestone,
+    nonce: 0n,
+  });
+}
+
+/** Checks a milestone payload on its own and returns its summary. */
+function verifyMilestone(m: MilestonePayload, field: string): VerifiedMilestone {
+  const milestoneId = computeMilestoneId(m);
+  for (const [i, s] of m.signatures.entries()) {
+    if (!ed25519Verify(s.publicKey, milestoneId, s.signature)) {
+      throw corrupted(`${field}: signature ${i} of milestone ${m.index} does not verify`);
+    }
+  }
+  const blockBytes = milestoneBlockBytes(m);
+  return {
+    index: m.index,
+    milestoneId,
+    timestamp: m.timestamp,
+    blockBytes,
+    blockId: blockIdFromBytes(blockBytes),
+    parents: m.parents,
+  };
+}
+
+/** A diff keeps the total: what it created equals what it consumed (a receipt's treasury aside). */
+function checkBalance(d: MilestoneDiff, field: string): void {
+  if (d.treasuryInput) return;
+  let created = 0n;
+  let consumed = 0n;
+  for (const o of d.created) created += amountOfOutputBytes(o.outputBytes);
+  for (const s of d.consumed) consumed += amountOfOutputBytes(s.output.outputBytes);
+  if (created !== consumed) {
+    throw corrupted(`${field}: milestone ${d.milestone.index} creates ${created} and consumes ${consumed}`);
+  }
+}
+
+async function checkChecksum(path: string, sha256: string): Promise<void> {
+  const expected = await readChecksumFile(path);
+  if (expected !== undefined && expected !== sha256) {
+    throw corrupted(`${path} does not match its checksum file: SHA-256 ${sha256}, expected ${expected}`);
+  }
+}
+
+/** Reads and checks a full snapshot file without writing anything. */
+export async function verifyFullSnapshot(
+  path: string,
+  expectedNetworkName: string,
+  onProgress?: (p: ProgressReport) => void,
+): Promise<VerifiedFull> {
+  let header!: FullSnapshotHeader;
+  let total = 0n;
+  let outputCount = 0;
+  const seps: Uint8Array[] = [];
+  let targetMilestone: VerifiedMilestone | undefined;
+  let successorParents: Uint8Array[] | undefined;
+  /** Index and previous milestone ID of the diff read last (diffs run newest first). */
+  let newer: { index: number; previousMilestoneId: Uint8Array } | undefined;
+  const result = await readSnapshot(
+    path,
+    {
+      header(h) {
+        header = h as FullSnapshotHeader;
+        const name = header.protocolParameters.parameters.networkName;
+        if (name !== expectedNetworkName) {
+          throw new SnapshotError(
+            SnapshotErrorCode.WrongNetwork,
+            `${path} is a snapshot of network "${name}", this node runs "${expectedNetworkName}"`,
+          );
+        }
+        if (header.genesisMilestoneIndex > header.targetMilestoneIndex) {
+          throw corrupted(
+            `genesis milestone index ${header.genesisMilestoneIndex} is above the target index ${header.targetMilestoneIndex}`,
+          );
+        }
+        if (header.protocolParameters.option.targetMilestoneIndex > header.ledgerMilestoneIndex) {
+          throw corrupted(
+            `the protocol parameters take effect at ${header.protocolParameters.option.targetMilestoneIndex}, after the ledger index ${header.ledgerMilestoneIndex}`,
+          );
+        }
+        if (header.ledgerMilestoneIndex < header.targetMilestoneIndex) {
+          throw corrupted(
+            `ledger milestone index ${header.ledgerMilestoneIndex} is below the target index ${header.targetMilestoneIndex}`,
+          );
+        }
+        const rollback = header.ledgerMilestoneIndex - header.targetMilestoneIndex;
+        if (header.milestoneDiffCount < rollback) {
+          throw corrupted(
+            `${header.milestoneDiffCount} milestone diffs cannot roll the ledger back ${rollback} milestones`,
+          );
+        }
+      },
+      output(o, i) {
+        if (o.bookedIndex > header.ledgerMilestoneIndex) {
+          throw corrupted(
+            `outputs[${i}] is booked at ${o.bookedIndex}, after the ledger index ${header.ledgerMilestoneIndex}`,
+          );
+        }
+        total += amountOfOutputBytes(o.outputBytes);
+        outputCount++;
+      },
+      diff(d, i) {
+        const field = `milestoneDiffs[${i}]`;
+        const index = d.milestone.index;
+        // the ledger index down to the target + 1, each once; then optional extra diffs, descending
+        const rollback = header.ledgerMilestoneIndex - i;
+        const inOrder =
+          rollback > header.targetMilestoneIndex
+            ? index === rollback
+            : index <= header.targetMilestoneIndex && (newer === undefined || index < newer.index);
+        if (!inOrder) throw corrupted(`${field} is milestone ${index}, out of order`);
+        checkBalance(d, field);
+        const m = verifyMilestone(d.milestone, field);
+        if (newer && newer.index === index + 1 && !bytesEqual(newer.previousMilestoneId, m.milestoneId)) {
+          throw corrupted(`${field}: milestone ${index + 1} does not follow milestone ${index}`);
+        }
+        if (index === header.targetMilestoneIndex + 1) {
+          if (!bytesEqual(d.milestone.previousMilestoneId, header.targetMilestoneId)) {
+            throw corrupted(`${field}: milestone ${index} does not follow the header's target milestone`);
+          }
+          successorParents = d.milestone.parents;
+        }
+        if (index === header.targetMilestoneIndex) {
+          if (!bytesEqual(m.milestoneId, header.targetMilestoneId) || m.timestamp !== header.targetMilestoneTimestamp) {
+            throw corrupted(
+              `${field}: milestone ${index} does not match the header's target milestone ID and timestamp`,
+            );
+          }
+          targetMilestone = m;
+        }
+        newer = { index, previousMilestoneId: d.milestone.previousMilestoneId };
+      },
+      sep(id) {
+        seps.push(id);
+      },
+    },
+    { expectedType: SnapshotType.Full, onProgress: (bytesRead, fileSize) => onProgress?.({ bytesRead, fileSize }) },
+  );
+  // the treasury (TIP-34) holds the part of the supply the outputs do not
+  const supply = header.protocolParameters.parameters.tokenSupply;
+  if (total + header.treasuryOutputAmount !== supply) {
+    throw corrupted(
+      `the outputs hold ${total} and the treasury ${header.treasuryOutputAmount}, the token supply is ${supply}`,
+    );
+  }
+  if (seps.length === 0) throw corrupted("the snapshot has no solid entry points to attach new blocks to");
+  await checkChecksum(path, result.sha256);
+  return {
+    header,
+    protocolParameters: header.protocolParameters.parameters,
+    outputCount,
+    solidEntryPoints: seps,
+    ...(targetMilestone ? { targetMilestone } : {}),
+    ...(successorParents ? { successorParents } : {}),
+    sha256: result.sha256,
+  };
+}
+
+/** Reads and checks a delta snapshot file against the full snapshot it builds on. */
+export async function verifyDeltaSnapshot(
+  path: string,
+  full: FullSnapshotHeader,
+  onProgress?: (p: ProgressReport) => void,
+): Promise<VerifiedDelta> {
+  let header!: DeltaSnapshotHeader;
+  const milestones: VerifiedMilestone[] = [];
+  const seps: Uint8Array[] = [];
+  let previousId = full.targetMilestoneId;
+  const result = await readSnapshot(
+    path,
+    {
+      header(h) {
+        header = h as DeltaSnapshotHeader;
+        if (!bytesEqual(header.fullSnapshotTargetMilestoneId, full.targetMilestoneId)) {
+          throw new SnapshotError(
+            SnapshotErrorCode.NotMergeable,
+            `${path} builds on milestone ${toHex(header.fullSnapshotTargetMilestoneId)}, the full snapshot's target is ${toHex(full.targetMilestoneId)}`,
+          );
+        }
+        if (header.targetMilestoneIndex <= full.targetMilestoneIndex) {
+          throw new SnapshotError(
+            SnapshotErrorCode.NotMergeable,
+            `the delta's target ${header.targetMilestoneIndex} is not above the full snapshot's ${full.targetMilestoneIndex}`,
+          );
+        }
+        if (header.milestoneDiffCount !== header.targetMilestoneIndex - full.targetMilestoneIndex) {
+          throw corrupted(
+            `${header.milestoneDiffCount} milestone diffs cannot lead from ${full.targetMilestoneIndex} to ${header.targetMilestoneIndex}`,
+          );
+        }
+      },
+      diff(d, i) {
+        const field = `milestoneDiffs[${i}]`;
+        const index = d.milestone.index;
+        if (index !== full.targetMilestoneIndex + 1 + i)
+          throw corrupted(`${field} is milestone ${index}, out of order`);
+        checkBalance(d, field);
+        const m = verifyMilestone(d.milestone, field);
+        if (!bytesEqual(d.milestone.previousMilestoneId, previousId)) {
+          throw corrupted(`${field}: milestone ${index} does not follow milestone ${index - 1}`);
+        }
+        previousId = m.milestoneId;
+        milestones.push(m);
+      },
+      sep(id) {
+        seps.push(id);
+      },
+    },
+    { expectedType: SnapshotType.Delta, onProgress: (bytesRead, fileSize) => onProgress?.({ bytesRead, fileSize }) },
+  );
+  const last = milestones[milestones.length - 1];
+  if (last && last.timestamp !== header.targetMilestoneTimestamp) {
+    throw corrupted(
+      `the header's target timestamp ${header.targetMilestoneTimestamp} is not milestone ${last.index}'s`,
+    );
+  }
+  if (seps.length === 0) throw corrupted("the snapshot has no solid entry points to attach new blocks to");
+  await checkChecksum(path, result.sha256);
+  return { header, milestones, solidEntryPoints: seps, sha256: result.sha256 };
+}

@@ -1,0 +1,188 @@
+import assert from "node:assert/strict";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import {
+  outputRecordOf,
+  readSnapshot,
+  SnapshotError,
+  SnapshotErrorCode,
+  SnapshotFileWriter,
+  SnapshotManager,
+  SnapshotType,
+  verifyFullSnapshot,
+} from "../../../src/snapshot/index.js";
+import { Bucket, idKey } from "../../../src/storage/index.js";
+import { assertSameLedger, History, type LedgerState, tempDir } from "./history.js";
+
+/** The ledger at the target of a full snapshot file: its outputs rolled back by its diffs. */
+async function ledgerInFile(path: string): Promise<LedgerState> {
+  const outputs = new Map<string, Uint8Array>();
+  const hex = (id: Uint8Array) => `0x${Buffer.from(id).toString("hex")}`;
+  let target = 0;
+  await readSnapshot(path, {
+    header(h) {
+      if (h.type === SnapshotType.Full) target = h.targetMilestoneIndex;
+    },
+    output(o) {
+      outputs.set(hex(o.outputId), outputRecordOf(o));
+    },
+    diff(d) {
+      if (d.milestone.index <= target) return;
+      for (const s of d.consumed) outputs.set(hex(s.output.outputId), outputRecordOf(s.output));
+      for (const o of d.created) outputs.delete(hex(o.outputId));
+    },
+  });
+  let total = 0n;
+  for (const rec of outputs.values()) total += new DataView(rec.buffer, rec.byteOffset + 41, 8).getBigUint64(0, true);
+  return { outputs, total };
+}
+
+const code = (c: SnapshotErrorCode) => (e: unknown) => e instanceof SnapshotError && e.code === c;
+
+describe("creating snapshots", () => {
+  let h: History;
+  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let manager: SnapshotManager;
+  let latest: number;
+
+  before(async () => {
+    h = await History.create();
+    await h.run(12, 2);
+    latest = h.node.tangle.latestMilestone.index;
+    dir = await tempDir("create");
+    manager = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+  });
+  after(async () => {
+    await h.dispose();
+    await dir.dispose();
+  });
+
+  it("refuses a missing, zero, negative, fractional or future index with BadIndex", async () => {
+    for (const index of [0, -1, 1.5, Number.NaN, "3", undefined, latest + 1]) {
+      await assert.rejects(manager.create({ index: index as number }), code(SnapshotErrorCode.BadIndex), String(index));
+    }
+  });
+
+  it("refuses a delta without a full snapshot (NoFullSnapshot) and one not newer than it (BadIndex)", async () => {
+    const empty = new SnapshotManager(h.node.store, { directory: join(dir.path, "none") }, { belowMaxDepth: 15 });
+    await assert.rejects(empty.createDelta(5), code(SnapshotErrorCode.NoFullSnapshot));
+    await empty.createFull(6);
+    await assert.rejects(empty.createDelta(6), code(SnapshotErrorCode.BadIndex));
+    await assert.rejects(empty.createDelta(4), code(SnapshotErrorCode.BadIndex));
+    const r = await empty.create({ index: 9, type: "delta" });
+    assert.deepEqual(
+      { ...r, deltaFilePath: undefined, fullFilePath: undefined },
+      { deltaIndex: 9, fullIndex: 6, deltaFilePath: undefined, fullFilePath: undefined },
+    );
+  });
+
+  it("writes the ledger of an older milestone while the node keeps confirming", async () => {
+    const index = latest - 4;
+    const [file] = await Promise.all([manager.createFull(index), h.run(3, 2)]);
+    assertSameLedger(await ledgerInFile(file.filePath), h.states.get(index)!, `file at ${index}`);
+    const verified = await verifyFullSnapshot(file.filePath, "dev");
+    assert.equal(verified.header.targetMilestoneIndex, index);
+    assert.ok(verified.header.ledgerMilestoneIndex >= latest, "the outputs are those of the ledger index");
+  });
+
+  it("serializes concurrent requests: each file complete, answered in request order", async () => {
+    latest = h.node.tangle.latestMilestone.index;
+    // count the files open for writing at once
+    let open = 0;
+    let most = 0;
+    const create = SnapshotFileWriter.create;
+    const commit = SnapshotFileWriter.prototype.commit;
+    SnapshotFileWriter.create = async (path: string) => {
+      open++;
+      most = Math.max(most, open);
+      return create.call(SnapshotFileWriter, path);
+    };
+    SnapshotFileWriter.prototype.commit = async function (this: SnapshotFileWriter) {
+      try {
+        return await commit.call(this);
+      } finally {
+        open--;
+      }
+    };
+    const order: number[] = [];
+    const requests = [latest, 3, latest, 5].map((index, i) =>
+      manager.createFull(index).then((r) => {
+        order.push(i);
+        return r;
+      }),
+    );
+    const results = await Promise.all(requests).finally(() => {
+      SnapshotFileWriter.create = create;
+      SnapshotFileWriter.prototype.commit = commit;
+    });
+    assert.equal(most, 1, "one file is written at a time");
+    assert.deepEqual(order, [0, 1, 2, 3]);
+    for (const r of results) {
+      assertSameLedger(await ledgerInFile(r.filePath), h.states.get(r.index)!, `file at ${r.index}`);
+    }
+    const names = await readdir(join(dir.path, "snapshots"));
+    assert.deepEqual(
+      names.filter((n) => n.endsWith(".tmp")),
+      [],
+      "no temporary file is left",
+    );
+    assert.ok(names.includes(`full_snapshot_${latest}.bin.sha256`));
+  });
+
+  it("fails with WriteFailed when the file cannot be written, leaving no partial file", async () => {
+    const snapshots = join(dir.path, "blocked");
+    await mkdir(join(snapshots, "full_snapshot_4.bin"), { recursive: true });
+    await writeFile(join(snapshots, "full_snapshot_4.bin", "keep"), "a directory where the file should go");
+    const blocked = new SnapshotManager(h.node.store, { directory: snapshots }, { belowMaxDepth: 15 });
+    await assert.rejects(blocked.createFull(4), code(SnapshotErrorCode.WriteFailed));
+    assert.deepEqual(await readdir(snapshots), ["full_snapshot_4.bin"]);
+
+    const file = join(dir.path, "a-file");
+    await writeFile(file, "");
+    const impossible = new SnapshotManager(h.node.store, { directory: join(file, "sub") }, { belowMaxDepth: 15 });
+    await assert.rejects(impossible.createFull(4), code(SnapshotErrorCode.WriteFailed));
+  });
+
+  it("refuses to write a ledger that does not add up (LedgerInconsistent), leaving no partial file", async () => {
+    const isolated = await History.create();
+    try {
+      await isolated.run(3, 2);
+      // an output booked before milestone 3: the writer meets its missing record mid-stream
+      const [someId] = [...isolated.states.get(3)!.outputs].find(([, rec]) => Buffer.from(rec).readUInt32LE(32) < 3)!;
+      const id = Uint8Array.from(Buffer.from(someId!.slice(2), "hex"));
+      const record = (await isolated.node.store.get(idKey(Bucket.Output, id)))!;
+      await isolated.node.store.batch().del(idKey(Bucket.Output, id)).write();
+      const snapshots = join(dir.path, "inconsistent");
+      const m = new SnapshotManager(isolated.node.store, { directory: snapshots }, { belowMaxDepth: 15 });
+      await assert.rejects(m.createFull(3), code(SnapshotErrorCode.LedgerInconsistent));
+      assert.deepEqual(await readdir(snapshots), []);
+      await isolated.node.store.put(idKey(Bucket.Output, id), record);
+      await m.createFull(3);
+    } finally {
+      await isolated.dispose();
+    }
+  });
+
+  it("takes full snapshots every `interval` milestones and keeps the newest `keepFull`", async () => {
+    const snapshots = join(dir.path, "auto");
+    const errors: unknown[] = [];
+    const auto = new SnapshotManager(
+      h.node.store,
+      { directory: snapshots, interval: 3, keepFull: 2 },
+      { belowMaxDepth: 15, onError: (e) => errors.push(e) },
+    );
+    for (let i = 1; i <= 10; i++) auto.onConfirmed(i);
+    await auto.idle();
+    assert.deepEqual(errors, []);
+    const names = (await readdir(snapshots)).filter((n) => n.endsWith(".bin")).sort();
+    assert.deepEqual(names, ["full_snapshot_6.bin", "full_snapshot_9.bin"]);
+    const off = new SnapshotManager(h.node.store, { directory: join(dir.path, "off") }, { belowMaxDepth: 15 });
+    off.onConfirmed(3);
+    await off.idle();
+    await assert.rejects(readdir(join(dir.path, "off")));
+    const newest = await auto.newestFullSnapshot();
+    assert.equal(newest?.header.type, SnapshotType.Full);
+    assert.equal(newest?.header.targetMilestoneIndex, 9);
+  });
+});
