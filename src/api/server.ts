@@ -8,6 +8,7 @@ import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
 import { registerPeerRoutes } from "./routes/corePeers.js";
 import { registerCoreV3Routes } from "./routes/coreV3.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
+import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerNodeRoutes } from "./routes/routes.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
@@ -88,6 +89,7 @@ export function buildServer(
   registerCoreV3Routes(app, node);
   registerIndexerRoutes(app, node);
   registerExplorerRoutes(app, node);
+  registerExplorerBlockRoutes(app, node);
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
 

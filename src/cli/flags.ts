@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { parsePeerAddress } from "../network/peering.js";
 import { defaultNodeOptions, type NodeOptions } from "../node/options.js";
 
 /**
@@ -41,6 +42,25 @@ export const FLAGS: FlagSpec[] = [
     key: "protectedRoutes",
     kind: "list",
     help: "comma-separated route patterns that need a JWT",
+  },
+  { flag: "p2p-host", key: "p2pHost", kind: "string", help: "address the P2P transport (TCP) listens on" },
+  {
+    flag: "p2p-port",
+    key: "p2pPort",
+    kind: "int",
+    help: "port of the P2P transport (taken: a free one; 0: a free one)",
+  },
+  {
+    flag: "peer",
+    key: "peers",
+    kind: "list",
+    help: "static peer multiaddr /ip4/<host>/tcp/<port>/p2p/<peer id>; repeat the flag for more",
+  },
+  {
+    flag: "network-config",
+    key: "networkConfig",
+    kind: "string",
+    help: "join the network this file describes (<coordinator data dir>/network.json) as a follower",
   },
 ];
 
@@ -92,8 +112,11 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    const spec = FLAGS.find((f) => f.flag === name);
     if (name === "config") configPath = value;
-    else if (FLAGS.some((f) => f.flag === name)) fromFlags.set(name, value);
+    // a list flag may be repeated (--peer a --peer b), its values add up
+    else if (spec?.kind === "list" && fromFlags.has(name)) fromFlags.set(name, `${fromFlags.get(name)},${value}`);
+    else if (spec) fromFlags.set(name, value);
     else throw new UsageError(`unknown flag --${name} (see --help)`);
   }
   let fromFile: Record<string, unknown> = {};
@@ -112,6 +135,14 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       options[spec.key] = parseValue(spec, env[envName(spec.flag)], envName(spec.flag));
     else if (fromFile[fileKey] !== undefined)
       options[spec.key] = parseValue(spec, fromFile[fileKey], `config ${fileKey}`);
+  }
+  // a peer address libp2p cannot dial is a usage error, found before anything starts
+  for (const peer of options.peers as string[]) {
+    try {
+      parsePeerAddress(peer);
+    } catch (e) {
+      throw new UsageError(`--peer ${(e as Error).message}`);
+    }
   }
   return { options: options as unknown as NodeOptions, help };
 }

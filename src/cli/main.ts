@@ -12,6 +12,10 @@ import { runTokenCommand } from "./token.js";
 async function main(): Promise<void> {
   if (process.argv[2] === "token" || process.argv[2] === "jwt")
     process.exit(await runTokenCommand(process.argv.slice(3)));
+  if (process.argv[2] === "network-config")
+    process.exit(await (await import("./networkConfig.js")).runNetworkConfigCommand(process.argv.slice(3)));
+  if (process.argv[2] === "inspect")
+    process.exit(await (await import("./inspect.js")).runInspectCommand(process.argv.slice(3)));
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs(process.argv.slice(2));
@@ -25,6 +29,9 @@ async function main(): Promise<void> {
   if (parsed.help) {
     console.log(helpText());
     console.log("\n  token | jwt            print a JWT for the protected routes (see: token --help)");
+    console.log(
+      "  network-config         print the network configuration followers join with (see: network-config --help)",
+    );
     return;
   }
   const options = parsed.options;
@@ -34,23 +41,17 @@ async function main(): Promise<void> {
   const app = buildServer(node, options.logLevel, {
     auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
   });
-  await app.listen({ host: options.apiHost, port: options.apiPort });
   const explorer = options.explorerPort > 0 ? buildExplorerServer(node, options.logLevel) : undefined;
-  await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
-  node.start();
 
-  const url = `http://${options.apiHost}:${options.apiPort}`;
-  console.log(`ledger-node: dev network, data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}`);
-  console.log(`API: ${url}`);
-  if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
-  console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
-  console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
-
+  // Signals are handled from here on: one arriving while the node still starts (the API may
+  // already answer) waits for the start to finish, then shuts everything down cleanly.
+  let startup: Promise<unknown> = Promise.resolve();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     console.log(`${signal}: shutting down`);
+    await startup.catch(() => {});
     await app.close();
     await explorer?.close();
     await node.close();
@@ -58,6 +59,28 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  const start = async () => {
+    await app.listen({ host: options.apiHost, port: options.apiPort });
+    await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
+    const network = await node.startNetwork(app.log.child({ module: "network" }));
+    if (closing) return;
+    node.start();
+
+    const url = `http://${options.apiHost}:${options.apiPort}`;
+    const role = node.isCoordinator ? "coordinator" : "follower (confirms received milestones)";
+    console.log(
+      `ledger-node: dev network, data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}, ${role}`,
+    );
+    console.log(`API: ${url}`);
+    console.log(`P2P: peer ID ${network.peerId}, listening on ${network.listenAddresses().join(" ")}`);
+    if (node.isCoordinator) console.log(`network config for followers: ${options.dataDir}/network.json`);
+    if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
+    console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
+    console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
+  };
+  startup = start();
+  await startup;
 }
 
 main().catch((e) => {

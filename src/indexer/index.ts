@@ -1,5 +1,6 @@
 // Public surface of the indexer layer: secondary indexes over the unspent ledger.
 export * from "./errors.js";
+export * from "./explorerIndex.js";
 export * from "./facts.js";
 export * from "./indexer.js";
 export * from "./keys.js";

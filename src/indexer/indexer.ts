@@ -1,3 +1,4 @@
+import { bytesEqual, compareBytes } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
@@ -19,10 +20,11 @@ import {
   INDEXER_STATE_KEY,
   listingKey,
   outputListPrefix,
+  POSITION_LENGTH,
   type Position,
   positionOfKey,
 } from "./keys.js";
-import { matches, type OutputQuery, planScan } from "./query.js";
+import { matches, type OutputQuery, planScans, type ScanPlan } from "./query.js";
 
 /**
  * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
@@ -96,6 +98,16 @@ export interface OutputPage {
   /** Position of the next page's first item, when there is one. */
   next?: Position;
 }
+
+/** The current matching entry of one scanned range (none once it is exhausted). */
+interface RangeHead {
+  key: Uint8Array | undefined;
+  advance(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The position at the end of a listing key, as bytes that sort in listing order. */
+const positionSlice = (key: Uint8Array) => key.subarray(key.length - POSITION_LENGTH);
 
 const attached = new WeakMap<Tangle, Indexer>();
 
@@ -260,29 +272,76 @@ export class Indexer {
     return this.consistent(async () => ({ outputId: await this.store.get(chainKey(type, chainId)) }));
   }
 
-  /** One page of the outputs matching `q`, in booking order then output ID order. */
+  /**
+   * One page of the outputs matching `q`, in booking order then output ID order. A listing over
+   * several ranges (every kind, or the fields an unlocking address may sit in) merges them by
+   * position; an output found in two ranges of its kind is listed once.
+   */
   async outputs(q: OutputQuery): Promise<OutputPage> {
     return this.consistent(async () => {
-      const plan = planScan(q);
+      const plans = planScans(q);
       const items: Uint8Array[] = [];
       let next: Position | undefined;
-      if (!plan) return { items };
-      for await (const [key, value] of this.store.scan({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte })) {
-        let facts: ReturnType<typeof decodeOutputFacts>;
-        try {
-          facts = decodeOutputFacts(value);
-        } catch (e) {
-          throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+      const heads = await Promise.all(plans.map((plan) => this.openRange(plan, q)));
+      try {
+        let last: Uint8Array | undefined;
+        for (;;) {
+          let at = -1;
+          for (let i = 0; i < heads.length; i++) {
+            const h = heads[i]!;
+            if (h.key && (at < 0 || compareBytes(positionSlice(h.key), positionSlice(heads[at]!.key!)) < 0)) at = i;
+          }
+          if (at < 0) break;
+          const head = heads[at]!;
+          const key = head.key!;
+          await head.advance();
+          const pos = positionSlice(key);
+          if (last && bytesEqual(pos, last)) continue;
+          last = pos;
+          const position = positionOfKey(key);
+          if (items.length === q.pageSize) {
+            next = position;
+            break;
+          }
+          items.push(position.outputId);
         }
-        if (!matches(facts, q, plan.indexed)) continue;
-        const position = positionOfKey(key);
-        if (items.length === q.pageSize) {
-          next = position;
-          break;
-        }
-        items.push(position.outputId);
+      } finally {
+        await Promise.all(heads.map((h) => h.close()));
       }
       return next ? { items, next } : { items };
     });
+  }
+
+  /** An iterator over the matching entries of one range, holding its current key. */
+  private async openRange(plan: ScanPlan, q: OutputQuery): Promise<RangeHead> {
+    const it = this.store.scan({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte })[Symbol.asyncIterator]();
+    const head: RangeHead = {
+      key: undefined,
+      advance: async () => {
+        for (;;) {
+          const r = await it.next();
+          if (r.done) {
+            head.key = undefined;
+            return;
+          }
+          const [key, value] = r.value;
+          let facts: ReturnType<typeof decodeOutputFacts>;
+          try {
+            facts = decodeOutputFacts(value);
+          } catch (e) {
+            throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+          }
+          if (matches(facts, q, plan.indexed)) {
+            head.key = key;
+            return;
+          }
+        }
+      },
+      close: async () => {
+        await it.return?.(undefined);
+      },
+    };
+    await head.advance();
+    return head;
   }
 }

@@ -10,9 +10,16 @@ import { fieldListPrefix, outputListPrefix, type Position, positionBytes } from 
  * with a page size and a cursor. Comparisons are strict, as inx-indexer's SQL (`created_at < ?`).
  */
 export interface OutputQuery {
-  type: IndexedOutputType;
+  /** The output kind; left out, every kind (the combined listing). */
+  type?: IndexedOutputType;
   /** Every one must be carried by the output. */
   fields?: readonly FieldValue[];
+  /**
+   * 33 serialized address bytes that can unlock the output: its owner, the return address of a
+   * storage deposit return or expiration condition (basic, NFT), the state controller or
+   * governor (alias) or the controlling alias (foundry), as inx-indexer's `unlockableByAddress`.
+   */
+  unlockableBy?: Uint8Array;
   hasNativeTokens?: boolean;
   minNativeTokenCount?: number;
   maxNativeTokenCount?: number;
@@ -42,14 +49,31 @@ export interface ScanPlan {
 
 const MAX_U32 = 0xffffffff;
 
+/** Every output kind, in TIP-18 code order. */
+export const INDEXED_TYPES: readonly IndexedOutputType[] = [3, 4, 5, 6];
+
+/** The fields whose address can unlock an output of each kind (inx-indexer's `unlockableByAddress`). */
+export const UNLOCKING_FIELDS: Record<IndexedOutputType, readonly IndexedField[]> = {
+  3: [IndexedField.Address, IndexedField.StorageDepositReturn, IndexedField.ExpirationReturn],
+  4: [IndexedField.StateController, IndexedField.Governor],
+  5: [IndexedField.ImmutableAlias],
+  6: [IndexedField.Address, IndexedField.StorageDepositReturn, IndexedField.ExpirationReturn],
+};
+
+const UNLOCKING = new Set<number>([
+  IndexedField.Address,
+  IndexedField.StateController,
+  IndexedField.Governor,
+  IndexedField.ImmutableAlias,
+  IndexedField.StorageDepositReturn,
+  IndexedField.ExpirationReturn,
+]);
+
 /**
- * Picks the index to scan: the first field filter's entries when there is one (an owner's
- * outputs are few among all), otherwise every output of the kind; narrowed to the cursor and the
- * booking-time window. Undefined when the window is empty.
+ * The position bounds of a listing: the cursor and the booking-time window (exclusive bounds,
+ * as inx-indexer's `created_at < ?`). Undefined when the window is empty.
  */
-export function planScan(q: OutputQuery): ScanPlan | undefined {
-  const indexed = q.fields?.[0];
-  const prefix = indexed ? fieldListPrefix(q.type, indexed) : outputListPrefix(q.type);
+function positionBounds(q: OutputQuery): { low: Uint8Array; high: Uint8Array } | undefined {
   let low = positionBytes({ createdAt: 0, outputId: new Uint8Array(OUTPUT_ID_LENGTH) });
   if (q.createdAfter !== undefined) {
     if (q.createdAfter >= MAX_U32) return undefined;
@@ -66,14 +90,49 @@ export function planScan(q: OutputQuery): ScanPlan | undefined {
       high = positionBytes({ createdAt: q.createdBefore - 1, outputId: new Uint8Array(OUTPUT_ID_LENGTH).fill(0xff) });
     }
   }
-  if (compareBytes(low, high) > 0) return undefined;
-  const join = (p: Uint8Array) => {
-    const out = new Uint8Array(prefix.length + p.length);
-    out.set(prefix);
-    out.set(p, prefix.length);
-    return out;
-  };
-  return { prefix, ...(indexed ? { indexed } : {}), gte: join(low), lte: join(high) };
+  return compareBytes(low, high) > 0 ? undefined : { low, high };
+}
+
+function join(prefix: Uint8Array, p: Uint8Array): Uint8Array {
+  const out = new Uint8Array(prefix.length + p.length);
+  out.set(prefix);
+  out.set(p, prefix.length);
+  return out;
+}
+
+/**
+ * The key ranges one listing scans, merged in position order: per output kind asked for, the
+ * first field filter's entries when there is one (an owner's outputs are few among all), else
+ * one range per field that can carry the unlocking address, else every output of the kind;
+ * each narrowed to the cursor and the booking-time window. Empty when the window is.
+ */
+export function planScans(q: OutputQuery): ScanPlan[] {
+  const bounds = positionBounds(q);
+  if (!bounds) return [];
+  const plans: ScanPlan[] = [];
+  const add = (prefix: Uint8Array, indexed?: FieldValue) =>
+    plans.push({
+      prefix,
+      ...(indexed ? { indexed } : {}),
+      gte: join(prefix, bounds.low),
+      lte: join(prefix, bounds.high),
+    });
+  for (const type of q.type === undefined ? INDEXED_TYPES : [q.type]) {
+    const first = q.fields?.[0];
+    if (first) add(fieldListPrefix(type, first), first);
+    else if (q.unlockableBy) {
+      for (const field of UNLOCKING_FIELDS[type]) {
+        const f = { field, value: q.unlockableBy };
+        add(fieldListPrefix(type, f), f);
+      }
+    } else add(outputListPrefix(type));
+  }
+  return plans;
+}
+
+/** The single range of a one-kind listing without `unlockableBy` (undefined when empty). */
+export function planScan(q: OutputQuery): ScanPlan | undefined {
+  return planScans(q)[0];
 }
 
 const carries = (facts: OutputFacts, f: FieldValue) =>
@@ -84,6 +143,10 @@ const hasField = (facts: OutputFacts, field: number) => facts.fields.some((x) =>
 /** Whether an entry's facts satisfy every filter but the booking window (the scan range holds it). */
 export function matches(facts: OutputFacts, q: OutputQuery, indexed?: FieldValue): boolean {
   for (const f of q.fields ?? []) if (f !== indexed && !carries(facts, f)) return false;
+  const by = q.unlockableBy;
+  if (by && indexed?.value !== by && !facts.fields.some((x) => UNLOCKING.has(x.field) && bytesEqual(x.value, by))) {
+    return false;
+  }
   const n = facts.nativeTokenCount;
   if (q.hasNativeTokens !== undefined && q.hasNativeTokens !== n > 0) return false;
   if (q.minNativeTokenCount !== undefined && n < q.minNativeTokenCount) return false;

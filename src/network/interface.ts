@@ -28,6 +28,7 @@ export interface GossipMetrics {
   invalidMessages: number;
 }
 
+/** A connected peer, a static peer (connected or not) or a banned one. */
 export interface PeerView {
   id: string;
   multiAddresses: string[];

@@ -22,17 +22,26 @@ import { DEV_NETWORK_NAME, devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetw
 /**
  * First start and every later start: an empty database gets the dev genesis (protocol
  * parameters, the genesis output, the null block as solid entry point, a fresh coordinator key
- * and JWT secret) in one batch; a database of another network or schema is refused.
+ * and JWT secret) in one batch; a database of another network or schema is refused. A node
+ * joining an existing network (a follower) gets the same genesis, which is deterministic, but
+ * no coordinator key: it confirms the milestones it receives.
  */
 
 export interface NodeSecrets {
-  coordinatorSeed: Uint8Array;
+  /** The coordinator's Ed25519 seed; absent on a follower. */
+  coordinatorSeed?: Uint8Array;
   jwtSecret: Uint8Array;
+}
+
+export interface InitDatabaseOptions {
+  /** Write a fresh coordinator seed with the genesis (a node that starts a network); default true. */
+  coordinator: boolean;
 }
 
 export async function initDatabase(
   store: KvStore,
   params: ProtocolParameters,
+  options: InitDatabaseOptions = { coordinator: true },
 ): Promise<{ created: boolean; protocolParameters: ProtocolParameters; secrets: NodeSecrets }> {
   const name = await store.get(nodeStateKey(NodeStateKey.NetworkName));
   if (name) {
@@ -54,7 +63,7 @@ export async function initDatabase(
       // the min PoW score is a node setting on the dev network; the rest is fixed at genesis
       protocolParameters: { ...stored_params, minPowScore: params.minPowScore },
       secrets: {
-        coordinatorSeed: (await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed)))!,
+        coordinatorSeed: await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed)),
         jwtSecret: (await store.get(nodeStateKey(NodeStateKey.JwtSecret)))!,
       },
     };
@@ -65,13 +74,16 @@ export async function initDatabase(
       `the dev genesis is only for network "${DEV_NETWORK_NAME}"`,
     );
   }
-  const secrets = { coordinatorSeed: new Uint8Array(randomBytes(32)), jwtSecret: new Uint8Array(randomBytes(32)) };
-  await store
-    .batch()
+  const secrets: NodeSecrets = {
+    ...(options.coordinator ? { coordinatorSeed: new Uint8Array(randomBytes(32)) } : {}),
+    jwtSecret: new Uint8Array(randomBytes(32)),
+  };
+  const batch = store.batch();
+  if (secrets.coordinatorSeed) batch.put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed);
+  await batch
     .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
     .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(params.networkName))
     .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(0))
-    .put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed)
     .put(nodeStateKey(NodeStateKey.JwtSecret), secrets.jwtSecret)
     .put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(params))
     .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0))

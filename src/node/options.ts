@@ -17,6 +17,19 @@ export interface NodeOptions {
   publicRoutes: string[];
   /** Route patterns that need a JWT; they win over `publicRoutes`. */
   protectedRoutes: string[];
+  /** Address the P2P transport (TCP) listens on. */
+  p2pHost: string;
+  /** Port of the P2P transport; a taken port falls back to a free one (logged), 0 always takes a free one. */
+  p2pPort: number;
+  /** Static peers (multiaddrs), dialled at start and redialled with backoff when lost. */
+  peers: string[];
+  /**
+   * The network configuration file of an existing network (`<coordinator data dir>/network.json`):
+   * the node joins that network as a follower, without a coordinator key. Empty: the node starts
+   * (or resumes) its own dev network as its coordinator, or follows the network its data
+   * directory already belongs to.
+   */
+  networkConfig: string;
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -30,4 +43,8 @@ export const defaultNodeOptions: NodeOptions = {
   explorerPort: 0,
   publicRoutes: ["/*"],
   protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
+  p2pHost: "0.0.0.0",
+  p2pPort: 15600,
+  peers: [],
+  networkConfig: "",
 };

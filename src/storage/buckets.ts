@@ -29,8 +29,14 @@
  * | IndexerField          | outputType u8 ‖ field u8 ‖ len u8 ‖  | OutputFacts (indexer/facts.ts)                                   |
  * |                       |   value ‖ createdAt u32 BE ‖         |                                                                  |
  * |                       |   outputId[34]                       |                                                                  |
+ * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
+ * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  *
- * Indexer buckets (0x20..0x2f) hold unspent basic, alias, foundry and NFT outputs only and are
+ * MilestoneBlock (explorer) lists the blocks each milestone referenced in white-flag order; it
+ * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts) and
+ * holds nothing for milestones confirmed before the writer was attached.
+ *
+ * Indexer buckets (0x20..0x23) hold unspent basic, alias, foundry and NFT outputs only and are
  * written in each milestone's batch. `outputType` is the TIP-18 code (basic 3, alias 4, foundry
  * 5, NFT 6); the chain ID is the alias or NFT ID (an output created with a zero ID is listed
  * under BLAKE2b-256 of its output ID) or the 38-byte foundry ID. `createdAt` is the booking
@@ -60,6 +66,7 @@ export enum Bucket {
   IndexerChain = 0x21,
   IndexerOutput = 0x22,
   IndexerField = 0x23,
+  MilestoneBlock = 0x24,
 }
 
 /** Named single values of the NodeState bucket. */

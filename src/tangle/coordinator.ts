@@ -23,6 +23,8 @@ export interface CoordinatorOptions {
   verifyPool?: VerifyPool;
   /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
   powWorkers?: number;
+  /** Called with every block the coordinator stores (checkpoints, milestones), e.g. to gossip it. */
+  onBlockIssued?: (bytes: Uint8Array) => void;
 }
 
 const MAX_PARENTS = 8;
@@ -101,6 +103,7 @@ export class Coordinator {
     }
     const blockId = blockIdFromBytes(bytes);
     await this.tangle.storeBlock(blockId, block, bytes, false);
+    this.options.onBlockIssued?.(bytes);
     return blockId;
   }
 
@@ -156,6 +159,7 @@ export class Coordinator {
     const bytes = encodeBlock(block);
     const blockId = blockIdFromBytes(bytes);
     await this.tangle.storeBlock(blockId, block, bytes, true);
+    this.options.onBlockIssued?.(bytes);
     return { plan, milestoneId, blockId };
   }
 }

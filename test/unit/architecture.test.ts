@@ -4,7 +4,20 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 
 // ARCHITECTURE.md: an import never points upward. Layers from bottom to top.
-const LAYERS = ["crypto", "codec", "pow", "storage", "ledger", "tangle", "snapshot", "indexer", "network", "api", "node", "cli"];
+const LAYERS = [
+  "crypto",
+  "codec",
+  "pow",
+  "storage",
+  "ledger",
+  "tangle",
+  "snapshot",
+  "indexer",
+  "network",
+  "api",
+  "node",
+  "cli",
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

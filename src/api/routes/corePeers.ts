@@ -12,7 +12,7 @@ import { CORE_V2 } from "./coreParams.js";
  * `GET /api/core/v2/peers` and `GET /api/core/v2/peers/{peerId}`: the node's peers as Hornet
  * lists them (`@iota/iota.js`'s `IPeer`: id, multiAddresses, relation, connected, gossip
  * heartbeat and metrics), plus this node's score of each peer and whether it is banned. Static
- * peers (`--peer`) are listed even while disconnected. Protected by default (`peers*`).
+ * peers (`--peer`) and banned peers are listed while disconnected too. Protected by default.
  */
 
 const count = (description: string) => integer(description);
@@ -77,7 +77,7 @@ export const PEER_ROUTES = {
       summary: "The node's peers",
       tags: [Tag.Core],
       security: [{ [BEARER_JWT]: [] }],
-      response: responses({ 200: arrayOf(peerSchema(), "connected peers and static peers") }, [403, 500]),
+      response: responses({ 200: arrayOf(peerSchema(), "connected peers, static peers and banned peers") }, [403, 500]),
     },
   },
   peer: {

@@ -54,6 +54,9 @@ const bech32 = (what: string): Schema => ({
 /** The schema of each query parameter a listing takes. */
 const PARAM_SCHEMAS: Record<string, Schema> = {
   address: bech32("the address unlocking the output (address unlock condition)"),
+  unlockableByAddress: bech32(
+    "an address that can unlock the output: owner or storage deposit/expiration return address (basic, NFT), state controller or governor (alias), controlling alias (foundry)",
+  ),
   stateController: bech32("the state controller"),
   governor: bech32("the governor"),
   aliasAddress: bech32("the alias controlling the foundry (an alias address)"),
@@ -119,14 +122,16 @@ type Lookup = (typeof LOOKUPS)[number];
 
 const listingRoute = (listing: Listing): RouteDefinition => ({
   method: "GET",
-  url: `${INDEXER_V1}/outputs/${listing.path}`,
+  url: listing.path ? `${INDEXER_V1}/outputs/${listing.path}` : `${INDEXER_V1}/outputs`,
   schema: {
-    summary: `Unspent ${listing.path} outputs matching filters, paged`,
+    summary: listing.path
+      ? `Unspent ${listing.path} outputs matching filters, paged`
+      : "Unspent outputs of every kind (basic, alias, foundry, NFT) matching filters, paged",
     tags: [Tag.Indexer],
     querystring: queryString(
       Object.fromEntries([...listing.params].map((name) => [name, structuredClone(PARAM_SCHEMAS[name]!)])),
     ),
-    response: responses({ 200: listingSchema(listing.path) }, [400, 403, 500]),
+    response: responses({ 200: listingSchema(listing.path || "basic, alias, foundry and NFT") }, [400, 403, 500]),
   },
 });
 

@@ -72,22 +72,28 @@ const CONDITIONS = [
 ];
 
 /** Each listing route: the output kind and the query parameters inx-indexer accepts on it. */
-export const LISTINGS: { path: string; type: IndexedOutputType; params: Set<string> }[] = [
+export const LISTINGS: { path: string; type?: IndexedOutputType; params: Set<string> }[] = [
+  // the combined listing: every kind, in one booking order
+  { path: "", params: new Set([...COMMON, ...PAGING, "unlockableByAddress"]) },
   {
     path: "basic",
     type: OutputType.Basic,
-    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "sender", "tag"]),
+    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "unlockableByAddress", "sender", "tag"]),
   },
   {
     path: "alias",
     type: OutputType.Alias,
-    params: new Set([...COMMON, ...PAGING, "stateController", "governor", "issuer", "sender"]),
+    params: new Set([...COMMON, ...PAGING, "unlockableByAddress", "stateController", "governor", "issuer", "sender"]),
   },
-  { path: "foundry", type: OutputType.Foundry, params: new Set([...COMMON, ...PAGING, "aliasAddress"]) },
+  {
+    path: "foundry",
+    type: OutputType.Foundry,
+    params: new Set([...COMMON, ...PAGING, "unlockableByAddress", "aliasAddress"]),
+  },
   {
     path: "nft",
     type: OutputType.Nft,
-    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "issuer", "sender", "tag"]),
+    params: new Set([...COMMON, ...PAGING, ...CONDITIONS, "address", "unlockableByAddress", "issuer", "sender", "tag"]),
   },
 ];
 
@@ -157,7 +163,7 @@ export function parseIndexerCursor(value: string): { position: Position; pageSiz
 /** The filters of a listing request as the indexer takes them. */
 export function parseListingQuery(
   params: Map<string, string>,
-  type: IndexedOutputType,
+  type: IndexedOutputType | undefined,
   hrp: string,
 ): { query: OutputQuery; pageSize: number } {
   const fields: FieldValue[] = [];
@@ -179,7 +185,11 @@ export function parseListingQuery(
   let pageSize = MAX_INDEXER_PAGE_SIZE;
   const size = params.get("pageSize");
   if (size !== undefined) pageSize = parsePageSize("pageSize", size);
-  const query: OutputQuery = { type, fields, pageSize };
+  const query: OutputQuery = { ...(type === undefined ? {} : { type }), fields, pageSize };
+  const unlockable = params.get("unlockableByAddress");
+  if (unlockable !== undefined) {
+    query.unlockableBy = serializeAddressBytes(addressFromBech32(unlockable, hrp, "unlockableByAddress"));
+  }
   const cursor = params.get("cursor");
   if (cursor !== undefined) {
     // the cursor's page size wins, as inx-indexer has it

@@ -134,9 +134,9 @@ export const ROUTE_ROWS: Row[] = [
   },
   {
     name: "unknown indexer parameter",
-    route: `${BASIC}?unlockableByAddress=x`,
+    route: `${BASIC}?owner=x`,
     status: 400,
-    detailsPattern: /^unknown query parameter "unlockableByAddress"$/,
+    detailsPattern: /^unknown query parameter "owner"$/,
   },
   {
     name: "repeated indexer parameter",

@@ -101,6 +101,7 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ],
     ["GET /api/core/v3/outputs/{outputId}/full", `/api/core/v3/outputs/${genesis}/full`],
     ["GET /api/core/v3/outputs/{outputId}/full", `/api/core/v3/outputs/${outputId}/full`],
+    ["GET /api/indexer/v1/outputs", "/api/indexer/v1/outputs?pageSize=1"],
     ["GET /api/indexer/v1/outputs/basic", "/api/indexer/v1/outputs/basic?pageSize=1"],
     ["GET /api/indexer/v1/outputs/alias", "/api/indexer/v1/outputs/alias"],
     ["GET /api/indexer/v1/outputs/foundry", "/api/indexer/v1/outputs/foundry"],
@@ -110,6 +111,15 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/indexer/v1/outputs/foundry/{foundryId}", `/api/indexer/v1/outputs/foundry/0x${"ab".repeat(38)}`],
     ["GET /api/explorer/v2/milestones", "/api/explorer/v2/milestones?pageSize=1"],
     ["GET /api/explorer/v2/milestones", "/api/explorer/v2/milestones"],
+    [
+      "GET /api/explorer/v2/milestones/{milestoneId}/blocks",
+      `/api/explorer/v2/milestones/${toHex(ms.milestoneId)}/blocks?pageSize=1`,
+    ],
+    [
+      "GET /api/explorer/v2/milestones/by-index/{index}/blocks",
+      `/api/explorer/v2/milestones/by-index/${ms.index}/blocks`,
+    ],
+    ["GET /api/explorer/v2/blocks/{blockId}/children", `/api/explorer/v2/blocks/${blockId}/children`],
   ];
   const seen = new Set<string>();
   for (const [op, url] of reads) {

@@ -1,0 +1,250 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { fromHex, toHex } from "../../codec/hex.js";
+import { attachExplorerIndex, blockChildren, IndexerError, milestoneBlocks } from "../../indexer/index.js";
+import { Bucket, decodeU32, idKey, indexKey } from "../../storage/index.js";
+import type { ApiNode } from "../apiNode.js";
+import { ApiError, badRequest, notFound } from "../errors.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import {
+  arrayOf,
+  closedObject,
+  decimalString,
+  hexOfBytes,
+  integer,
+  pathParams,
+  patterned,
+  queryString,
+  responses,
+  type Schema,
+  Tag,
+} from "../schemas/common.js";
+import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+
+/**
+ * Explorer routes over the tangle's structure (Chronicle's explorer v2): the blocks a milestone
+ * referenced, in white-flag order with each payload's type, and the children of a block. Both
+ * page with `cursor = "<position>.<pageSize>"` naming the first item of the next page
+ * (inclusive), whose page size wins over `pageSize`; `cursor` is null on the last page.
+ * Unknown query parameters are refused, as on every explorer route.
+ */
+
+interface MilestoneBlocksPage {
+  blocks: { blockId: string; payloadType: number | null }[];
+  cursor: string | null;
+}
+
+interface ChildrenPage {
+  blockId: string;
+  maxResults: number;
+  count: number;
+  children: string[];
+  cursor: string | null;
+}
+
+function params(raw: unknown, allowed: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
+    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
+    out.set(name, value);
+  }
+  return out;
+}
+
+function pageSizeOf(name: string, value: string): number {
+  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
+  const n = Number(value);
+  if (n < 1) throw badRequest(`${name}: must be at least 1`);
+  return Math.min(n, MAX_MILESTONE_PAGE_SIZE);
+}
+
+/** `pageSize` and a cursor `<position>.<pageSize>` whose position `parse` reads. */
+function paging<T>(p: Map<string, string>, parse: (position: string) => T): { pageSize: number; from?: T } {
+  let pageSize = DEFAULT_MILESTONE_PAGE_SIZE;
+  const size = p.get("pageSize");
+  if (size !== undefined) pageSize = pageSizeOf("pageSize", size);
+  const cursor = p.get("cursor");
+  if (cursor === undefined) return { pageSize };
+  const dot = cursor.lastIndexOf(".");
+  if (dot < 1) throw badRequest(`cursor: expected <position>.<page size>, got "${cursor}"`);
+  return { pageSize: pageSizeOf("cursor page size", cursor.slice(dot + 1)), from: parse(cursor.slice(0, dot)) };
+}
+
+const pageSizeSchema = () =>
+  decimalString(
+    `items per page, at least 1 (default ${DEFAULT_MILESTONE_PAGE_SIZE}, above ${MAX_MILESTONE_PAGE_SIZE} means ${MAX_MILESTONE_PAGE_SIZE}); a cursor's page size wins`,
+  );
+const cursorOut = (): Schema => ({
+  type: "string",
+  nullable: true,
+  description: "the cursor of the next page; null on the last",
+});
+
+const blocksResponse = closedObject<MilestoneBlocksPage>(
+  {
+    blocks: arrayOf(
+      closedObject<MilestoneBlocksPage["blocks"][number]>(
+        {
+          blockId: hexOfBytes(32, "the block ID"),
+          payloadType: { type: "integer", nullable: true, description: "the payload type (TIP-24); null without one" },
+        },
+        ["blockId", "payloadType"],
+      ),
+      "the referenced blocks in white-flag order (reversed with sort=newest)",
+    ),
+    cursor: cursorOut(),
+  },
+  ["blocks", "cursor"],
+  "a page of the blocks a milestone referenced",
+);
+
+const blocksQuery = () =>
+  queryString({
+    sort: {
+      type: "string",
+      enum: ["oldest", "newest"],
+      description: "oldest (white-flag order, the default) or newest first",
+    },
+    pageSize: pageSizeSchema(),
+    cursor: patterned(
+      "^[0-9]{1,10}\\.[0-9]{1,16}$",
+      "<white-flag index>.<page size>",
+      "the cursor of the previous page",
+    ),
+  });
+
+export const EXPLORER_BLOCK_ROUTES = {
+  milestoneBlocks: {
+    method: "GET",
+    url: `${EXPLORER_V2}/milestones/:milestoneId/blocks`,
+    schema: {
+      summary: "The blocks a milestone referenced, in white-flag order, paged",
+      tags: [Tag.Explorer],
+      params: pathParams({ milestoneId: hexOfBytes(32, "a milestone ID") }),
+      querystring: blocksQuery(),
+      response: responses({ 200: blocksResponse }, [400, 403, 404, 500]),
+    },
+  },
+  milestoneBlocksByIndex: {
+    method: "GET",
+    url: `${EXPLORER_V2}/milestones/by-index/:index/blocks`,
+    schema: {
+      summary: "The blocks a milestone (by index) referenced, in white-flag order, paged",
+      tags: [Tag.Explorer],
+      params: pathParams({ index: decimalString("a milestone index", 10) }),
+      querystring: blocksQuery(),
+      response: responses({ 200: structuredClone(blocksResponse) }, [400, 403, 404, 500]),
+    },
+  },
+  children: {
+    method: "GET",
+    url: `${EXPLORER_V2}/blocks/:blockId/children`,
+    schema: {
+      summary: "The children of a block (blocks naming it as a parent), paged",
+      tags: [Tag.Explorer],
+      params: pathParams({ blockId: hexOfBytes(32, "a block ID") }),
+      querystring: queryString({
+        pageSize: pageSizeSchema(),
+        cursor: patterned(
+          "^0x[0-9a-fA-F]{64}\\.[0-9]{1,16}$",
+          "<child block ID>.<page size>",
+          "the cursor of the previous page",
+        ),
+      }),
+      response: responses(
+        {
+          200: closedObject<ChildrenPage>(
+            {
+              blockId: hexOfBytes(32, "the parent block ID"),
+              maxResults: integer("the page size used", 1, MAX_MILESTONE_PAGE_SIZE),
+              count: integer("the number of children on this page"),
+              children: arrayOf(hexOfBytes(32, "a child block ID"), "children in block ID order"),
+              cursor: cursorOut(),
+            },
+            ["blockId", "maxResults", "count", "children", "cursor"],
+            "a page of a block's children",
+          ),
+        },
+        [400, 403, 404, 500],
+      ),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
+const BLOCK_PARAMS = new Set(["sort", "pageSize", "cursor"]);
+const CHILD_PARAMS = new Set(["pageSize", "cursor"]);
+
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof IndexerError) throw new ApiError(500, e.message);
+    throw e;
+  }
+}
+
+/** Registers the milestone-blocks and children routes and the writer of the milestone block index. */
+export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+  attachExplorerIndex(node.tangle);
+  const store = () => node.tangle.store;
+
+  const listBlocks = async (request: FastifyRequest, index: number): Promise<MilestoneBlocksPage> => {
+    const p = params(request.query, BLOCK_PARAMS);
+    const sort = p.get("sort") ?? "oldest";
+    if (sort !== "oldest" && sort !== "newest") throw badRequest(`sort: expected oldest or newest, got "${sort}"`);
+    const { pageSize, from } = paging(p, (s) => {
+      if (!/^[0-9]{1,10}$/.test(s) || Number(s) > 0xffffffff) throw badRequest(`cursor: bad white-flag index "${s}"`);
+      return Number(s);
+    });
+    if (!(await store().has(indexKey(Bucket.MilestoneByIndex, index)))) throw notFound(`no milestone ${index}`);
+    const rows = await guarded(() =>
+      milestoneBlocks(store(), index, {
+        ...(from === undefined ? {} : { from }),
+        reverse: sort === "newest",
+        limit: pageSize + 1,
+      }),
+    );
+    const next = rows.length > pageSize ? rows[pageSize] : undefined;
+    return {
+      blocks: rows.slice(0, pageSize).map((b) => ({ blockId: toHex(b.blockId), payloadType: b.payloadType ?? null })),
+      cursor: next ? `${next.whiteFlagIndex}.${pageSize}` : null,
+    };
+  };
+
+  registerRoute(app, EXPLORER_BLOCK_ROUTES.milestoneBlocks, async (request) => {
+    const raw = (request.params as { milestoneId: string }).milestoneId;
+    const v = await store().get(idKey(Bucket.MilestoneById, fromHex(raw, "milestoneId", 32)));
+    if (!v) throw notFound(`no milestone ${raw}`);
+    return listBlocks(request, decodeU32(v, "milestoneById"));
+  });
+
+  registerRoute(app, EXPLORER_BLOCK_ROUTES.milestoneBlocksByIndex, async (request) => {
+    const raw = (request.params as { index: string }).index;
+    const index = Number(raw);
+    if (!/^[0-9]{1,10}$/.test(raw) || index > 0xffffffff) throw badRequest(`index: expected a u32, got "${raw}"`);
+    return listBlocks(request, index);
+  });
+
+  registerRoute(app, EXPLORER_BLOCK_ROUTES.children, async (request) => {
+    const raw = (request.params as { blockId: string }).blockId;
+    const blockId = fromHex(raw, "blockId", 32);
+    const p = params(request.query, CHILD_PARAMS);
+    const { pageSize, from } = paging(p, (s) => fromHex(s, "cursor", 32));
+    if (
+      !(await store().has(idKey(Bucket.Block, blockId))) &&
+      !(await store().has(idKey(Bucket.SolidEntryPoint, blockId)))
+    ) {
+      throw notFound(`no block ${raw}`);
+    }
+    const rows = await blockChildren(store(), blockId, { ...(from ? { from } : {}), limit: pageSize + 1 });
+    const next = rows.length > pageSize ? rows[pageSize] : undefined;
+    const children = rows.slice(0, pageSize).map(toHex);
+    return {
+      blockId: toHex(blockId),
+      maxResults: pageSize,
+      count: children.length,
+      children,
+      cursor: next ? `${toHex(next)}.${pageSize}` : null,
+    };
+  });
+}

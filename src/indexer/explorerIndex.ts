@@ -1,0 +1,106 @@
+import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
+import { Bucket, childKey, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
+import type { ConfirmationWriter, MilestoneInfo, Tangle } from "../tangle/tangle.js";
+import { IndexerError, IndexerErrorCode } from "./errors.js";
+
+/**
+ * The explorer's index of the blocks each milestone referenced, in white-flag order, with the
+ * type of each block's payload: written by a confirmation writer into the milestone's batch, so
+ * a milestone's block listing appears atomically with the milestone.
+ */
+
+/** Payload type stored for a block without a payload. */
+const NO_PAYLOAD = 0xffffffff;
+
+/** `MilestoneBlock ‖ milestoneIndex u32 BE ‖ whiteFlagIndex u32 BE`. */
+export function milestoneBlockKey(milestoneIndex: number, whiteFlagIndex: number): Uint8Array {
+  const key = new Uint8Array(9);
+  key[0] = Bucket.MilestoneBlock;
+  const view = new DataView(key.buffer);
+  view.setUint32(1, milestoneIndex, false);
+  view.setUint32(5, whiteFlagIndex, false);
+  return key;
+}
+
+/** The payload type of serialized block bytes (TIP-24), undefined when it has none. */
+export function payloadTypeOfBlockBytes(bytes: Uint8Array): number | undefined {
+  // protocolVersion u8 ‖ parentsCount u8 ‖ parents[32]… ‖ payloadLength u32 ‖ payload (type u32 first)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = 2 + 32 * (bytes[1] ?? 0);
+  if (bytes.length < at + 4 || view.getUint32(at, true) === 0 || bytes.length < at + 8) return undefined;
+  return view.getUint32(at + 4, true);
+}
+
+/** Adds the referenced blocks of one milestone to its batch. */
+export async function addMilestoneBlockWrites(
+  store: KvStore,
+  batch: WriteBatch,
+  result: WhiteFlagResult,
+  milestone: MilestoneInfo,
+): Promise<void> {
+  const blocks = await store.getMany(result.referenced.map((r) => idKey(Bucket.Block, r.blockId)));
+  result.referenced.forEach((r, i) => {
+    const bytes = blocks[i];
+    const type = bytes ? payloadTypeOfBlockBytes(bytes) : undefined;
+    const value = new Uint8Array(36);
+    value.set(r.blockId);
+    new DataView(value.buffer).setUint32(32, type ?? NO_PAYLOAD, true);
+    batch.put(milestoneBlockKey(milestone.index, r.whiteFlagIndex), value);
+  });
+}
+
+const attachedTangles = new WeakSet<Tangle>();
+
+/** Registers the writer of the milestone block index on `tangle` (once per tangle). */
+export function attachExplorerIndex(tangle: Tangle): void {
+  if (attachedTangles.has(tangle)) return;
+  attachedTangles.add(tangle);
+  const writer: ConfirmationWriter = (batch, result, ms) => addMilestoneBlockWrites(tangle.store, batch, result, ms);
+  tangle.confirmationWriters.push(writer);
+}
+
+export interface MilestoneBlock {
+  blockId: Uint8Array;
+  whiteFlagIndex: number;
+  payloadType: number | undefined;
+}
+
+/**
+ * Up to `limit` blocks referenced by milestone `index` in white-flag order (or reversed), from
+ * white-flag index `from` (inclusive) on.
+ */
+export async function milestoneBlocks(
+  store: KvStore,
+  index: number,
+  opts: { from?: number; reverse: boolean; limit: number },
+): Promise<MilestoneBlock[]> {
+  const range = opts.reverse
+    ? { lte: milestoneBlockKey(index, opts.from ?? 0xffffffff) }
+    : { gte: milestoneBlockKey(index, opts.from ?? 0) };
+  const out: MilestoneBlock[] = [];
+  const prefix = milestoneBlockKey(index, 0).subarray(0, 5);
+  for await (const [key, value] of store.scan({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
+    if (value.length !== 36)
+      throw new IndexerError(IndexerErrorCode.Corrupt, "a milestone block entry does not decode");
+    const type = new DataView(value.buffer, value.byteOffset + 32, 4).getUint32(0, true);
+    out.push({
+      blockId: value.slice(0, 32),
+      whiteFlagIndex: new DataView(key.buffer, key.byteOffset + 5, 4).getUint32(0, false),
+      payloadType: type === NO_PAYLOAD ? undefined : type,
+    });
+  }
+  return out;
+}
+
+/** Up to `limit` children of `parentId` in ID order, from `from` (inclusive) on. */
+export async function blockChildren(
+  store: KvStore,
+  parentId: Uint8Array,
+  opts: { from?: Uint8Array; limit: number },
+): Promise<Uint8Array[]> {
+  const prefix = idKey(Bucket.Child, parentId);
+  const out: Uint8Array[] = [];
+  const gte = opts.from ? childKey(parentId, opts.from) : prefix;
+  for await (const key of store.scanKeys({ prefix, gte, limit: opts.limit })) out.push(key.slice(33));
+  return out;
+}

@@ -1,0 +1,74 @@
+import { toHex } from "../codec/hex.js";
+import {
+  Bucket,
+  decodeBlockMetadata,
+  decodeMilestoneRecord,
+  decodeU32,
+  idKey,
+  indexKey,
+  type KvStore,
+  NodeStateKey,
+  nodeStateKey,
+} from "../storage/index.js";
+
+/**
+ * What a node answers to a MilestoneRequest: the blocks milestone `index` newly referenced (the
+ * ones whose metadata names `index` as referencing milestone), parents before children, then
+ * the milestone block itself. A peer that stores them in this order finds every block solid on
+ * arrival and can confirm the milestone at once. Undefined when the milestone is not confirmed
+ * here or lies below the pruning index (its cone may be incomplete).
+ */
+export async function milestoneCone(store: KvStore, index: number): Promise<Uint8Array[] | undefined> {
+  if (index === 0) return undefined;
+  const pruned = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
+  if (pruned && index <= decodeU32(pruned, "nodeState.pruningIndex")) return undefined;
+  const record = await store.get(indexKey(Bucket.MilestoneByIndex, index));
+  if (!record) return undefined;
+  const milestoneBlock = await store.get(idKey(Bucket.Block, decodeMilestoneRecord(record).blockId));
+  if (!milestoneBlock) return undefined;
+
+  // Iterative post-order walk: a block is emitted once all its parents inside the cone are.
+  const out: Uint8Array[] = [];
+  const visited = new Set<string>();
+  const stack: { id: Uint8Array; bytes?: Uint8Array }[] = parentsOf(milestoneBlock)
+    .reverse()
+    .map((id) => ({ id }));
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.bytes) {
+      stack.pop();
+      out.push(top.bytes);
+      continue;
+    }
+    const key = toHex(top.id);
+    if (visited.has(key)) {
+      stack.pop();
+      continue;
+    }
+    visited.add(key);
+    const meta = await store.get(idKey(Bucket.BlockMetadata, top.id));
+    const bytes =
+      meta && decodeBlockMetadata(meta).referencedByMilestoneIndex === index
+        ? await store.get(idKey(Bucket.Block, top.id))
+        : undefined;
+    if (!bytes) {
+      // older than this milestone (or a solid entry point): the asker has it already
+      stack.pop();
+      continue;
+    }
+    top.bytes = bytes;
+    for (const p of parentsOf(bytes).reverse()) if (!visited.has(toHex(p))) stack.push({ id: p });
+  }
+  out.push(milestoneBlock);
+  return out;
+}
+
+/** The parents of a serialized block (TIP-24: version u8, parents count u8, parents[32]). */
+export function parentsOf(blockBytes: Uint8Array): Uint8Array[] {
+  const count = blockBytes[1] ?? 0;
+  const parents: Uint8Array[] = [];
+  for (let i = 0; i < count && 2 + 32 * (i + 1) <= blockBytes.length; i++) {
+    parents.push(blockBytes.subarray(2 + 32 * i, 2 + 32 * (i + 1)));
+  }
+  return parents;
+}

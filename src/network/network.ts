@@ -1,0 +1,438 @@
+import "./polyfill.js";
+import type { Connection, PeerId, Stream } from "@libp2p/interface";
+import { peerIdFromString } from "@libp2p/peer-id";
+import { essenceSigningHash } from "../codec/ids.js";
+import type { VerifyPool } from "../crypto/verifyPool.js";
+import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import type { Tangle } from "../tangle/tangle.js";
+import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { BlockGossip, blocksTopic } from "./gossip.js";
+import { HeartbeatSender } from "./heartbeat.js";
+import { type NetworkHost, startHost } from "./host.js";
+import { loadOrCreateIdentity } from "./identity.js";
+import type { NetworkView, PeerView, SyncStatus } from "./interface.js";
+import { MessageType } from "./messages.js";
+import { milestoneCone } from "./milestoneCone.js";
+import { MilestoneConfirmer } from "./milestoneConfirmer.js";
+import type { NetworkOptions } from "./options.js";
+import { ParentRequester } from "./parentRequester.js";
+import { Peering, parsePeerAddress } from "./peering.js";
+import { PeerMetrics, peerView } from "./peerMetrics.js";
+import { PeerScores } from "./peerScores.js";
+import {
+  handleRequestStream,
+  type OpenStream,
+  requestBlock,
+  requestMilestoneCone,
+  requestProtocolId,
+} from "./protocol.js";
+import { SyncManager } from "./syncManager.js";
+import { type BlockValidatorContext, type InvalidBlock, type ValidatedBlock, validateBlock } from "./validateBlocks.js";
+
+/**
+ * The peer-to-peer layer of a node: a libp2p host (TCP, noise, yamux, identify, gossipsub) with
+ * the node's identity key, and on it
+ * - static peering with reconnect backoff (peering.ts),
+ * - blocks on gossipsub, validated before they are stored or forwarded (gossip.ts,
+ *   validateBlocks.ts), peers scored down for invalid ones (peerScores.ts),
+ * - the request/response protocol for blocks by ID and milestone cones by index, and
+ *   heartbeats (protocol.ts, messages.ts),
+ * - missing parents requested from peers (parentRequester.ts),
+ * - catching up to the network's latest milestone (syncManager.ts) and, on a node that is not
+ *   the coordinator, confirming received milestones with white-flag (milestoneConfirmer.ts).
+ */
+
+/** The pino-style logger this layer writes to (fastify's logger fits). */
+export interface NetworkLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+const silentLogger: NetworkLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export interface NetworkDeps {
+  tangle: Tangle;
+  /** The identity key is kept in `<dataDir>/p2p`. */
+  dataDir: string;
+  /** Keys whose signature makes a milestone valid (the network configuration's). */
+  coordinatorPublicKeys: readonly Uint8Array[];
+  /**
+   * This node issues the milestones: it never confirms received ones (its coordinator does)
+   * and is the network's reference, hence always synced.
+   */
+  isCoordinator: boolean;
+  /** Semantic validation for white-flag (the node's). */
+  validate: SemanticValidator;
+  /** Pre-checks transaction signatures of received blocks, as the HTTP intake does. */
+  verifyPool?: VerifyPool;
+  log?: NetworkLogger;
+}
+
+export class Network implements NetworkView {
+  private host: NetworkHost | undefined;
+  private gossip: BlockGossip | undefined;
+  private peering: Peering | undefined;
+  private readonly metrics = new PeerMetrics();
+  private readonly log: NetworkLogger;
+  private readonly protocolId: string;
+  readonly scores: PeerScores;
+  readonly sync: SyncManager;
+  private readonly validationContext: BlockValidatorContext;
+  readonly confirmer: MilestoneConfirmer | undefined;
+  readonly parentRequester: ParentRequester;
+  private readonly heartbeats: HeartbeatSender;
+  peerId = "";
+
+  constructor(
+    readonly options: NetworkOptions,
+    private readonly deps: NetworkDeps,
+  ) {
+    const tangle = deps.tangle;
+    this.log = deps.log ?? silentLogger;
+    this.protocolId = requestProtocolId(tangle.protocolParameters.networkName);
+    this.scores = new PeerScores({
+      penalty: options.invalidMessagePenalty,
+      halfLifeMs: options.scoreHalfLifeMs,
+      banThreshold: options.banThreshold,
+      banMs: options.banMs,
+    });
+    this.validationContext = {
+      get protocolParameters() {
+        return tangle.protocolParameters;
+      },
+      coordinatorPublicKeys: deps.coordinatorPublicKeys,
+    };
+    this.confirmer = deps.isCoordinator
+      ? undefined
+      : new MilestoneConfirmer(
+          tangle,
+          deps.validate,
+          (info) => {
+            this.log.debug({ index: info.index }, "milestone confirmed");
+            this.sync.tick();
+          },
+          (e) =>
+            this.log.error({ err: e }, "cannot confirm the next milestone; this node no longer follows the network"),
+        );
+    this.sync = new SyncManager(
+      {
+        syncTolerance: options.syncTolerance,
+        syncWindow: options.syncWindow,
+        requestDelayMs: options.parentRequestDelayMs,
+        retryMs: Math.max(options.parentRequestDelayMs, 250),
+      },
+      {
+        ledgerIndex: () => tangle.latestMilestone.index,
+        isCoordinator: deps.isCoordinator,
+        hasMilestone: (index) => this.confirmer?.has(index) ?? false,
+        fetchCone: (peer, index) => this.fetchCone(peer, index),
+        onError: (peer, index, e) => this.requestFailed(peer, e, { index }),
+      },
+    );
+    this.parentRequester = new ParentRequester(
+      {
+        delayMs: options.parentRequestDelayMs,
+        attempts: options.parentRequestAttempts,
+        concurrency: 64,
+      },
+      {
+        missingParents: () => tangle.missingParents(),
+        peers: () => this.protocolPeers(),
+        isSynced: () => this.sync.isSynced(),
+        fetchBlock: (peer, blockId) => this.fetchBlock(peer, blockId),
+        onError: (peer, blockId, e) => this.requestFailed(peer, e, { blockId }),
+      },
+    );
+    this.heartbeats = new HeartbeatSender(tangle, this.sync, {
+      openStream: this.openStream,
+      peers: () => (this.host?.getPeers() ?? []).map(String),
+      timeoutMs: options.requestTimeoutMs,
+      onSent: (peer) => this.metrics.of(peer).sentHeartbeats++,
+      onFailed: (peer, e) => this.log.debug({ peer, err: (e as Error).message }, "heartbeat not delivered"),
+    });
+  }
+
+  /** Starts the host (identity key, listening, peering, gossip, sync). */
+  async start(): Promise<void> {
+    const privateKey = await loadOrCreateIdentity(this.deps.dataDir);
+    const started = await startHost({
+      privateKey,
+      listenHost: this.options.listenHost,
+      port: this.options.port,
+      isBanned: (peer) => this.scores.isBanned(peer),
+    });
+    this.host = started.host;
+    if (started.fellBack) {
+      this.log.warn(
+        { port: this.options.port, addresses: this.listenAddresses() },
+        "the P2P port is in use; listening on a free port instead",
+      );
+    }
+    const host = this.host;
+    this.peerId = host.peerId.toString();
+
+    await host.handle(this.protocolId, (stream, connection) => this.serve(stream, connection), {
+      maxInboundStreams: 256,
+      maxOutboundStreams: 256,
+    });
+    host.addEventListener("peer:connect", (e) => this.peerConnected(e.detail));
+    host.addEventListener("peer:disconnect", (e) => this.peerDisconnected(e.detail));
+
+    this.gossip = new BlockGossip(
+      host.services.pubsub,
+      blocksTopic(this.deps.tangle.protocolParameters.networkName),
+      (bytes) => validateBlock(bytes, this.validationContext),
+      {
+        onValid: (block, peer) => this.gossipReceived(block, peer),
+        onInvalid: (peer, verdict) => this.invalid(peer, verdict),
+      },
+    );
+    this.gossip.start();
+
+    this.peering = new Peering(
+      this.options.peers,
+      {
+        dial: async (address) => (await host.dial(address)).remotePeer.toString(),
+        isConnected: (peer) => host.getConnections(peerIdFromString(peer)).length > 0,
+      },
+      { reconnectMinMs: this.options.reconnectMinMs, reconnectMaxMs: this.options.reconnectMaxMs },
+      (address, e) => this.log.debug({ address, err: (e as Error).message }, "dial failed"),
+    );
+    this.peering.start();
+    this.confirmer?.start();
+    this.sync.start();
+    this.parentRequester.start();
+    await this.heartbeats.start(this.options.heartbeatIntervalMs);
+    this.log.info({ peerId: this.peerId, addresses: this.listenAddresses() }, "P2P network started");
+  }
+
+  async stop(): Promise<void> {
+    this.heartbeats.stop();
+    this.parentRequester.stop();
+    this.sync.stop();
+    this.peering?.stop();
+    this.gossip?.stop();
+    await this.confirmer?.stop();
+    await this.host?.stop();
+    this.host = undefined;
+  }
+
+  /** Dials a peer now (not kept as a static peer); resolves with its peer ID. */
+  async connect(address: string): Promise<string> {
+    if (!this.host) throw new NetworkError(NetworkErrorCode.NoPeer, "the network is stopped");
+    const connection = await this.host.dial(parsePeerAddress(address).address);
+    return connection.remotePeer.toString();
+  }
+
+  // ---- views (API) ----
+
+  listenAddresses(): string[] {
+    return (this.host?.getMultiaddrs() ?? []).map(String);
+  }
+
+  syncStatus(): SyncStatus {
+    return {
+      isSynced: this.sync.isSynced(),
+      latestMilestoneIndex: this.sync.latestMilestoneIndex(),
+      confirmedMilestoneIndex: this.deps.tangle.latestMilestone.index,
+      connectedPeers: this.host?.getPeers().length ?? 0,
+      syncedPeers: this.sync.syncedPeers(),
+    };
+  }
+
+  peers(): PeerView[] {
+    const host = this.host;
+    if (!host) return [];
+    const views = new Map<string, PeerView>();
+    const view = (id: string, addresses: string[], connected: boolean) =>
+      peerView(
+        {
+          id,
+          addresses,
+          connected,
+          isStatic: this.peering?.isStatic(id) ?? false,
+          score: this.scores.score(id),
+          banned: this.scores.isBanned(id),
+        },
+        this.sync.heartbeatOf(id),
+        this.metrics,
+      );
+    for (const peer of host.getPeers()) {
+      const id = peer.toString();
+      views.set(
+        id,
+        view(
+          id,
+          host.getConnections(peer).map((c) => c.remoteAddr.toString()),
+          true,
+        ),
+      );
+    }
+    // static peers that are not connected right now, and banned ones
+    for (const s of this.peering?.states() ?? []) {
+      const id = s.peerId ?? s.address;
+      if (!views.has(id)) views.set(id, view(id, [s.address], false));
+    }
+    for (const id of this.scores.bannedPeers()) if (!views.has(id)) views.set(id, view(id, [], false));
+    return [...views.values()];
+  }
+
+  // ---- blocks in and out ----
+
+  /**
+   * Sends a block that entered this node (API, coordinator) to the network. Never rejects; a
+   * caller sending many blocks awaits it so the outgoing buffers do not pile up.
+   */
+  async broadcast(bytes: Uint8Array): Promise<void> {
+    await this.gossip?.publish(bytes).catch((e) => this.log.debug({ err: (e as Error).message }, "publish failed"));
+  }
+
+  /**
+   * Stores a valid block from a peer. A transaction's signatures are pre-checked on the
+   * signature pool, as at HTTP intake, so confirmation finds them cached.
+   */
+  private async ingest(v: ValidatedBlock, peer: string): Promise<boolean> {
+    if (v.milestone) this.sync.milestoneSeen(v.milestone.index);
+    const m = this.metrics.of(peer);
+    m.receivedBlocks++;
+    const isNew = await this.deps.tangle.storeBlock(v.blockId, v.block, v.bytes, v.milestone !== undefined);
+    if (isNew) m.newBlocks++;
+    else m.knownBlocks++;
+    const pool = this.deps.verifyPool;
+    if (isNew && pool && v.block.payload?.type === 6) {
+      const message = essenceSigningHash(v.block.payload.essence);
+      for (const u of v.block.payload.unlocks) {
+        if (u.type === 0) {
+          pool
+            .verify({ publicKey: u.signature.publicKey, message, signature: u.signature.signature })
+            .catch(() => false);
+        }
+      }
+    }
+    return isNew;
+  }
+
+  private gossipReceived(v: ValidatedBlock, peer: string): "accept" | "ignore" {
+    if (v.milestone && v.milestone.index <= this.deps.tangle.latestMilestone.index) {
+      // an old milestone: nothing to do with it, and nothing to forward
+      return "ignore";
+    }
+    this.ingest(v, peer).catch((e) => this.log.error({ err: e }, "storing a gossiped block failed"));
+    return "accept";
+  }
+
+  /** An invalid block or malformed message: the peer loses score, and is dropped when banned. */
+  private invalid(peer: string, verdict: Pick<InvalidBlock, "code" | "reason">): void {
+    this.metrics.of(peer).invalidMessages++;
+    this.log.debug({ peer, code: verdict.code, reason: verdict.reason }, "invalid message from peer");
+    if (this.scores.penalize(peer)) {
+      this.log.warn({ peer, score: this.scores.score(peer) }, "peer banned for invalid messages");
+      void this.host?.hangUp(peerIdFromString(peer)).catch(() => {});
+    }
+  }
+
+  private requestFailed(peer: string, e: unknown, what: object): void {
+    const code = (e as NetworkError).code;
+    if (code !== NetworkErrorCode.NotFound) this.metrics.of(peer).droppedPackets++;
+    if (code === NetworkErrorCode.UnexpectedResponse || code === NetworkErrorCode.MalformedMessage) {
+      this.invalid(peer, { code, reason: (e as Error).message });
+    }
+    this.log.debug({ peer, ...what, err: (e as Error).message }, "request failed");
+  }
+
+  /** Validates blocks a peer answered with; any invalid block discards the answer and costs score. */
+  private async validateAnswer(peer: string, blocks: Uint8Array[]): Promise<ValidatedBlock[]> {
+    const verdicts = await Promise.all(blocks.map((b) => validateBlock(b, this.validationContext)));
+    const bad = verdicts.find((v) => v.kind === "invalid");
+    if (bad) {
+      this.invalid(peer, bad);
+      throw new NetworkError(
+        NetworkErrorCode.UnexpectedResponse,
+        `${peer} answered with an invalid block: ${bad.reason}`,
+      );
+    }
+    return verdicts as ValidatedBlock[];
+  }
+
+  private async fetchCone(peer: string, index: number): Promise<void> {
+    this.metrics.of(peer).sentMilestoneRequests++;
+    const blocks = await requestMilestoneCone(this.openStream, peer, index, this.options.requestTimeoutMs);
+    const valid = await this.validateAnswer(peer, blocks);
+    const last = valid[valid.length - 1]!;
+    if (last.milestone?.index !== index) {
+      this.invalid(peer, {
+        code: NetworkErrorCode.UnexpectedResponse,
+        reason: `cone ${index} ends in no milestone ${index}`,
+      });
+      throw new NetworkError(
+        NetworkErrorCode.UnexpectedResponse,
+        `${peer}: cone ${index} does not end in its milestone`,
+      );
+    }
+    await Promise.all(valid.map((v) => this.ingest(v, peer)));
+  }
+
+  private async fetchBlock(peer: string, blockId: Uint8Array): Promise<void> {
+    this.metrics.of(peer).sentBlockRequests++;
+    const bytes = await requestBlock(this.openStream, peer, blockId, this.options.requestTimeoutMs);
+    const [valid] = await this.validateAnswer(peer, [bytes]);
+    await this.ingest(valid!, peer);
+  }
+
+  private readonly openStream: OpenStream = async (peer, signal) => {
+    if (!this.host) throw new NetworkError(NetworkErrorCode.NoPeer, "the network is stopped");
+    return this.host.dialProtocol(peerIdFromString(peer), this.protocolId, { signal });
+  };
+
+  // ---- serving peers ----
+
+  private serve(stream: Stream, connection: Connection): void {
+    const peer = connection.remotePeer.toString();
+    if (this.scores.isBanned(peer)) {
+      stream.abort(new Error("banned"));
+      return;
+    }
+    const tangle = this.deps.tangle;
+    void handleRequestStream(stream, peer, {
+      blockBytes: (id) => tangle.getBlockBytes(id),
+      milestoneCone: async (index) => {
+        const cone = await milestoneCone(tangle.store, index);
+        if (cone) this.metrics.of(peer).sentBlocks += cone.length;
+        return cone;
+      },
+      onHeartbeat: (from, heartbeat) => {
+        this.metrics.of(from).receivedHeartbeats++;
+        this.sync.onHeartbeat(from, heartbeat);
+      },
+      onMalformed: (from, reason) => this.invalid(from, { code: NetworkErrorCode.MalformedMessage, reason }),
+      onRequest: (from, type) => {
+        const m = this.metrics.of(from);
+        if (type === MessageType.BlockRequest) m.receivedBlockRequests++;
+        if (type === MessageType.MilestoneRequest) m.receivedMilestoneRequests++;
+      },
+    });
+  }
+
+  // ---- peers coming and going, heartbeats ----
+
+  /** Connected peers that have sent a heartbeat, i.e. speak this network's protocol. */
+  private protocolPeers(): string[] {
+    return (this.host?.getPeers() ?? []).map(String).filter((p) => this.sync.heartbeatOf(p) !== undefined);
+  }
+
+  private peerConnected(peer: PeerId): void {
+    const id = peer.toString();
+    this.peering?.connected(id);
+    this.log.info({ peer: id }, "peer connected");
+    void this.heartbeats.sendTo(id);
+  }
+
+  private peerDisconnected(peer: PeerId): void {
+    const id = peer.toString();
+    this.peering?.disconnected(id);
+    this.sync.forgetPeer(id);
+    this.log.info({ peer: id }, "peer disconnected");
+  }
+}

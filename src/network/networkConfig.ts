@@ -1,0 +1,131 @@
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isCodecError } from "../codec/errors.js";
+import { toHex } from "../codec/hex.js";
+import { expectArray, expectHex, expectObject, expectString } from "../codec/json.js";
+import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
+import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
+import type { Output, ProtocolParameters } from "../codec/types.js";
+import { NetworkError, NetworkErrorCode } from "./errors.js";
+
+/**
+ * The description of a network that a node needs to join it without the coordinator's key:
+ * protocol parameters, the coordinator public key(s) milestones must be signed with, the genesis
+ * ledger (so a follower's database starts from the same outputs) and the addresses of the node
+ * that wrote it. The coordinator node writes it to `<data-dir>/network.json` at every start; a
+ * follower is started with `--network-config <that file>` and keeps a copy in its own data dir.
+ *
+ *   {
+ *     "networkName": "dev",
+ *     "protocol": { TIP-25 protocol parameters },
+ *     "coordinatorPublicKeys": ["0x…"],
+ *     "genesis": { "kind": "dev", "outputs": [{ "outputId": "0x…", "output": { TIP-25 output } }] },
+ *     "peers": ["/ip4/127.0.0.1/tcp/15600/p2p/12D3Koo…"]
+ *   }
+ */
+
+export const NETWORK_CONFIG_FILE = "network.json";
+
+export interface GenesisOutput {
+  outputId: Uint8Array;
+  output: Output;
+}
+
+export interface NetworkConfig {
+  networkName: string;
+  protocol: ProtocolParameters;
+  coordinatorPublicKeys: Uint8Array[];
+  /** `dev`: the well-known dev genesis, written by every node itself (deterministic). */
+  genesis: { kind: "dev"; outputs: GenesisOutput[] };
+  /** Where the writing node listens (with its peer ID): followers may dial these. */
+  peers: string[];
+}
+
+export function networkConfigPath(dataDir: string): string {
+  return join(dataDir, NETWORK_CONFIG_FILE);
+}
+
+export function networkConfigToJson(c: NetworkConfig): Record<string, unknown> {
+  return {
+    networkName: c.networkName,
+    protocol: protocolParametersToJson(c.protocol),
+    coordinatorPublicKeys: c.coordinatorPublicKeys.map(toHex),
+    genesis: {
+      kind: c.genesis.kind,
+      outputs: c.genesis.outputs.map((g) => ({ outputId: toHex(g.outputId), output: outputToJson(g.output) })),
+    },
+    peers: c.peers,
+  };
+}
+
+/** Parses the file's JSON; InvalidNetworkConfig names the field that is wrong. */
+export function networkConfigFromJson(json: unknown, source = "network config"): NetworkConfig {
+  try {
+    const o = expectObject(
+      json,
+      "networkConfig",
+      ["networkName", "protocol", "coordinatorPublicKeys", "genesis"],
+      ["peers"],
+    );
+    const networkName = expectString(o.networkName, "networkConfig.networkName");
+    const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
+    if (protocol.networkName !== networkName) {
+      throw new NetworkError(
+        NetworkErrorCode.InvalidNetworkConfig,
+        `${source}: protocol.networkName "${protocol.networkName}" is not "${networkName}"`,
+      );
+    }
+    const keys = expectArray(o.coordinatorPublicKeys, "networkConfig.coordinatorPublicKeys").map((k, i) =>
+      expectHex(k, `networkConfig.coordinatorPublicKeys[${i}]`, 32),
+    );
+    if (keys.length === 0) {
+      throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${source}: no coordinator public key`);
+    }
+    const g = expectObject(o.genesis, "networkConfig.genesis", ["kind", "outputs"]);
+    if (g.kind !== "dev") {
+      throw new NetworkError(
+        NetworkErrorCode.InvalidNetworkConfig,
+        `${source}: genesis kind ${JSON.stringify(g.kind)} is not supported (only "dev")`,
+      );
+    }
+    const outputs = expectArray(g.outputs, "networkConfig.genesis.outputs").map((x, i) => {
+      const field = `networkConfig.genesis.outputs[${i}]`;
+      const e = expectObject(x, field, ["outputId", "output"]);
+      return {
+        outputId: expectHex(e.outputId, `${field}.outputId`, 34),
+        output: outputFromJson(e.output, `${field}.output`),
+      };
+    });
+    const peers =
+      o.peers === undefined
+        ? []
+        : expectArray(o.peers, "networkConfig.peers").map((p, i) => expectString(p, `networkConfig.peers[${i}]`));
+    return { networkName, protocol, coordinatorPublicKeys: keys, genesis: { kind: "dev", outputs }, peers };
+  } catch (e) {
+    if (isCodecError(e)) throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
+    throw e;
+  }
+}
+
+export async function readNetworkConfig(path: string): Promise<NetworkConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `cannot read ${path}: ${(e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${path} is not JSON: ${(e as Error).message}`);
+  }
+  return networkConfigFromJson(json, path);
+}
+
+/** Writes the file atomically (beside it, then renamed). */
+export async function writeNetworkConfig(path: string, config: NetworkConfig): Promise<void> {
+  const tmp = `${path}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(networkConfigToJson(config), null, 2)}\n`);
+  await rename(tmp, path);
+}

@@ -1,0 +1,168 @@
+import "./polyfill.js";
+import { type Multiaddr, multiaddr } from "@multiformats/multiaddr";
+import { NetworkError, NetworkErrorCode } from "./errors.js";
+
+/**
+ * Static peering: the peers given with `--peer` are dialled at start and, whenever the
+ * connection is lost or a dial fails, redialled after an exponential backoff with jitter
+ * (`reconnectMinMs`, doubling up to `reconnectMaxMs`). A successful connection resets the
+ * backoff. Peers that dial this node are welcome too; they are simply not redialled.
+ */
+
+/** Delay before redial attempt `attempt` (0-based): min·2^attempt capped at max, ±25 % jitter. */
+export function backoffDelay(
+  attempt: number,
+  minMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
+  const base = Math.min(maxMs, minMs * 2 ** Math.min(attempt, 30));
+  return Math.round(base * (0.75 + 0.5 * random()));
+}
+
+/** Parses a `--peer` value; the peer ID part (`/p2p/<id>`) is optional but recommended. */
+export function parsePeerAddress(text: string): { address: Multiaddr; peerId?: string } {
+  let address: Multiaddr;
+  try {
+    address = multiaddr(text);
+  } catch (e) {
+    throw new NetworkError(NetworkErrorCode.InvalidPeerAddress, `"${text}": ${(e as Error).message}`);
+  }
+  const components = address.getComponents();
+  if (!components.some((c) => c.name === "tcp")) {
+    throw new NetworkError(NetworkErrorCode.InvalidPeerAddress, `"${text}": only TCP addresses can be dialled`);
+  }
+  const peerId = components.find((c) => c.name === "p2p")?.value;
+  return peerId ? { address, peerId } : { address };
+}
+
+/** What peering needs of libp2p. */
+export interface PeeringHost {
+  /** Dials the address; resolves with the remote peer's ID. */
+  dial(address: Multiaddr): Promise<string>;
+  isConnected(peerId: string): boolean;
+}
+
+export interface StaticPeerState {
+  address: string;
+  peerId?: string;
+  connected: boolean;
+  /** Failed dials since the last success. */
+  failures: number;
+  lastError?: string;
+}
+
+interface StaticPeer extends StaticPeerState {
+  multiaddr: Multiaddr;
+  timer?: NodeJS.Timeout;
+  dialing: boolean;
+}
+
+export interface PeeringOptions {
+  reconnectMinMs: number;
+  reconnectMaxMs: number;
+}
+
+export class Peering {
+  private readonly peers: StaticPeer[];
+  private stopped = true;
+
+  constructor(
+    addresses: readonly string[],
+    private readonly host: PeeringHost,
+    private readonly options: PeeringOptions,
+    private readonly onDialError: (address: string, e: unknown) => void = () => {},
+  ) {
+    this.peers = addresses.map((text) => {
+      const { address, peerId } = parsePeerAddress(text);
+      return {
+        address: text,
+        multiaddr: address,
+        connected: false,
+        failures: 0,
+        dialing: false,
+        ...(peerId ? { peerId } : {}),
+      };
+    });
+  }
+
+  start(): void {
+    this.stopped = false;
+    for (const p of this.peers) void this.dial(p);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const p of this.peers) if (p.timer) clearTimeout(p.timer);
+  }
+
+  /** Whether `peerId` is one of the static peers (known once it has been dialled). */
+  isStatic(peerId: string): boolean {
+    return this.peers.some((p) => p.peerId === peerId);
+  }
+
+  states(): StaticPeerState[] {
+    return this.peers.map(({ address, peerId, connected, failures, lastError }) => ({
+      address,
+      connected,
+      failures,
+      ...(peerId ? { peerId } : {}),
+      ...(lastError ? { lastError } : {}),
+    }));
+  }
+
+  /** A connection to `peerId` opened (either direction). */
+  connected(peerId: string): void {
+    for (const p of this.peers) {
+      if (p.peerId !== peerId) continue;
+      p.connected = true;
+      p.failures = 0;
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = undefined;
+    }
+  }
+
+  /** The last connection to `peerId` closed: a static peer is redialled after the backoff. */
+  disconnected(peerId: string): void {
+    for (const p of this.peers) {
+      if (p.peerId !== peerId) continue;
+      p.connected = false;
+      this.schedule(p);
+    }
+  }
+
+  private schedule(p: StaticPeer): void {
+    if (this.stopped || p.timer || p.dialing) return;
+    const delay = backoffDelay(p.failures, this.options.reconnectMinMs, this.options.reconnectMaxMs);
+    p.timer = setTimeout(() => {
+      p.timer = undefined;
+      void this.dial(p);
+    }, delay);
+    p.timer.unref();
+  }
+
+  private async dial(p: StaticPeer): Promise<void> {
+    if (this.stopped || p.dialing) return;
+    if (p.peerId && this.host.isConnected(p.peerId)) {
+      this.connected(p.peerId);
+      return;
+    }
+    p.dialing = true;
+    try {
+      const peerId = await this.host.dial(p.multiaddr);
+      p.peerId = peerId;
+      p.lastError = undefined;
+      this.connected(peerId);
+    } catch (e) {
+      p.failures++;
+      p.lastError = (e as Error).message;
+      this.onDialError(p.address, e);
+    } finally {
+      p.dialing = false;
+    }
+    if (!p.connected || (p.peerId && !this.host.isConnected(p.peerId))) {
+      p.connected = false;
+      this.schedule(p);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Heartbeat } from "../../../src/network/index.js";
+import { ParentRequester } from "../../../src/network/parentRequester.js";
+import { SyncManager } from "../../../src/network/syncManager.js";
+
+const heartbeat = (solid: number, latest = solid, pruned = 0): Heartbeat => ({
+  solidMilestoneIndex: solid,
+  prunedMilestoneIndex: pruned,
+  latestMilestoneIndex: latest,
+  connectedPeers: 1,
+  syncedPeers: 1,
+});
+
+/** A sync manager over a fake ledger whose fetches are recorded and settled by the test. */
+function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
+  let t = 1000;
+  let ledger = 10;
+  const stored = new Set<number>();
+  const fetches: { peer: string; index: number; settle: (ok: boolean) => void }[] = [];
+  const errors: number[] = [];
+  const sync = new SyncManager(
+    { syncTolerance: 1, syncWindow: options.window ?? 4, requestDelayMs: 100, retryMs: 50 },
+    {
+      ledgerIndex: () => ledger,
+      isCoordinator: options.isCoordinator ?? false,
+      hasMilestone: (i) => stored.has(i),
+      fetchCone: (peer, index) =>
+        new Promise<void>((resolve, reject) =>
+          fetches.push({ peer, index, settle: (ok) => (ok ? resolve() : reject(new Error("no"))) }),
+        ),
+      onError: (_peer, index) => errors.push(index),
+    },
+    () => t,
+  );
+  sync.start(60_000);
+  return {
+    sync,
+    fetches,
+    errors,
+    stored,
+    advance: (ms: number) => (t += ms),
+    setLedger: (i: number) => (ledger = i),
+  };
+}
+
+const settleAll = async (fetches: { settle: (ok: boolean) => void }[], ok: boolean) => {
+  for (const f of fetches.splice(0)) f.settle(ok);
+  await new Promise((r) => setImmediate(r));
+};
+
+describe("sync manager", () => {
+  it("is synced within the tolerance of the newest index peers announce; the coordinator always is", () => {
+    const h = harness();
+    assert.equal(h.sync.isSynced(), true, "no peers: nothing is known to be newer");
+    h.sync.onHeartbeat("p", heartbeat(11));
+    assert.equal(h.sync.isSynced(), true, "one behind: the milestone being confirmed");
+    h.sync.onHeartbeat("p", heartbeat(12));
+    assert.equal(h.sync.isSynced(), false);
+    assert.equal(h.sync.latestMilestoneIndex(), 12);
+    h.sync.forgetPeer("p");
+    assert.equal(h.sync.isSynced(), true, "a peer that left no longer counts");
+    h.sync.milestoneSeen(20);
+    assert.equal(h.sync.isSynced(), false, "a received milestone counts too");
+    h.sync.stop();
+    const coo = harness({ isCoordinator: true });
+    coo.sync.onHeartbeat("p", heartbeat(50));
+    assert.equal(coo.sync.isSynced(), true);
+    assert.equal(coo.fetches.length, 0, "the coordinator never fetches");
+    coo.sync.stop();
+  });
+
+  it("asks for the window above the ledger from peers that have it, the newest index only after a delay", async () => {
+    const h = harness({ window: 4 });
+    h.sync.onHeartbeat("old", heartbeat(11, 11));
+    h.sync.onHeartbeat("new", heartbeat(30, 30, 11));
+    // 11 only "old" has unpruned; 12..14 only "new" has; the window ends at 14
+    assert.deepEqual(
+      h.fetches.map((f) => `${f.index}@${f.peer}`),
+      ["11@old", "12@new", "13@new", "14@new"],
+    );
+    await settleAll(h.fetches, true);
+    assert.equal(h.fetches.length, 0, "fetched, not yet confirmed: not asked again at once");
+    h.setLedger(14);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => f.index),
+      [15, 16, 17, 18],
+    );
+    await settleAll(h.fetches, true);
+    // near the top, the newest index (30) waits the delay after it was first announced
+    h.setLedger(29);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => f.index),
+      [],
+    );
+    h.advance(100);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => f.index),
+      [30],
+    );
+    h.sync.stop();
+  });
+
+  it("waits before asking for a freshly announced newest milestone, and retries a failed index elsewhere", async () => {
+    const h = harness({ window: 8 });
+    h.sync.onHeartbeat("p1", heartbeat(11));
+    h.sync.onHeartbeat("p2", heartbeat(12));
+    assert.deepEqual(
+      h.fetches.map((f) => f.index),
+      [11],
+      "12 was announced just now: gossip may bring it",
+    );
+    h.advance(150);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => `${f.index}@${f.peer}`),
+      ["11@p1", "12@p2"],
+    );
+    h.fetches[0]!.settle(false);
+    h.fetches.shift();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(h.errors, [11]);
+    assert.equal(h.fetches.length, 1, "not asked again before the retry delay");
+    h.advance(60);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => `${f.index}@${f.peer}`),
+      ["12@p2", "11@p2"],
+      "asked from another peer",
+    );
+    h.sync.stop();
+  });
+});
+
+describe("parent requests", () => {
+  it("asks for a missing parent after the delay, from peers in turn, with growing pauses, at most N times", async () => {
+    let t = 0;
+    let missing = [`0x${"11".repeat(32)}`];
+    let synced = true;
+    const asked: string[] = [];
+    const requester = new ParentRequester(
+      { delayMs: 100, attempts: 3, concurrency: 8 },
+      {
+        missingParents: () => missing,
+        peers: () => ["p1", "p2"],
+        isSynced: () => synced,
+        fetchBlock: async (peer) => {
+          asked.push(peer);
+          throw new Error("not found");
+        },
+        onError: () => {},
+      },
+      () => t,
+    );
+    const step = async (ms: number) => {
+      t += ms;
+      requester.tick();
+      await new Promise((r) => setImmediate(r));
+    };
+    await step(0);
+    assert.deepEqual(asked, [], "gossip gets a chance first");
+    await step(100);
+    assert.deepEqual(asked, ["p1"]);
+    await step(100);
+    assert.deepEqual(asked, ["p1"], "after a failure the pause doubles (200 ms)");
+    await step(100);
+    assert.deepEqual(asked, ["p1", "p2"]);
+    synced = false;
+    await step(1000);
+    assert.deepEqual(asked, ["p1", "p2"], "no requests while behind: cones fill the gaps");
+    synced = true;
+    await step(1000);
+    await step(10_000);
+    assert.deepEqual(asked, ["p1", "p2", "p1"], "three attempts, then given up");
+    missing = [];
+    await step(0);
+    assert.equal(requester.waitingFor(), 0);
+  });
+});
