@@ -1,4 +1,5 @@
 import type { NetworkView } from "../network/interface.js";
+import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
 import type { Tangle } from "../tangle/tangle.js";
 
 /**
@@ -16,6 +17,8 @@ export interface ApiNode {
   submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }>;
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
+  /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */
+  snapshots?: { create(request: SnapshotRequest): Promise<FullSnapshotResult | DeltaSnapshotResult> };
   /** The P2P layer (peers, sync status); absent when the node runs without it. */
   network?: NetworkView | undefined;
   options: {

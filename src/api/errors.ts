@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { isCodecError } from "../codec/errors.js";
 import { isNetworkError, NetworkErrorCode } from "../network/errors.js";
 import { isPowError, PowErrorCode } from "../pow/errors.js";
+import { SnapshotError, SnapshotErrorCode } from "../snapshot/errors.js";
 import { BlockError } from "../tangle/errors.js";
 
 /**
@@ -47,12 +48,24 @@ export function errorBody(status: number, details?: string): ErrorBody {
   };
 }
 
+const SNAPSHOT_STATUS: Partial<Record<SnapshotErrorCode, number>> = {
+  [SnapshotErrorCode.BadIndex]: 400,
+  [SnapshotErrorCode.NoFullSnapshot]: 400,
+  [SnapshotErrorCode.NotMergeable]: 400,
+  [SnapshotErrorCode.Pruned]: 404,
+};
+
 /** Maps an error of any layer to a status and a reason; `request` lets a reason name what was sent. */
 export function toHttpError(e: unknown, request?: FastifyRequest): { status: number; details: string } {
   if (e instanceof ApiError) return { status: e.status, details: e.details };
   if (isCodecError(e)) return { status: 400, details: e.message };
   if (e instanceof BlockError) return { status: 400, details: e.message };
   if (isNetworkError(e, NetworkErrorCode.NotSynced)) return { status: 503, details: e.message };
+  if (e instanceof SnapshotError) {
+    // the request's fault (400), data pruned away (404), or a real write failure (500)
+    const status = SNAPSHOT_STATUS[e.code] ?? 500;
+    return { status, details: e.message };
+  }
   if (isPowError(e)) {
     if (e.code === PowErrorCode.Disabled)
       return { status: 503, details: "proof of work is needed but disabled on this node" };

@@ -43,6 +43,25 @@ export const FLAGS: FlagSpec[] = [
     kind: "list",
     help: "comma-separated route patterns that need a JWT",
   },
+  { flag: "snapshot", key: "snapshot", kind: "string", help: "start an empty data dir from this full snapshot file" },
+  {
+    flag: "delta-snapshot",
+    key: "deltaSnapshot",
+    kind: "string",
+    help: "with --snapshot: a delta snapshot on top of it",
+  },
+  {
+    flag: "snapshot-interval",
+    key: "snapshotInterval",
+    kind: "int",
+    help: "write a full snapshot every N milestones (0: off)",
+  },
+  {
+    flag: "prune-below",
+    key: "pruneBelow",
+    kind: "int",
+    help: "keep N milestones of history, prune older data (0: off)",
+  },
   { flag: "p2p-host", key: "p2pHost", kind: "string", help: "address the P2P transport (TCP) listens on" },
   {
     flag: "p2p-port",

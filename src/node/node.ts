@@ -1,5 +1,5 @@
 import { access, mkdir } from "node:fs/promises";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { bytesEqual } from "../codec/hex.js";
 import { encodeOutput } from "../codec/outputs/output.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
@@ -18,13 +18,24 @@ import {
   readNetworkConfig,
   writeNetworkConfig,
 } from "../network/index.js";
+import {
+  assertNoIncompleteImport,
+  importSnapshot,
+  SnapshotError,
+  SnapshotManager,
+  type VerifiedDelta,
+  type VerifiedFull,
+  verifyDeltaSnapshot,
+  verifyFullSnapshot,
+} from "../snapshot/index.js";
 import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
 import { acceptBlock } from "../tangle/acceptBlock.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
+import { Pruner } from "../tangle/prune.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
-import { devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "./devNetwork.js";
+import { DEV_NETWORK_NAME, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "./devNetwork.js";
 import { initDatabase, type NodeSecrets } from "./initDatabase.js";
 import type { NodeOptions } from "./options.js";
 
@@ -62,6 +73,29 @@ export class NodeError extends Error {
     super(message);
     this.name = "NodeError";
   }
+}
+
+/** Both snapshot files checked against each other and the dev network, nothing written. */
+async function verifySnapshotFiles(options: NodeOptions): Promise<{ full: VerifiedFull; delta?: VerifiedDelta }> {
+  const refused = (path: string) => (e: unknown) => {
+    if (e instanceof SnapshotError) {
+      throw new SnapshotError(
+        e.code,
+        `snapshot file ${path} refused (${e.code}): ${e.message}; the data dir was not touched`,
+      );
+    }
+    throw e;
+  };
+  const full = await verifyFullSnapshot(options.snapshot, DEV_NETWORK_NAME).catch(refused(options.snapshot));
+  if (!options.deltaSnapshot) return { full };
+  const delta = await verifyDeltaSnapshot(options.deltaSnapshot, full.header).catch(refused(options.deltaSnapshot));
+  return { full, delta };
+}
+
+/** Whether the database holds nothing at all (a fresh data dir). */
+async function isEmptyDatabase(store: KvStore): Promise<boolean> {
+  for await (const _ of store.scanKeys({ prefix: new Uint8Array(0), limit: 1 })) return false;
+  return true;
 }
 
 async function fileExists(path: string): Promise<boolean> {
@@ -112,9 +146,16 @@ export class LedgerNode {
     readonly coordinatorPublicKeys: Uint8Array[],
     /** The configuration of the network this node follows; undefined on the coordinator. */
     readonly followedNetwork: NetworkConfig | undefined,
+    /** Snapshot writing (the control route, `--snapshot-interval`). */
+    readonly snapshots: SnapshotManager,
+    /** Background pruning (`--prune-below`). */
+    readonly pruner: Pruner,
   ) {}
 
   static async open(options: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
+    // 0. snapshot files are checked completely before the data dir is touched, so a truncated,
+    // corrupted or foreign file leaves it as it was
+    const startFrom = options.snapshot ? await verifySnapshotFiles(options) : undefined;
     await mkdir(options.dataDir, { recursive: true });
     // 1. the network to follow: the file given, else the copy a follower keeps in its data dir
     const copyPath = networkConfigPath(options.dataDir);
@@ -122,6 +163,17 @@ export class LedgerNode {
     const config = configPath ? await readNetworkConfig(configPath) : undefined;
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: `${options.dataDir}/db` });
     try {
+      // 1b. a half-finished import is refused; an empty database takes the snapshot (a database
+      // that has data already resumes and ignores --snapshot, as Hornet does)
+      await assertNoIncompleteImport(store);
+      if (startFrom && (await isEmptyDatabase(store))) {
+        await importSnapshot(store, {
+          fullPath: options.snapshot,
+          ...(options.deltaSnapshot ? { deltaPath: options.deltaSnapshot } : {}),
+          expectedNetworkName: DEV_NETWORK_NAME,
+          verified: startFrom,
+        });
+      }
       // 2. the role: coordinator when it holds a key the network lists (or starts the network)
       const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
       const seedKey = seed ? ed25519KeyPairFromSeed(seed).publicKey : undefined;
@@ -148,6 +200,16 @@ export class LedgerNode {
           await confirmMilestoneBlock(tangle, pending.blockId, pending.milestone, semanticValidator);
         }
       }
+      const pruner = await Pruner.create(tangle, { pruneBelow: options.pruneBelow }, onError);
+      const snapshots = new SnapshotManager(
+        store,
+        { directory: join(options.dataDir, "snapshots"), interval: options.snapshotInterval },
+        { belowMaxDepth: init.protocolParameters.belowMaxDepth, pruner, onError },
+      );
+      tangle.onConfirmed((index) => {
+        pruner.onConfirmed(index);
+        snapshots.onConfirmed(index);
+      });
       const verifyPool = new VerifyPool();
       let node: LedgerNode | undefined;
       const keyPair = follows ? undefined : ed25519KeyPairFromSeed(init.secrets.coordinatorSeed!);
@@ -175,6 +237,8 @@ export class LedgerNode {
         verifyPool,
         keyPair ? [keyPair.publicKey] : config!.coordinatorPublicKeys,
         follows ? config : undefined,
+        snapshots,
+        pruner,
       );
       // 3. the network description in the data dir: the coordinator's own, or a follower's copy
       if (keyPair || resolve(configPath) !== resolve(copyPath)) {
@@ -281,6 +345,8 @@ export class LedgerNode {
     await this.coordinatorOrUndefined?.stop();
     await this.net?.stop();
     this.net = undefined;
+    await this.snapshots.idle();
+    await this.pruner.stop();
     await this.verifyPool.close();
     await this.store.close();
   }

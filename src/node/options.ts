@@ -17,6 +17,14 @@ export interface NodeOptions {
   publicRoutes: string[];
   /** Route patterns that need a JWT; they win over `publicRoutes`. */
   protectedRoutes: string[];
+  /** A full snapshot file to start an empty data dir from ("" = none). */
+  snapshot: string;
+  /** A delta snapshot file on top of `snapshot` ("" = none). */
+  deltaSnapshot: string;
+  /** Take a full snapshot every this many milestones (0 = off). */
+  snapshotInterval: number;
+  /** Keep this many milestones of history and prune older data in the background (0 = off). */
+  pruneBelow: number;
   /** Address the P2P transport (TCP) listens on. */
   p2pHost: string;
   /** Port of the P2P transport; a taken port falls back to a free one (logged), 0 always takes a free one. */
@@ -43,6 +51,10 @@ export const defaultNodeOptions: NodeOptions = {
   explorerPort: 0,
   publicRoutes: ["/*"],
   protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
+  snapshot: "",
+  deltaSnapshot: "",
+  snapshotInterval: 0,
+  pruneBelow: 0,
   p2pHost: "0.0.0.0",
   p2pPort: 15600,
   peers: [],

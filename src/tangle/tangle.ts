@@ -95,6 +95,8 @@ export class Tangle {
   private readonly milestoneIds = new Map<number, Uint8Array>();
   /** The intake batch collecting this turn's writes. */
   private pending: { batch: WriteBatch; written: Promise<void> } | undefined;
+  /** Called after each milestone's batch is written and taken in (pruning, automatic snapshots). */
+  private readonly confirmedListeners: ((index: number) => void)[] = [];
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
   readonly confirmationWriters: ConfirmationWriter[] = [];
 
@@ -147,6 +149,11 @@ export class Tangle {
   /** Registers a solid entry point (genesis or snapshot import); written by the caller's batch. */
   addSolidEntryPoint(blockId: Uint8Array, index: number): void {
     this.solidEntryPoints.set(toHex(blockId), index);
+  }
+
+  /** Registers a listener for every confirmed milestone (after its batch). */
+  onConfirmed(listener: (index: number) => void): void {
+    this.confirmedListeners.push(listener);
   }
 
   /** Called for every block that becomes solid (milestone confirmation listens here). */
@@ -462,6 +469,7 @@ export class Tangle {
     this.latest = milestone;
     this.rememberMilestoneId(milestone.index, milestone.milestoneId);
     this.recomputeConeRoots();
+    for (const l of this.confirmedListeners) l(milestone.index);
   }
 }
 

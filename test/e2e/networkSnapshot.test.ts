@@ -51,9 +51,7 @@ describe("a node started from a snapshot of the coordinator syncs over the netwo
   // The snapshot layer makes the target milestone's block a solid entry point referenced by the
   // target itself, while the coordinator counts that block in the next milestone's cone: this
   // node's white-flag for milestone 16 then leaves it out and the inclusion Merkle root differs.
-  // Kept as a todo until the importer keeps the target milestone block unreferenced.
-  const todo = "the snapshot importer marks the target milestone block referenced (inclusion root of 16 differs)";
-  it("imports the snapshot at 15, follows from 16 and ends on the coordinator's ledger", { todo }, async () => {
+  it("imports the snapshot at 15, follows from 16 and ends on the coordinator's ledger", async () => {
     const fullPath = join(dir, "full_snapshot_15.bin");
     await writeFullSnapshot(a.node.store, 15, fullPath);
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "node", "db") });

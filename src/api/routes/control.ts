@@ -97,9 +97,7 @@ export function registerControlRoutes(app: FastifyInstance, node: ApiNode): void
     if (req.index < pruningIndex) {
       throw notFound(`milestone ${req.index} is older than the pruning index ${pruningIndex}`);
     }
-    throw new ApiError(
-      500,
-      `the snapshot writer is not available yet: this node cannot write a ${req.type} snapshot at milestone ${req.index}`,
-    );
+    if (!node.snapshots) throw new ApiError(500, "this node has no snapshot writer");
+    return node.snapshots.create({ index: req.index, type: req.type });
   });
 }

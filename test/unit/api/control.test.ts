@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { stat } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../../src/api/auth.js";
@@ -65,16 +66,28 @@ describe("POST /api/core/v2/control/snapshot/create", () => {
     assert.equal(text.statusCode, 400);
   });
 
-  it("answers 500 with the reason for a valid request: the snapshot writer is not available yet", async () => {
-    for (const body of [{ index: 1 }, { index: 3, type: "full" }, { index: 2, type: "delta" }]) {
-      const r = await create(body);
-      assert.equal(r.statusCode, 500, r.body);
-      const error = r.json().error;
-      assert.equal(error.code, 500);
-      assert.equal(error.message, "internal server error");
-      assert.match(error.details, /snapshot writer is not available yet/);
-      assert.equal(r.json().filePath, undefined);
-    }
+  it("writes full and delta snapshots: 200 with their paths, a delta older than its full snapshot is 400", async () => {
+    const full1 = await create({ index: 1 });
+    assert.equal(full1.statusCode, 200, full1.body);
+    assert.equal(full1.json().index, 1);
+    assert.ok((await stat(full1.json().filePath)).size > 0);
+
+    const delta3 = await create({ index: 3, type: "delta" });
+    assert.equal(delta3.statusCode, 200, delta3.body);
+    assert.deepEqual(Object.keys(delta3.json()).sort(), ["deltaFilePath", "deltaIndex", "fullFilePath", "fullIndex"]);
+    assert.equal(delta3.json().deltaIndex, 3);
+    assert.equal(delta3.json().fullIndex, 1);
+    assert.ok((await stat(delta3.json().deltaFilePath)).size > 0);
+
+    // two requests at once are written one after the other, each to its own file
+    const [a, b] = await Promise.all([create({ index: 2 }), create({ index: 3, type: "full" })]);
+    assert.equal(a.statusCode, 200, a.body);
+    assert.equal(b.statusCode, 200, b.body);
+    assert.notEqual(a.json().filePath, b.json().filePath);
+
+    const older = await create({ index: 2, type: "delta" });
+    assert.equal(older.statusCode, 400, older.body);
+    assert.equal(older.json().error.message, "invalid data provided");
   });
 
   it("reads the request shape", () => {
