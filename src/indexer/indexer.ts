@@ -247,6 +247,11 @@ export class Indexer {
     return v && decodeState(v);
   }
 
+  private readStateSync(): IndexerState | undefined {
+    const v = this.store.getSync(INDEXER_STATE_KEY);
+    return v && decodeState(v);
+  }
+
   /**
    * Runs `read` between two reads of the marker and retries until both agree, so the answer
    * belongs to the ledger index it names (each milestone batch moves the marker atomically
@@ -254,11 +259,12 @@ export class Indexer {
    */
   private async consistent<T>(read: () => Promise<T>): Promise<T & { ledgerIndex: number }> {
     for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-      const before = await this.readState();
+      // the marker is one small hot key: a synchronous read answers it from LevelDB's cache
+      const before = this.readStateSync();
       if (before?.version !== INDEXER_VERSION)
         throw new IndexerError(IndexerErrorCode.NotReady, "the indexes are not built yet");
       const result = await read();
-      const after = await this.readState();
+      const after = this.readStateSync();
       if (after?.ledgerIndex === before.ledgerIndex) return { ...result, ledgerIndex: before.ledgerIndex };
     }
     throw new IndexerError(IndexerErrorCode.Busy, "the ledger moved during every attempt to read the indexes");

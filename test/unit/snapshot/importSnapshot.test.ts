@@ -30,7 +30,6 @@ import {
   idKey,
   indexKey,
   KvStore,
-  StorageError,
 } from "../../../src/storage/index.js";
 import { Rng } from "../../helpers/random.js";
 import { assertSameLedger, History, readLedgerState, tempDir } from "./history.js";
@@ -258,9 +257,10 @@ describe("importing snapshot files", () => {
     } finally {
       await reopened.close();
     }
+    // the node checks for an unfinished import before anything else and says so
     await assert.rejects(
       LedgerNode.open({ ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent" }),
-      (e: unknown) => e instanceof StorageError,
+      code(SnapshotErrorCode.IncompleteImport),
     );
   });
 

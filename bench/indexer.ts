@@ -1,0 +1,320 @@
+/**
+ * `npm run bench -- indexer [--outputs N] [--milestones M] [--rounds R] [--seconds S] [--connections C]`:
+ * HTTP throughput of two read paths over a large database, against a bare fastify handler
+ * measured in the same process and run.
+ *
+ * 1. A node is opened on a temporary directory (its coordinator is not started) and its LevelDB
+ *    is filled directly, not through white-flag: the indexer entries of N basic outputs
+ *    (default 1,000,000) spread over N/10 Ed25519 addresses, 100 of them owned by one target
+ *    address, booked 1,000 per milestone; and M MilestoneByIndex records (default 100,000).
+ *    The IndexerState marker is left as the node wrote it, so the indexer serves the entries as
+ *    the ledger it names.
+ * 2. Baseline: a fastify app with one route answering a small JSON object (logger `silent`, as
+ *    the node's server here).
+ * 3. `GET /api/indexer/v1/outputs/basic?address=<target>` (one page holding all 100 outputs)
+ *    and `GET /api/explorer/v2/milestones` (default page size 100, newest first).
+ *
+ * Baseline and both routes alternate in R rounds of S seconds; the median round of each is
+ * reported. Load: C keep-alive connections, one request in flight each, from a minimal HTTP/1.1
+ * client on a worker thread (pre-serialized requests, responses framed by Content-Length), so
+ * the client does not saturate before the server.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import Fastify from "fastify";
+import { buildServer } from "../src/api/server.js";
+import { addressToBech32 } from "../src/codec/address.js";
+import type { BasicOutput, Ed25519Address } from "../src/codec/types.js";
+import { indexEntries } from "../src/indexer/index.js";
+import { LedgerNode } from "../src/node/node.js";
+import { defaultNodeOptions } from "../src/node/options.js";
+import { Bucket, encodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../src/storage/index.js";
+import { printFigures, printTable } from "./_table.js";
+
+// ---------------------------------------------------------------- load client (worker thread)
+
+interface LoadJob {
+  port: number;
+  connections: number;
+  request: Uint8Array;
+  warmMs: number;
+  maxMs: number;
+}
+interface LoadResult {
+  ok: number;
+  failed: number;
+  elapsedMs: number;
+}
+
+/** Sends `job.request` over keep-alive sockets until the time is up; counts 200 answers. */
+async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const sockets = await Promise.all(
+    Array.from(
+      { length: job.connections },
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const s = connect(job.port, "127.0.0.1");
+          s.setNoDelay(true);
+          s.once("connect", () => resolve(s));
+          s.once("error", reject);
+        }),
+    ),
+  );
+  let ok = 0;
+  let failed = 0;
+  let counting = false;
+  const warmEnd = performance.now() + job.warmMs;
+  let start = 0;
+  let deadline = Number.POSITIVE_INFINITY;
+  await new Promise<void>((resolveAll, rejectAll) => {
+    let open = sockets.length;
+    for (const s of sockets) {
+      let buffer: Buffer = Buffer.alloc(0);
+      const send = () => {
+        const now = performance.now();
+        if (!counting && now >= warmEnd) {
+          counting = true;
+          start = now;
+          deadline = now + job.maxMs;
+        }
+        if (now >= deadline) {
+          s.destroy();
+          if (--open === 0) resolveAll();
+          return;
+        }
+        s.write(job.request);
+      };
+      s.on("error", rejectAll);
+      s.on("data", (chunk: Buffer) => {
+        buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+        for (;;) {
+          const headEnd = buffer.indexOf("\r\n\r\n");
+          if (headEnd < 0) return;
+          const head = buffer.toString("latin1", 0, headEnd);
+          const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+          if (!length) {
+            rejectAll(new Error(`a response without Content-Length: ${head}`));
+            return;
+          }
+          const end = headEnd + 4 + Number(length[1]);
+          if (buffer.length < end) return;
+          buffer = buffer.subarray(end);
+          if (counting) {
+            if (head.startsWith("HTTP/1.1 200")) ok++;
+            else failed++;
+          }
+          send();
+        }
+      });
+      send();
+    }
+  });
+  return { ok, failed, elapsedMs: performance.now() - start };
+}
+
+function loadFromWorker(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: job });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => code !== 0 && reject(new Error(`the load worker exited with ${code}`)));
+  });
+}
+
+// ---------------------------------------------------------------- setup (main thread)
+
+const args = process.argv.slice(2);
+const argN = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const OUTPUTS = argN("--outputs", 1_000_000);
+const MILESTONES = argN("--milestones", 100_000);
+const ROUNDS = argN("--rounds", 3);
+const SECONDS = argN("--seconds", 1);
+const CONNECTIONS = argN("--connections", 32);
+const TARGET_OUTPUTS = 100;
+const OUTPUTS_PER_MILESTONE = 1000;
+const MILESTONE_PAGE_SIZE = 100;
+const BASE_TIME = 1_700_000_000;
+
+const ed25519 = (hash: Uint8Array): Ed25519Address => ({ type: 0, pubKeyHash: hash });
+
+/** Writes the indexer entries of `count` basic outputs; returns the target address. */
+async function fillOutputs(store: KvStore, count: number): Promise<Ed25519Address> {
+  const target = ed25519(randomBytes(32));
+  const others = Math.max(1, Math.floor(count / 10));
+  const salt = randomBytes(32);
+  const targetEvery = Math.max(1, Math.floor(count / TARGET_OUTPUTS));
+  let batch = store.batch();
+  for (let i = 0; i < count; i++) {
+    const owner =
+      i % targetEvery === 0 && i / targetEvery < TARGET_OUTPUTS
+        ? target
+        : ed25519(Uint8Array.from(salt.map((b, j) => (j < 4 ? (i % others) >> (8 * j) : b) & 0xff)));
+    const outputId = new Uint8Array(34);
+    outputId.set(salt.subarray(0, 28));
+    new DataView(outputId.buffer).setUint32(28, i, false);
+    const output: BasicOutput = {
+      type: 3,
+      amount: 1_000_000n,
+      nativeTokens: [],
+      unlockConditions: [{ type: 0, address: owner }],
+      features: [],
+    };
+    const milestone = Math.floor(i / OUTPUTS_PER_MILESTONE);
+    for (const [key, value] of indexEntries({
+      outputId,
+      output,
+      bookedIndex: milestone + 1,
+      bookedTimestamp: BASE_TIME + milestone,
+    })) {
+      batch.put(key, value);
+    }
+    if (batch.size >= 20_000) {
+      await batch.write({ sync: false });
+      batch = store.batch();
+    }
+  }
+  await batch.write({ sync: true });
+  return target;
+}
+
+/** Adds `count` MilestoneByIndex records after the last stored one. */
+async function fillMilestones(store: KvStore, count: number): Promise<void> {
+  let last = 0;
+  for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.MilestoneByIndex), reverse: true, limit: 1 }))
+    last = indexOfKey(key);
+  let batch = store.batch();
+  for (let i = 1; i <= count; i++) {
+    const index = last + i;
+    const record = encodeMilestoneRecord({
+      milestoneId: randomBytes(32),
+      blockId: randomBytes(32),
+      timestamp: 2_000_000_000 + index,
+    });
+    batch.put(indexKey(Bucket.MilestoneByIndex, index), record);
+    if (batch.size >= 20_000) {
+      await batch.write({ sync: false });
+      batch = store.batch();
+    }
+  }
+  await batch.write({ sync: true });
+}
+
+const get = (port: number, path: string) =>
+  Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
+
+async function rate(port: number, path: string, problems: string[]): Promise<number> {
+  const r = await loadFromWorker({
+    port,
+    connections: CONNECTIONS,
+    request: get(port, path),
+    warmMs: 200,
+    maxMs: SECONDS * 1000,
+  });
+  if (r.failed > 0) problems.push(`${r.failed} requests of ${path} failed`);
+  return (r.ok * 1000) / r.elapsedMs;
+}
+
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const spread = (xs: number[]) =>
+  `${Math.round(Math.min(...xs)).toLocaleString("en-US")}..${Math.round(Math.max(...xs)).toLocaleString("en-US")}`;
+
+async function main(): Promise<void> {
+  const problems: string[] = [];
+  const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-indexer-"));
+  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent" });
+  const app = buildServer(node, "silent");
+  const bare = Fastify({ logger: { level: "silent" } });
+  bare.get("/bare", async () => ({ status: "ok", index: 1 }));
+  const rounds = { bare: [] as number[], indexer: [] as number[], milestones: [] as number[] };
+  let fillSeconds = 0;
+  try {
+    // the indexer attaches (and builds its marker) when the server is ready; fill after that
+    await app.ready();
+    const t0 = performance.now();
+    const target = await fillOutputs(node.tangle.store, OUTPUTS);
+    await fillMilestones(node.tangle.store, MILESTONES);
+    fillSeconds = (performance.now() - t0) / 1000;
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    await bare.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const { port: barePort } = bare.server.address() as { port: number };
+    const hrp = node.tangle.protocolParameters.bech32Hrp;
+    const indexerPath = `/api/indexer/v1/outputs/basic?address=${addressToBech32(target, hrp)}`;
+    const milestonesPath = `/api/explorer/v2/milestones?pageSize=${MILESTONE_PAGE_SIZE}`;
+
+    // the answers are what the bench claims before anything is timed
+    const check = await app.inject({ method: "GET", url: indexerPath });
+    const items = (check.json() as { items?: unknown[] }).items?.length;
+    if (check.statusCode !== 200 || items !== Math.min(TARGET_OUTPUTS, OUTPUTS))
+      problems.push(`the indexer query answered ${check.statusCode} with ${items} items`);
+    const ms = await app.inject({ method: "GET", url: milestonesPath });
+    if (ms.statusCode !== 200 || (ms.json() as { items: unknown[] }).items.length !== MILESTONE_PAGE_SIZE)
+      problems.push(`the milestone listing answered ${ms.statusCode}`);
+
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.bare.push(await rate(barePort, "/bare", problems));
+      rounds.indexer.push(await rate(port, indexerPath, problems));
+      rounds.milestones.push(await rate(port, milestonesPath, problems));
+    }
+  } finally {
+    await bare.close();
+    await app.close();
+    await node.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const bareHandlerPerSec = median(rounds.bare);
+  const indexerQueriesPerSec = median(rounds.indexer);
+  const milestonesListPerSec = median(rounds.milestones);
+  const pct = (v: number) => `${((100 * v) / bareHandlerPerSec).toFixed(0)}% of bare`;
+  printTable(
+    `indexer: HTTP over loopback, ${CONNECTIONS} keep-alive connections, ${availableParallelism()} cores, ` +
+      `median of ${ROUNDS} alternating ${SECONDS} s rounds; database filled in ${fillSeconds.toFixed(1)} s`,
+    [
+      {
+        name: "bare fastify handler, small JSON",
+        value: bareHandlerPerSec,
+        unit: "req/s",
+        baseline: `rounds ${spread(rounds.bare)}`,
+      },
+      {
+        name: `GET indexer basic ?address (${TARGET_OUTPUTS} of ${OUTPUTS.toLocaleString("en-US")} outputs)`,
+        value: indexerQueriesPerSec,
+        unit: "req/s",
+        target: ">= 5,000/s",
+        baseline: `${pct(indexerQueriesPerSec)}, rounds ${spread(rounds.indexer)}`,
+      },
+      {
+        name: `GET explorer milestones, page ${MILESTONE_PAGE_SIZE} (${MILESTONES.toLocaleString("en-US")} stored)`,
+        value: milestonesListPerSec,
+        unit: "req/s",
+        target: ">= 5,000/s",
+        baseline: `${pct(milestonesListPerSec)}, rounds ${spread(rounds.milestones)}`,
+      },
+    ],
+  );
+  for (const p of problems) console.error(p);
+  if (problems.length > 0) process.exitCode = 1;
+  printFigures("indexer", {
+    bareHandlerPerSec: Math.round(bareHandlerPerSec),
+    indexerQueriesPerSec: Math.round(indexerQueriesPerSec),
+    milestonesListPerSec: Math.round(milestonesListPerSec),
+  });
+}
+
+if (isMainThread) {
+  await main();
+} else {
+  parentPort!.postMessage(await runLoad(workerData as LoadJob));
+}
