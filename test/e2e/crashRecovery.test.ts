@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
+import { freePort, waitFor as until } from "./helpers/nodeProcess.js";
 
 /**
  * Issue #3's crash test against the real node process: value transactions built and signed by
@@ -44,27 +44,6 @@ interface Iota {
 const require = createRequire(import.meta.url);
 const iota = require("@iota/iota.js") as Iota;
 const { Converter } = require("@iota/util.js") as { Converter: { hexToBytes(hex: string): Uint8Array } };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-async function until<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const v = await fn().catch(() => undefined);
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const PAYMENT = 1_000_000n;
 

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
+import { freePort, waitFor as until } from "./helpers/nodeProcess.js";
 
 /**
  * Real node processes (`dist/src/cli/main.js`) for the network e2e tests: each on its own data
@@ -15,33 +15,6 @@ import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: node answers are JSON, asserted field by field
 export type Json = Record<string, any>;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-/** Polls `fn` (errors count as "not yet") every 100 ms until it returns a value. */
-export async function until<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
-}
 
 export class NodeProcess {
   child: ChildProcess | undefined;
@@ -227,3 +200,5 @@ export async function unspentBasicOutputs(node: NodeProcess): Promise<{ ledgerIn
   } while (cursor);
   return { ledgerIndex, ids: ids.sort() };
 }
+
+export { freePort, until };

@@ -1,40 +1,14 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
+import { freePort, waitFor } from "./helpers/nodeProcess.js";
 
 interface Info {
   status: { latestMilestone: { index: number; milestoneId: string; timestamp: number } };
   protocol: { networkName: string; bech32Hrp: string; tokenSupply: string; minPowScore: number };
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe("the node process (npm start)", () => {
