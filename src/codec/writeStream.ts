@@ -1,6 +1,16 @@
 /**
+ * Scratch memory for a stream: uninitialised (every byte is written before `finish` copies it
+ * out) and, for small sizes, carved from Node's shared pool, so the many short-lived streams of
+ * encoding cost neither a zero-fill nor a fresh allocation each.
+ */
+function scratch(size: number): Uint8Array {
+  const b = Buffer.allocUnsafe(size);
+  return new Uint8Array(b.buffer, b.byteOffset, size);
+}
+
+/**
  * An append-only little-endian byte writer that grows its buffer by doubling. `finish()`
- * returns a view of exactly the bytes written.
+ * returns a copy of exactly the bytes written.
  */
 export class WriteStream {
   private buf: Uint8Array;
@@ -8,8 +18,8 @@ export class WriteStream {
   private pos = 0;
 
   constructor(initialSize = 256) {
-    this.buf = new Uint8Array(initialSize);
-    this.view = new DataView(this.buf.buffer);
+    this.buf = scratch(initialSize);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   get length(): number {
@@ -20,10 +30,10 @@ export class WriteStream {
     if (this.pos + n <= this.buf.length) return;
     let size = this.buf.length * 2;
     while (size < this.pos + n) size *= 2;
-    const next = new Uint8Array(size);
+    const next = scratch(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
-    this.view = new DataView(next.buffer);
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   u8(v: number): this {
