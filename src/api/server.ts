@@ -9,6 +9,7 @@ import { registerPeerRoutes } from "./routes/corePeers.js";
 import { registerCoreV3Routes } from "./routes/coreV3.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
 import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
+import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerNodeRoutes } from "./routes/routes.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
@@ -90,6 +91,7 @@ export function buildServer(
   registerIndexerRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerExplorerBlockRoutes(app, node);
+  registerExplorerLedgerRoutes(app, node);
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
 

@@ -31,6 +31,21 @@
  * |                       |   outputId[34]                       |                                                                  |
  * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
+ * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
+ * | AddressBalance        | address[33]                          | total amount u64 ‖ unspent output count u32                      |
+ * | AddressConditional    | address[33] ‖ outputId[34]           | amount u64 ‖ timelock u32 ‖ expiration u32 (0: none)             |
+ * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| (empty)                                                          |
+ * |                       |   outputId[34] ‖ spent u8 (0 or 1)   |                                                                  |
+ *
+ * Address buckets (explorer, indexer/addressLedger.ts): `address` is the 33 serialized bytes of
+ * an unspent output's owner (address unlock condition of basic and NFT outputs, state controller
+ * of an alias, immutable alias of a foundry). AddressBalance holds one entry per address that
+ * owns at least one unspent output; AddressConditional lists those of its outputs that carry a
+ * timelock or expiration unlock condition. Both are written in each milestone's batch and
+ * rebuilt from the Unspent and Output buckets when AddressBalanceState does not name the
+ * previous ledger index. AddressUpdate records each output an address gained (spent 0) or lost
+ * (spent 1) per milestone; it holds nothing for milestones confirmed before its writer was
+ * attached.
  *
  * MilestoneBlock (explorer) lists the blocks each milestone referenced in white-flag order; it
  * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts) and
@@ -67,6 +82,10 @@ export enum Bucket {
   IndexerOutput = 0x22,
   IndexerField = 0x23,
   MilestoneBlock = 0x24,
+  AddressBalanceState = 0x25,
+  AddressBalance = 0x26,
+  AddressConditional = 0x27,
+  AddressUpdate = 0x28,
 }
 
 /** Named single values of the NodeState bucket. */

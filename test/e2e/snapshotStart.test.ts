@@ -83,6 +83,8 @@ describe("starting a node process from a snapshot", () => {
       "0",
     ]);
     try {
+      // the startup line comes once the P2P layer is up, which may be after /health answers
+      await waitFor(async () => (/milestone \d+/.test(b.output()) ? true : undefined), 20_000, "B's startup line");
       assert.match(b.output(), /milestone 3\b/, b.output());
       await waitFor(async () => ((await latest(b.endpoint)) > 4 ? true : undefined), 20_000, "B's own milestones");
       assert.equal(await ledgerTotal(b.endpoint), 2779530283277761n);

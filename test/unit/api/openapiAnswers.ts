@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { issueApiToken } from "../../../src/api/auth.js";
+import { addressToBech32 } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { transactionToJson } from "../../../src/codec/transaction.js";
@@ -73,6 +74,10 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
   const txId = toHex(computeTransactionId(tx));
   const outputId = toHex(outputIdFromParts(computeTransactionId(tx), 1));
   const genesis = toHex(GENESIS_OUTPUT_ID);
+  const receiver = addressToBech32(
+    { type: 0, pubKeyHash: new Uint8Array(32).fill(6) },
+    h.node.tangle.protocolParameters.bech32Hrp,
+  );
 
   const reads: [string, string][] = [
     ["GET /health", "/health"],
@@ -120,6 +125,17 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
       `/api/explorer/v2/milestones/by-index/${ms.index}/blocks`,
     ],
     ["GET /api/explorer/v2/blocks/{blockId}/children", `/api/explorer/v2/blocks/${blockId}/children`],
+    ["GET /api/explorer/v2/balance/{address}", `/api/explorer/v2/balance/${receiver}`],
+    [
+      "GET /api/explorer/v2/ledger/updates/by-milestone/{milestoneId}",
+      `/api/explorer/v2/ledger/updates/by-milestone/${toHex(ms.milestoneId)}?pageSize=1`,
+    ],
+    [
+      "GET /api/explorer/v2/ledger/updates/by-address/{address}",
+      `/api/explorer/v2/ledger/updates/by-address/${receiver}?pageSize=1`,
+    ],
+    ["GET /api/explorer/v2/ledger/richest-addresses", "/api/explorer/v2/ledger/richest-addresses?top=1"],
+    ["GET /api/explorer/v2/ledger/token-distribution", "/api/explorer/v2/ledger/token-distribution"],
   ];
   const seen = new Set<string>();
   for (const [op, url] of reads) {

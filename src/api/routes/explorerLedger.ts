@@ -1,0 +1,439 @@
+import type { FastifyInstance } from "fastify";
+import { addressFromBech32, addressToBech32, deserializeAddress, serializeAddressBytes } from "../../codec/address.js";
+import { compareBytes, fromHex, toHex } from "../../codec/hex.js";
+import { decodeOutput } from "../../codec/outputs/output.js";
+import { ReadStream } from "../../codec/readStream.js";
+import {
+  addressUpdates,
+  attachAddressLedger,
+  availableBalance,
+  IndexerError,
+  ownerAddress,
+  readAddressEntry,
+  readAllBalances,
+} from "../../indexer/index.js";
+import { Bucket, decodeLedgerDiff, decodeOutputRecord, decodeU32, idKey, indexKey } from "../../storage/index.js";
+import type { ApiNode } from "../apiNode.js";
+import { ApiError, badRequest, notFound } from "../errors.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import {
+  arrayOf,
+  closedObject,
+  decimalString,
+  hexOfBytes,
+  integer,
+  pathParams,
+  patterned,
+  queryString,
+  responses,
+  type Schema,
+  Tag,
+} from "../schemas/common.js";
+import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+
+/**
+ * Explorer routes over the ledger by address (Chronicle's explorer v2): an address's balance,
+ * the ledger updates of a milestone and of an address, the richest addresses and the token
+ * distribution. Balances come from the per-address buckets kept in each milestone's batch
+ * (indexer/addressLedger.ts). Paged routes take `pageSize` (default 100, above 1000 means 1000)
+ * and a `cursor` naming the first item of the next page, whose page size wins over `pageSize`;
+ * `cursor` is null on the last page:
+ *
+ * - by milestone: `<position>.<pageSize>`, the position in the milestone's ledger diff (its
+ *   created outputs, then its consumed ones);
+ * - by address: `<milestoneIndex>.<outputId>.<0|1 spent>.<pageSize>`.
+ *
+ * Unknown query parameters are refused, as on every explorer route.
+ */
+
+export const DEFAULT_RICHEST_TOP = 200;
+export const MAX_RICHEST_TOP = 1000;
+
+interface BalanceAnswer {
+  totalBalance: string;
+  availableBalance: string;
+  ledgerIndex: number;
+}
+interface MilestoneUpdates {
+  milestoneIndex: number;
+  items: { address: string; outputId: string; isSpent: boolean }[];
+  cursor: string | null;
+}
+interface AddressUpdates {
+  address: string;
+  items: { milestoneIndex: number; outputId: string; isSpent: boolean }[];
+  cursor: string | null;
+}
+interface Richest {
+  top: { address: string; balance: string }[];
+  ledgerIndex: number;
+}
+interface Distribution {
+  distribution: { addressCount: number; totalBalance: string; range: { start: number; end: number } }[];
+  ledgerIndex: number;
+}
+
+const bech32Param = (): Schema => ({
+  type: "string",
+  minLength: 1,
+  maxLength: 128,
+  description: "a bech32 address with the network's human-readable part",
+});
+const bech32Out = (what: string): Schema => ({ type: "string", description: `${what} (bech32)` });
+const amount = (what: string) => patterned("^[0-9]+$", "decimal string", what);
+const pageSizeSchema = () =>
+  decimalString(
+    `items per page, at least 1 (default ${DEFAULT_MILESTONE_PAGE_SIZE}, above ${MAX_MILESTONE_PAGE_SIZE} means ${MAX_MILESTONE_PAGE_SIZE}); a cursor's page size wins`,
+  );
+const cursorOut = (): Schema => ({
+  type: "string",
+  nullable: true,
+  description: "the cursor of the next page; null on the last",
+});
+
+export const EXPLORER_LEDGER_ROUTES = {
+  balance: {
+    method: "GET",
+    url: `${EXPLORER_V2}/balance/:address`,
+    schema: {
+      summary: "The total and available balance of an address",
+      description:
+        "Total: the amounts of the unspent outputs the address owns (address unlock condition, state controller of an alias, immutable alias of a foundry). Available: the total less outputs still timelocked at the latest milestone's timestamp and outputs whose expiration has passed.",
+      tags: [Tag.Explorer],
+      params: pathParams({ address: bech32Param() }),
+      querystring: queryString({}),
+      response: responses(
+        {
+          200: closedObject<BalanceAnswer>(
+            {
+              totalBalance: amount("the sum of the address's unspent outputs"),
+              availableBalance: amount("the part the address can unlock now"),
+              ledgerIndex: integer("the ledger index the balance belongs to"),
+            },
+            ["totalBalance", "availableBalance", "ledgerIndex"],
+            "an address's balance",
+          ),
+        },
+        [400, 403, 500],
+      ),
+    },
+  },
+  updatesByMilestone: {
+    method: "GET",
+    url: `${EXPLORER_V2}/ledger/updates/by-milestone/:milestoneId`,
+    schema: {
+      summary: "The outputs a milestone created and consumed, with their owners, paged",
+      tags: [Tag.Explorer],
+      params: pathParams({ milestoneId: hexOfBytes(32, "a milestone ID") }),
+      querystring: queryString({
+        pageSize: pageSizeSchema(),
+        cursor: patterned("^[0-9]{1,10}\\.[0-9]{1,16}$", "<position>.<page size>", "the cursor of the previous page"),
+      }),
+      response: responses(
+        {
+          200: closedObject<MilestoneUpdates>(
+            {
+              milestoneIndex: integer("the milestone index"),
+              items: arrayOf(
+                closedObject<MilestoneUpdates["items"][number]>(
+                  {
+                    address: bech32Out("the output's owner"),
+                    outputId: hexOfBytes(34, "the output ID"),
+                    isSpent: { type: "boolean", description: "true when the milestone consumed it" },
+                  },
+                  ["address", "outputId", "isSpent"],
+                ),
+                "created outputs, then consumed ones, in ledger diff order",
+              ),
+              cursor: cursorOut(),
+            },
+            ["milestoneIndex", "items", "cursor"],
+            "a page of a milestone's ledger updates",
+          ),
+        },
+        [400, 403, 404, 500],
+      ),
+    },
+  },
+  updatesByAddress: {
+    method: "GET",
+    url: `${EXPLORER_V2}/ledger/updates/by-address/:address`,
+    schema: {
+      summary: "The outputs an address gained and lost, by milestone, paged",
+      tags: [Tag.Explorer],
+      params: pathParams({ address: bech32Param() }),
+      querystring: queryString({
+        sort: { type: "string", enum: ["oldest", "newest"], description: "newest (the default) or oldest first" },
+        pageSize: pageSizeSchema(),
+        cursor: patterned(
+          "^[0-9]{1,10}\\.0x[0-9a-fA-F]{68}\\.[01]\\.[0-9]{1,16}$",
+          "<milestone index>.<output ID>.<0|1>.<page size>",
+          "the cursor of the previous page",
+        ),
+      }),
+      response: responses(
+        {
+          200: closedObject<AddressUpdates>(
+            {
+              address: bech32Out("the address"),
+              items: arrayOf(
+                closedObject<AddressUpdates["items"][number]>(
+                  {
+                    milestoneIndex: integer("the milestone that created or consumed the output"),
+                    outputId: hexOfBytes(34, "the output ID"),
+                    isSpent: { type: "boolean", description: "true when the milestone consumed it" },
+                  },
+                  ["milestoneIndex", "outputId", "isSpent"],
+                ),
+                "updates by milestone index, output ID and spent flag (reversed with sort=newest)",
+              ),
+              cursor: cursorOut(),
+            },
+            ["address", "items", "cursor"],
+            "a page of an address's ledger updates",
+          ),
+        },
+        [400, 403, 500],
+      ),
+    },
+  },
+  richest: {
+    method: "GET",
+    url: `${EXPLORER_V2}/ledger/richest-addresses`,
+    schema: {
+      summary: "The addresses with the highest balances",
+      tags: [Tag.Explorer],
+      querystring: queryString({
+        top: decimalString(
+          `how many, at least 1 (default ${DEFAULT_RICHEST_TOP}, above ${MAX_RICHEST_TOP} means ${MAX_RICHEST_TOP})`,
+        ),
+      }),
+      response: responses(
+        {
+          200: closedObject<Richest>(
+            {
+              top: arrayOf(
+                closedObject<Richest["top"][number]>(
+                  { address: bech32Out("the address"), balance: amount("its total balance") },
+                  ["address", "balance"],
+                ),
+                "by balance, highest first (ties by address bytes)",
+              ),
+              ledgerIndex: integer("the ledger index the balances belong to"),
+            },
+            ["top", "ledgerIndex"],
+            "the richest addresses",
+          ),
+        },
+        [400, 403, 500],
+      ),
+    },
+  },
+  distribution: {
+    method: "GET",
+    url: `${EXPLORER_V2}/ledger/token-distribution`,
+    schema: {
+      summary: "How many addresses hold balances in each power-of-ten range",
+      tags: [Tag.Explorer],
+      querystring: queryString({}),
+      response: responses(
+        {
+          200: closedObject<Distribution>(
+            {
+              distribution: arrayOf(
+                closedObject<Distribution["distribution"][number]>(
+                  {
+                    addressCount: integer("addresses whose balance lies in the range"),
+                    totalBalance: amount("the sum of their balances"),
+                    range: closedObject<{ start: number; end: number }>(
+                      {
+                        start: integer("lowest balance of the range (inclusive), a power of ten"),
+                        end: integer("end of the range (exclusive), ten times the start"),
+                      },
+                      ["start", "end"],
+                    ),
+                  },
+                  ["addressCount", "totalBalance", "range"],
+                ),
+                "non-empty ranges, lowest first",
+              ),
+              ledgerIndex: integer("the ledger index the balances belong to"),
+            },
+            ["distribution", "ledgerIndex"],
+            "the token distribution",
+          ),
+        },
+        [400, 403, 500],
+      ),
+    },
+  },
+} satisfies Record<string, RouteDefinition>;
+
+function params(raw: unknown, allowed: ReadonlySet<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
+    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
+    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
+    out.set(name, value);
+  }
+  return out;
+}
+
+function positive(name: string, value: string, max: number): number {
+  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
+  const n = Number(value);
+  if (n < 1) throw badRequest(`${name}: must be at least 1`);
+  return Math.min(n, max);
+}
+
+function u32(name: string, value: string): number {
+  if (!/^[0-9]{1,10}$/.test(value) || Number(value) > 0xffffffff)
+    throw badRequest(`${name}: expected a u32, got "${value}"`);
+  return Number(value);
+}
+
+/** `pageSize` and a cursor `<position>.<pageSize>` whose position `parse` reads. */
+function paging<T>(p: Map<string, string>, parse: (position: string) => T): { pageSize: number; from?: T } {
+  let pageSize = DEFAULT_MILESTONE_PAGE_SIZE;
+  const size = p.get("pageSize");
+  if (size !== undefined) pageSize = positive("pageSize", size, MAX_MILESTONE_PAGE_SIZE);
+  const cursor = p.get("cursor");
+  if (cursor === undefined) return { pageSize };
+  const dot = cursor.lastIndexOf(".");
+  if (dot < 1) throw badRequest(`cursor: expected <position>.<page size>, got "${cursor}"`);
+  return {
+    pageSize: positive("cursor page size", cursor.slice(dot + 1), MAX_MILESTONE_PAGE_SIZE),
+    from: parse(cursor.slice(0, dot)),
+  };
+}
+
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof IndexerError) throw new ApiError(500, e.message);
+    throw e;
+  }
+}
+
+const NO_PARAMS = new Set<string>();
+const PAGE_PARAMS = new Set(["pageSize", "cursor"]);
+const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "cursor"]);
+const RICHEST_PARAMS = new Set(["top"]);
+
+/** Registers the balance, ledger update, richest address and distribution routes and their writer. */
+export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+  attachAddressLedger(node.tangle);
+  const store = () => node.tangle.store;
+  const hrp = () => node.tangle.protocolParameters.bech32Hrp;
+  const addressParam = (raw: unknown) =>
+    serializeAddressBytes(addressFromBech32((raw as { address: string }).address, hrp(), "address"));
+  const bech32Of = (bytes: Uint8Array) => addressToBech32(deserializeAddress(new ReadStream(bytes), "address"), hrp());
+
+  registerRoute(app, EXPLORER_LEDGER_ROUTES.balance, async (request): Promise<BalanceAnswer> => {
+    params(request.query, NO_PARAMS);
+    const address = addressParam(request.params);
+    const { value, ledgerIndex, timestamp } = await guarded(() => readAddressEntry(store(), address));
+    return {
+      totalBalance: value.total.toString(),
+      availableBalance: availableBalance(value, timestamp).toString(),
+      ledgerIndex,
+    };
+  });
+
+  registerRoute(app, EXPLORER_LEDGER_ROUTES.updatesByMilestone, async (request): Promise<MilestoneUpdates> => {
+    const raw = (request.params as { milestoneId: string }).milestoneId;
+    const milestoneId = fromHex(raw, "milestoneId", 32);
+    const { pageSize, from } = paging(params(request.query, PAGE_PARAMS), (s) => u32("cursor position", s));
+    const v = await store().get(idKey(Bucket.MilestoneById, milestoneId));
+    if (!v) throw notFound(`no milestone ${raw}`);
+    const index = decodeU32(v, "milestoneById");
+    const diffBytes = await store().get(indexKey(Bucket.LedgerDiff, index));
+    if (!diffBytes) throw notFound(`the ledger diff of milestone ${index} is pruned`);
+    const diff = decodeLedgerDiff(diffBytes);
+    const all = [
+      ...diff.created.map((outputId) => ({ outputId, isSpent: false })),
+      ...diff.consumed.map((outputId) => ({ outputId, isSpent: true })),
+    ];
+    const start = from ?? 0;
+    const page = all.slice(start, start + pageSize);
+    const records = await store().getMany(page.map((u) => idKey(Bucket.Output, u.outputId)));
+    const items: MilestoneUpdates["items"] = [];
+    page.forEach((u, i) => {
+      const rec = records[i];
+      if (!rec) throw new ApiError(500, `output ${toHex(u.outputId)} of the ledger diff is missing`);
+      const owner = ownerAddress(decodeOutput(decodeOutputRecord(rec).outputBytes));
+      if (owner)
+        items.push({ address: addressToBech32(owner, hrp()), outputId: toHex(u.outputId), isSpent: u.isSpent });
+    });
+    const next = start + pageSize;
+    return { milestoneIndex: index, items, cursor: next < all.length ? `${next}.${pageSize}` : null };
+  });
+
+  registerRoute(app, EXPLORER_LEDGER_ROUTES.updatesByAddress, async (request): Promise<AddressUpdates> => {
+    const address = addressParam(request.params);
+    const p = params(request.query, ADDRESS_UPDATE_PARAMS);
+    const sort = p.get("sort") ?? "newest";
+    if (sort !== "oldest" && sort !== "newest") throw badRequest(`sort: expected oldest or newest, got "${sort}"`);
+    const { pageSize, from } = paging(p, (s) => {
+      const m = /^([0-9]{1,10})\.(0x[0-9a-fA-F]{68})\.([01])$/.exec(s);
+      if (!m) throw badRequest(`cursor: expected <milestone index>.<output ID>.<0|1>.<page size>`);
+      return {
+        milestoneIndex: u32("cursor milestone index", m[1]!),
+        outputId: fromHex(m[2]!, "cursor", 34),
+        spent: m[3] === "1",
+      };
+    });
+    const rows = await guarded(() =>
+      addressUpdates(store(), address, {
+        ...(from ? { from } : {}),
+        reverse: sort === "newest",
+        limit: pageSize + 1,
+      }),
+    );
+    const next = rows.length > pageSize ? rows[pageSize] : undefined;
+    return {
+      address: bech32Of(address),
+      items: rows
+        .slice(0, pageSize)
+        .map((r) => ({ milestoneIndex: r.milestoneIndex, outputId: toHex(r.outputId), isSpent: r.spent })),
+      cursor: next ? `${next.milestoneIndex}.${toHex(next.outputId)}.${next.spent ? 1 : 0}.${pageSize}` : null,
+    };
+  });
+
+  registerRoute(app, EXPLORER_LEDGER_ROUTES.richest, async (request): Promise<Richest> => {
+    const p = params(request.query, RICHEST_PARAMS);
+    const raw = p.get("top");
+    const top = raw === undefined ? DEFAULT_RICHEST_TOP : positive("top", raw, MAX_RICHEST_TOP);
+    const { value, ledgerIndex } = await guarded(() => readAllBalances(store()));
+    value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
+    return {
+      top: value.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
+      ledgerIndex,
+    };
+  });
+
+  registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
+    params(request.query, NO_PARAMS);
+    const { value, ledgerIndex } = await guarded(() => readAllBalances(store()));
+    // range k holds balances in [10^k, 10^(k+1)); an address listed owns outputs, so its balance is positive
+    const ranges = new Map<number, { addressCount: number; total: bigint }>();
+    for (const e of value) {
+      const k = e.total.toString().length - 1;
+      const r = ranges.get(k) ?? { addressCount: 0, total: 0n };
+      r.addressCount += 1;
+      r.total += e.total;
+      ranges.set(k, r);
+    }
+    return {
+      distribution: [...ranges.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, r]) => ({
+          addressCount: r.addressCount,
+          totalBalance: r.total.toString(),
+          range: { start: 10 ** k, end: 10 ** (k + 1) },
+        })),
+      ledgerIndex,
+    };
+  });
+}
