@@ -1,3 +1,4 @@
+import type { Block } from "../codec/types.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
 import type { Tangle } from "../tangle/tangle.js";
@@ -14,7 +15,7 @@ export interface ApiNode {
    * The internal submit path (src/tangle/acceptBlock.ts): decode, syntactic rules, PoW or
    * milestone signature, store, solidify, with signatures pre-checked on worker threads.
    */
-  submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }>;
+  submitBlock(bytes: Uint8Array, checked?: Block): Promise<{ blockId: Uint8Array; isNew: boolean }>;
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
   /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */

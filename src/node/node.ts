@@ -2,6 +2,7 @@ import { access, mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { bytesEqual } from "../codec/hex.js";
 import { encodeOutput } from "../codec/outputs/output.js";
+import type { Block } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import { VerifyPool } from "../crypto/verifyPool.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
@@ -297,14 +298,19 @@ export class LedgerNode {
    * new block is gossiped to the peers. A node behind the network refuses (NotSynced): it
    * cannot judge parents or tips before it has caught up.
    */
-  async submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }> {
+  async submitBlock(bytes: Uint8Array, checked?: Block): Promise<{ blockId: Uint8Array; isNew: boolean }> {
     if (this.net && !this.net.sync.isSynced()) {
       throw new NetworkError(NetworkErrorCode.NotSynced, "the node is not synced with the network yet");
     }
-    const accepted = await acceptBlock(this.tangle, bytes, {
-      coordinatorPublicKeys: this.coordinatorPublicKeys,
-      verifyPool: this.verifyPool,
-    });
+    const accepted = await acceptBlock(
+      this.tangle,
+      bytes,
+      {
+        coordinatorPublicKeys: this.coordinatorPublicKeys,
+        verifyPool: this.verifyPool,
+      },
+      checked,
+    );
     if (accepted.isNew) void this.net?.broadcast(bytes);
     return accepted;
   }

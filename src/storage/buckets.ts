@@ -19,7 +19,6 @@
  * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it                        |
  * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
- * | Tip                   | blockId[32]                          | (empty)                                                          |
  * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
  * | IndexerState          | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the indexes reflect    |
@@ -74,7 +73,7 @@ export enum Bucket {
   TransactionBlock = 0x0b,
   ProtocolParameters = 0x0c,
   SolidEntryPoint = 0x0d,
-  Tip = 0x0e,
+  // 0x0e: never written (tips are rebuilt from Unreferenced at start); not to be reused
   NodeState = 0x0f,
   Unreferenced = 0x10,
   IndexerState = 0x20,

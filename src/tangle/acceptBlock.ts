@@ -2,6 +2,7 @@ import { decodeBlock } from "../codec/block.js";
 import { bytesEqual } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import { validateBlockSyntax } from "../codec/syntactic.js";
+import type { Block } from "../codec/types.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import { BatchScorer } from "../pow/index.js";
@@ -33,15 +34,20 @@ function sharedScorer(): BatchScorer {
   return shared;
 }
 
+/**
+ * `checked`, when given, is `bytes` already decoded and syntactically validated by the caller
+ * (the API builds the bytes from it), so neither step runs twice.
+ */
 export async function acceptBlock(
   tangle: Tangle,
   bytes: Uint8Array,
   options: AcceptBlockOptions,
+  checked?: Block,
 ): Promise<{ blockId: Uint8Array; isNew: boolean }> {
   const params = tangle.protocolParameters;
   // 1. decode and syntactic validation
-  const block = decodeBlock(bytes);
-  validateBlockSyntax(block, params, { byteLength: bytes.length });
+  const block = checked ?? decodeBlock(bytes);
+  if (!checked) validateBlockSyntax(block, params, { byteLength: bytes.length });
   const blockId = blockIdFromBytes(bytes);
 
   // 2. milestone signature, or PoW

@@ -131,8 +131,15 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/** Steps 3-4: syntax, known parents, PoW. Returns the bytes to accept. */
-async function completeBlock(node: ApiNode, submission: Submission, reply: FastifyReply): Promise<Uint8Array> {
+/**
+ * Steps 3-4: syntax, known parents, PoW. Returns the bytes to accept and the block they encode
+ * (already checked, so the submit path does not decode and validate it again).
+ */
+async function completeBlock(
+  node: ApiNode,
+  submission: Submission,
+  reply: FastifyReply,
+): Promise<{ bytes: Uint8Array; block: Block }> {
   const { block, parentsGiven } = submission;
   const tangle = node.tangle;
   const params = tangle.protocolParameters;
@@ -147,14 +154,14 @@ async function completeBlock(node: ApiNode, submission: Submission, reply: Fasti
       throw badRequest(`block.parents[${i}]: block ${toHex(parent)} is not known to this node`);
     }
   }
-  if (isMilestone || block.nonce !== 0n || params.minPowScore === 0) return bytes;
-  if (powScore(bytes) >= params.minPowScore) return bytes;
+  if (isMilestone || block.nonce !== 0n || params.minPowScore === 0) return { bytes, block };
+  if (powScore(bytes) >= params.minPowScore) return { bytes, block };
   const nonce = await minerPool().mine(powDigest(bytes), params.minPowScore, bytes.length, {
     workers: node.options.powWorkers,
     signal: abortOnDisconnect(reply),
   });
   bytes = withNonce(bytes, nonce);
-  return bytes;
+  return { bytes, block: { ...block, nonce } };
 }
 
 export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): void {
@@ -182,8 +189,8 @@ export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): v
           );
         }
         const submission = parseSubmission(request, node);
-        const bytes = await completeBlock(node, submission, reply);
-        const { blockId } = await node.submitBlock(bytes);
+        const { bytes, block } = await completeBlock(node, submission, reply);
+        const { blockId } = await node.submitBlock(bytes, block);
         const id = toHex(blockId);
         void reply.code(201).header("location", `${CORE_V2}/blocks/${id}`);
         return { blockId: id };

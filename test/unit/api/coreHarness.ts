@@ -60,7 +60,7 @@ export function viewWith(node: LedgerNode, options: Partial<ApiNode["options"]>)
     coordinatorPublicKey: node.coordinatorPublicKey,
     jwtSecret: node.jwtSecret,
     options: { ...node.options, ...options },
-    submitBlock: (bytes) => node.submitBlock(bytes),
+    submitBlock: (bytes, checked) => node.submitBlock(bytes, checked),
   };
 }
 
