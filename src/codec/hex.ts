@@ -3,8 +3,14 @@ import { CodecError, CodecErrorCode } from "./errors.js";
 const HEX = "0123456789abcdef";
 const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i & 15]!);
 
+/** From this length on Node's native hex encoder beats the lookup table (IDs, addresses, payloads). */
+const NATIVE_FROM = 12;
+
 /** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
 export function toHex(bytes: Uint8Array): string {
+  if (bytes.length >= NATIVE_FROM) {
+    return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
+  }
   let s = "0x";
   for (let i = 0; i < bytes.length; i++) s += LUT[bytes[i]!];
   return s;

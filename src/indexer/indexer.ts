@@ -1,9 +1,18 @@
 import { bytesEqual, compareBytes } from "../codec/hex.js";
+import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
-import { Bucket, decodeOutputRecord, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
+import {
+  Bucket,
+  decodeOutputRecord,
+  idKey,
+  type KvStore,
+  type RangeEntry,
+  type RangeReader,
+  type WriteBatch,
+} from "../storage/index.js";
 import { type ConfirmationWriter, type MilestoneInfo, readLedgerIndex, type Tangle } from "../tangle/tangle.js";
 import { IndexerError, IndexerErrorCode } from "./errors.js";
 import {
@@ -24,7 +33,10 @@ import {
   type Position,
   positionOfKey,
 } from "./keys.js";
-import { matches, type OutputQuery, planScans, type ScanPlan } from "./query.js";
+import { matches, needsFacts, type OutputQuery, planScans, type ScanPlan } from "./query.js";
+
+/** Most entries one range reads from LevelDB at a time. */
+const MAX_CHUNK = 1001;
 
 /**
  * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
@@ -97,13 +109,6 @@ export interface OutputPage {
   items: Uint8Array[];
   /** Position of the next page's first item, when there is one. */
   next?: Position;
-}
-
-/** The current matching entry of one scanned range (none once it is exhausted). */
-interface RangeHead {
-  key: Uint8Array | undefined;
-  advance(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** The position at the end of a listing key, as bytes that sort in listing order. */
@@ -288,8 +293,9 @@ export class Indexer {
       const plans = planScans(q);
       const items: Uint8Array[] = [];
       let next: Position | undefined;
-      const heads = await Promise.all(plans.map((plan) => this.openRange(plan, q)));
+      const heads = plans.map((plan) => new RangeHead(this.store, plan, q));
       try {
+        await Promise.all(heads.map((h) => h.advance()));
         let last: Uint8Array | undefined;
         for (;;) {
           let at = -1;
@@ -300,16 +306,16 @@ export class Indexer {
           if (at < 0) break;
           const head = heads[at]!;
           const key = head.key!;
-          await head.advance();
+          const moving = head.advance();
+          if (moving) await moving;
           const pos = positionSlice(key);
           if (last && bytesEqual(pos, last)) continue;
           last = pos;
-          const position = positionOfKey(key);
           if (items.length === q.pageSize) {
-            next = position;
+            next = positionOfKey(key);
             break;
           }
-          items.push(position.outputId);
+          items.push(key.slice(key.length - OUTPUT_ID_LENGTH));
         }
       } finally {
         await Promise.all(heads.map((h) => h.close()));
@@ -317,37 +323,64 @@ export class Indexer {
       return next ? { items, next } : { items };
     });
   }
+}
 
-  /** An iterator over the matching entries of one range, holding its current key. */
-  private async openRange(plan: ScanPlan, q: OutputQuery): Promise<RangeHead> {
-    const it = this.store.scan({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte })[Symbol.asyncIterator]();
-    const head: RangeHead = {
-      key: undefined,
-      advance: async () => {
-        for (;;) {
-          const r = await it.next();
-          if (r.done) {
-            head.key = undefined;
-            return;
-          }
-          const [key, value] = r.value;
-          let facts: ReturnType<typeof decodeOutputFacts>;
-          try {
-            facts = decodeOutputFacts(value);
-          } catch (e) {
-            throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
-          }
-          if (matches(facts, q, plan.indexed)) {
-            head.key = key;
-            return;
-          }
-        }
-      },
-      close: async () => {
-        await it.return?.(undefined);
-      },
-    };
-    await head.advance();
-    return head;
+/**
+ * The current matching entry of one scanned range. Entries come from LevelDB a page at a time
+ * (a page of the listing plus one, enough for the whole answer when nothing is filtered out),
+ * keys only when the range's key alone decides a match.
+ */
+class RangeHead {
+  /** The current matching key; undefined once the range is exhausted. */
+  key: Uint8Array | undefined;
+  private readonly reader: RangeReader;
+  private readonly facts: boolean;
+  private readonly chunk: number;
+  private entries: RangeEntry[] = [];
+  private at = 0;
+  private exhausted = false;
+
+  constructor(
+    store: KvStore,
+    private readonly plan: ScanPlan,
+    private readonly q: OutputQuery,
+  ) {
+    this.facts = needsFacts(q, plan.indexed);
+    this.chunk = Math.min(q.pageSize + 1, MAX_CHUNK);
+    this.reader = store.openRange({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte, values: this.facts });
+  }
+
+  /** Moves to the next matching entry: at once when it is in memory, else the returned promise reads on. */
+  advance(): Promise<void> | undefined {
+    while (this.at < this.entries.length) {
+      const [key, value] = this.entries[this.at++]!;
+      if (!this.facts || this.accepts(value)) {
+        this.key = key;
+        return undefined;
+      }
+    }
+    this.key = undefined;
+    if (this.exhausted) return undefined;
+    return this.refill().then(() => this.advance());
+  }
+
+  private async refill(): Promise<void> {
+    this.entries = await this.reader.take(this.chunk);
+    this.at = 0;
+    if (this.entries.length < this.chunk) this.exhausted = true;
+  }
+
+  private accepts(value: Uint8Array | undefined): boolean {
+    let facts: ReturnType<typeof decodeOutputFacts>;
+    try {
+      facts = decodeOutputFacts(value ?? new Uint8Array(0));
+    } catch (e) {
+      throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+    }
+    return matches(facts, this.q, this.plan.indexed);
+  }
+
+  close(): Promise<void> {
+    return this.reader.close();
   }
 }

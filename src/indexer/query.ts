@@ -140,6 +140,28 @@ const carries = (facts: OutputFacts, f: FieldValue) =>
 
 const hasField = (facts: OutputFacts, field: number) => facts.fields.some((x) => x.field === field);
 
+/**
+ * Whether deciding an entry of the range indexed by `indexed` takes its facts: false when the
+ * range's key alone satisfies the query (an owner's listing without further filters), so the
+ * scan can read keys only.
+ */
+export function needsFacts(q: OutputQuery, indexed?: FieldValue): boolean {
+  if (q.fields?.some((f) => f !== indexed)) return true;
+  if (q.unlockableBy && indexed?.value !== q.unlockableBy) return true;
+  return (
+    q.hasNativeTokens !== undefined ||
+    q.minNativeTokenCount !== undefined ||
+    q.maxNativeTokenCount !== undefined ||
+    q.hasStorageDepositReturn !== undefined ||
+    q.hasExpiration !== undefined ||
+    q.expiresBefore !== undefined ||
+    q.expiresAfter !== undefined ||
+    q.hasTimelock !== undefined ||
+    q.timelockedBefore !== undefined ||
+    q.timelockedAfter !== undefined
+  );
+}
+
 /** Whether an entry's facts satisfy every filter but the booking window (the scan range holds it). */
 export function matches(facts: OutputFacts, q: OutputQuery, indexed?: FieldValue): boolean {
   for (const f of q.fields ?? []) if (f !== indexed && !carries(facts, f)) return false;

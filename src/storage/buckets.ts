@@ -122,7 +122,10 @@ export function idKey(bucket: Bucket, id: Uint8Array): Uint8Array {
 export function indexKey(bucket: Bucket, index: number): Uint8Array {
   const key = new Uint8Array(5);
   key[0] = bucket;
-  new DataView(key.buffer).setUint32(1, index, false);
+  key[1] = index >>> 24;
+  key[2] = index >>> 16;
+  key[3] = index >>> 8;
+  key[4] = index;
   return key;
 }
 

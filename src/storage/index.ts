@@ -5,6 +5,8 @@ export {
   KvStore,
   type KvStoreOptions,
   prefixEnd,
+  type RangeEntry,
+  RangeReader,
   type ScanOptions,
   WriteBatch,
 } from "./kvStore.js";

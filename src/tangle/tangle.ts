@@ -436,6 +436,21 @@ export class Tangle {
     return id;
   }
 
+  /**
+   * The milestone ID of a stored milestone, answered at once: from memory, else by one point
+   * read of its record (then remembered). Undefined when the record is not stored. For listings
+   * that name many milestones.
+   */
+  milestoneIdAtSync(index: number): Uint8Array | undefined {
+    const known = this.milestoneIds.get(index);
+    if (known) return known;
+    const v = this.store.getSync(indexKey(Bucket.MilestoneByIndex, index));
+    if (!v) return undefined;
+    const id = decodeMilestoneRecord(v).milestoneId;
+    this.rememberMilestoneId(index, id);
+    return id;
+  }
+
   private rememberMilestoneId(index: number, id: Uint8Array): void {
     if (this.milestoneIds.size >= MILESTONE_IDS_MAX) this.milestoneIds.delete(this.milestoneIds.keys().next().value!);
     this.milestoneIds.set(index, id);

@@ -13,7 +13,7 @@ import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   closedObject,
   hexOfBytes,
@@ -213,9 +213,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
 
       return { output: outputJson, outputIdProof: outputIdProofToJson(proof), metadata };
     },
-    // The answer is mostly open wire JSON (output, proof tree), which the schema-driven
-    // serializer handles property by property; JSON.stringify writes it faster. The schema
-    // still documents the answer (OpenAPI) and the route's tests check its shape.
-    { serializerCompiler: () => (data) => JSON.stringify(data) },
+    // mostly open wire JSON (output, proof tree)
+    STRINGIFIED,
   );
 }

@@ -3,7 +3,7 @@ import { fromHex, toHex } from "../../codec/hex.js";
 import { Indexer, IndexerError, POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
   closedObject,
@@ -184,17 +184,22 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
   }
 
   for (const listing of LISTINGS) {
-    registerRoute(app, listingRoute(listing), async (request) => {
-      const params = queryParams(request, listing.params);
-      const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
-      const ix = await indexer();
-      const page = await guarded(() => ix.outputs(query));
-      return {
-        ledgerIndex: page.ledgerIndex,
-        pageSize,
-        ...(page.next ? { cursor: formatIndexerCursor(page.next, pageSize) } : {}),
-        items: page.items.map(toHex),
-      };
-    });
+    registerRoute(
+      app,
+      listingRoute(listing),
+      async (request) => {
+        const params = queryParams(request, listing.params);
+        const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
+        const ix = await indexer();
+        const page = await guarded(() => ix.outputs(query));
+        return {
+          ledgerIndex: page.ledgerIndex,
+          pageSize,
+          ...(page.next ? { cursor: formatIndexerCursor(page.next, pageSize) } : {}),
+          items: page.items.map(toHex),
+        };
+      },
+      STRINGIFIED,
+    );
   }
 }
