@@ -6,9 +6,17 @@ const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i
 /** From this length on Node's native hex encoder beats the lookup table (IDs, addresses, payloads). */
 const NATIVE_FROM = 12;
 
+/**
+ * Node's native hex encoder, the one `buf.toString("hex")` calls. It takes any Uint8Array, so
+ * no Buffer view is made per call (IDs are hexed for every map lookup on the hot paths); where
+ * it is missing, a Buffer view over the same memory is used.
+ */
+const hexSlice = (Buffer.prototype as { hexSlice?: (this: Uint8Array, start: number, end: number) => string }).hexSlice;
+
 /** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
 export function toHex(bytes: Uint8Array): string {
   if (bytes.length >= NATIVE_FROM) {
+    if (hexSlice) return `0x${hexSlice.call(bytes, 0, bytes.length)}`;
     return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
   }
   let s = "0x";

@@ -31,7 +31,7 @@ export class VerifyPool {
   private scheduled = false;
   private nextId = 1;
   private nextWorker = 0;
-  private readonly drainWaiters: (() => void)[] = [];
+  private readonly drainWaiters: { upTo: number; resolve: () => void }[] = [];
 
   constructor(readonly size: number = Math.max(1, availableParallelism())) {}
 
@@ -94,10 +94,29 @@ export class VerifyPool {
   /**
    * Resolves once every verification requested so far has settled (the confirmation path waits
    * for this, so it finds the signatures of its cone in the cache instead of checking them twice).
+   * Requests made afterwards are not waited for: under steady intake the pool is never empty.
    */
   drained(): Promise<void> {
-    if (this.inflight.size === 0 && this.queue.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.drainWaiters.push(resolve));
+    this.flush();
+    const upTo = this.nextId - 1;
+    if (this.settledUpTo(upTo)) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push({ upTo, resolve }));
+  }
+
+  /** Whether every job up to `id` has settled (jobs sit in the in-flight map in ID order). */
+  private settledUpTo(id: number): boolean {
+    const oldest = this.inflight.keys().next();
+    return oldest.done === true || oldest.value > id;
+  }
+
+  private wakeDrainWaiters(): void {
+    for (let i = 0; i < this.drainWaiters.length; ) {
+      const w = this.drainWaiters[i]!;
+      if (this.settledUpTo(w.upTo)) {
+        this.drainWaiters.splice(i, 1);
+        queueMicrotask(w.resolve);
+      } else i++;
+    }
   }
 
   private settle(reply: VerifyReply): void {
@@ -105,16 +124,12 @@ export class VerifyPool {
     if (!job) return;
     this.inflight.delete(reply.id);
     if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
-    if (this.inflight.size === 0 && this.queue.length === 0) {
-      queueMicrotask(() => {
-        for (const w of this.drainWaiters.splice(0)) w();
-      });
-    }
     job.items.forEach((p, i) => {
       const ok = reply.results[i] === 1;
       if (ok) rememberVerified(p.check.publicKey, p.check.message, p.check.signature);
       p.resolve(ok);
     });
+    this.wakeDrainWaiters();
   }
 
   /** A crashed thread: its jobs resolve as unverified (confirmation re-checks them itself). */
@@ -124,6 +139,7 @@ export class VerifyPool {
       this.inflight.delete(id);
       for (const p of job.items) p.resolve(false);
     }
+    this.wakeDrainWaiters();
     const i = this.workers.indexOf(worker);
     if (i >= 0) this.workers[i] = undefined as unknown as Worker;
   }
