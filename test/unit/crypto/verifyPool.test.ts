@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/index.js";
+import { isKnownVerified } from "../../../src/crypto/signatureCache.js";
+import { VerifyPool } from "../../../src/crypto/verifyPool.js";
+
+/**
+ * The verification pool: answers over worker threads, valid signatures remembered for the
+ * confirmation path, and `drained()` waiting for the checks requested before it only (the
+ * coordinator waits on it before each milestone, while intake keeps requesting more).
+ */
+describe("VerifyPool", () => {
+  const pool = new VerifyPool(2);
+  after(() => pool.close());
+  const key = ed25519KeyPairFromSeed(new Uint8Array(32).fill(9));
+  const check = (i: number) => {
+    const message = Uint8Array.of(i & 255, i >> 8, 1, 2, 3);
+    return { publicKey: key.publicKey, message, signature: ed25519Sign(key, message) };
+  };
+
+  it("answers valid and forged signatures and remembers the valid ones", async () => {
+    const good = check(1);
+    const forged = { ...check(2), signature: check(3).signature };
+    assert.deepEqual(await Promise.all([pool.verify(good), pool.verify(forged)]), [true, false]);
+    assert.equal(isKnownVerified(good.publicKey, good.message, good.signature), true);
+    assert.equal(isKnownVerified(forged.publicKey, forged.message, forged.signature), false);
+  });
+
+  it("drained() resolves once the earlier checks settle, without waiting for later ones", async () => {
+    const earlier = Array.from({ length: 300 }, (_, i) => check(100 + i));
+    const settled = new Set<number>();
+    const answers = earlier.map((c, i) => pool.verify(c).then(() => settled.add(i)));
+    const drained = pool.drained();
+    // requested after the drain began: under steady intake these never stop coming
+    let later = 0;
+    let keepGoing = true;
+    const feed = (async () => {
+      while (keepGoing) {
+        await pool.verify(check(1000 + (later++ % 500)));
+      }
+    })();
+    await drained;
+    assert.equal(settled.size, earlier.length, "every earlier check settled before the drain resolved");
+    for (const c of earlier) assert.equal(isKnownVerified(c.publicKey, c.message, c.signature), true);
+    keepGoing = false;
+    await feed;
+    await Promise.all(answers);
+    await pool.drained();
+  });
+});
