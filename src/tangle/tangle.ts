@@ -422,26 +422,12 @@ export class Tangle {
 
   /**
    * The milestone ID of `index` (the zero ID for index 0, the state before the first milestone),
-   * or undefined when its record is not stored (pruned). Recent ones are answered from memory:
-   * an ID never changes once its milestone is confirmed.
+   * or undefined when its record is not stored (pruned). Recent ones are answered from memory
+   * (an ID never changes once its milestone is confirmed), others by one synchronous point read
+   * of the record, then remembered: hot read routes and listings of many milestones use it.
    */
-  async milestoneIdAt(index: number): Promise<Uint8Array | undefined> {
+  milestoneIdAt(index: number): Uint8Array | undefined {
     if (index === 0) return NULL_BLOCK_ID;
-    const known = this.milestoneIds.get(index);
-    if (known) return known;
-    const v = await this.store.getSoon(indexKey(Bucket.MilestoneByIndex, index));
-    if (!v) return undefined;
-    const id = decodeMilestoneRecord(v).milestoneId;
-    this.rememberMilestoneId(index, id);
-    return id;
-  }
-
-  /**
-   * The milestone ID of a stored milestone, answered at once: from memory, else by one point
-   * read of its record (then remembered). Undefined when the record is not stored. For listings
-   * that name many milestones.
-   */
-  milestoneIdAtSync(index: number): Uint8Array | undefined {
     const known = this.milestoneIds.get(index);
     if (known) return known;
     const v = this.store.getSync(indexKey(Bucket.MilestoneByIndex, index));

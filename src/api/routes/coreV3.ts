@@ -63,8 +63,8 @@ export function commitmentId(milestoneId: Uint8Array, index: number): string {
  * Index 0 is the state before the first milestone, which has the zero milestone ID (as the
  * tangle names it before any milestone).
  */
-async function commitmentIdAt(tangle: Tangle, index: number): Promise<string | undefined> {
-  const id = await tangle.milestoneIdAt(index);
+function commitmentIdAt(tangle: Tangle, index: number): string | undefined {
+  const id = stored("milestone record", () => tangle.milestoneIdAt(index));
   return id && commitmentId(id, index);
 }
 
@@ -154,7 +154,9 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
   registerRoute(
     app,
     CORE_V3_ROUTES.fullOutput,
-    async (request) => {
+    // synchronous throughout (point reads from LevelDB's caches, milestone IDs from memory):
+    // no promise per request
+    (request) => {
       const raw = (request.params as { outputId?: unknown }).outputId;
       const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
       const { transactionId, outputIndex } = splitOutputId(outputId);
@@ -186,7 +188,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       }
 
       // 3. metadata; the latest commitment is read last, so it is never older than what is shown
-      const included = await commitmentIdAt(node.tangle, record.bookedIndex);
+      const included = commitmentIdAt(node.tangle, record.bookedIndex);
       const metadata: Record<string, unknown> = {
         outputId: toHex(outputId),
         blockId: toHex(record.blockId),
@@ -202,7 +204,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       const latest = node.tangle.latestMilestone;
       const spent = spentValue && stored("spent record", () => decodeSpentRecord(spentValue));
       if (spent && spent.spentIndex <= latest.index) {
-        const at = await commitmentIdAt(node.tangle, spent.spentIndex);
+        const at = commitmentIdAt(node.tangle, spent.spentIndex);
         metadata.spent = {
           slot: spent.spentIndex,
           transactionId: toHex(spent.transactionId),

@@ -191,7 +191,7 @@ export async function listMilestones(tangle: Tangle, q: MilestonesQuery): Promis
     const index = start + step * i;
     let milestoneId: Uint8Array | undefined;
     try {
-      milestoneId = tangle.milestoneIdAtSync(index);
+      milestoneId = tangle.milestoneIdAt(index);
     } catch (e) {
       throw new ApiError(500, `the stored milestone ${index} does not decode: ${(e as Error).message}`);
     }

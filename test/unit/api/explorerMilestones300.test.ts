@@ -49,11 +49,11 @@ describe("explorer milestones listing over 300 milestones", () => {
     app = Fastify({ logger: false });
     registerErrorHandling(app);
     // the listing needs the tangle's store and its milestone IDs (read straight from the records here)
-    const milestoneIdAtSync = (index: number) => {
+    const milestoneIdAt = (index: number) => {
       const v = store.getSync(indexKey(Bucket.MilestoneByIndex, index));
       return v && decodeMilestoneRecord(v).milestoneId;
     };
-    registerExplorerRoutes(app, { tangle: { store, milestoneIdAtSync } } as unknown as Pick<ApiNode, "tangle">);
+    registerExplorerRoutes(app, { tangle: { store, milestoneIdAt } } as unknown as Pick<ApiNode, "tangle">);
     await app.ready();
   });
   after(async () => {
