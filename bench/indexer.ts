@@ -6,7 +6,8 @@
  * 1. A node is opened on a temporary directory (its coordinator is not started) and its LevelDB
  *    is filled directly, not through white-flag: the indexer entries of N basic outputs
  *    (default 1,000,000) spread over N/10 Ed25519 addresses, 100 of them owned by one target
- *    address, booked 1,000 per milestone; and M MilestoneByIndex records (default 100,000).
+ *    address, booked 1,000 per milestone and written by the indexer's own write path one
+ *    milestone batch at a time; and M MilestoneByIndex records (default 100,000).
  *    The IndexerState marker is left as the node wrote it, so the indexer serves the entries as
  *    the ledger it names.
  * 2. Baseline: a fastify app with one route answering a small JSON object (logger `silent`, as
@@ -29,7 +30,7 @@ import Fastify from "fastify";
 import { buildServer } from "../src/api/server.js";
 import { addressToBech32 } from "../src/codec/address.js";
 import type { BasicOutput, Ed25519Address } from "../src/codec/types.js";
-import { indexEntries } from "../src/indexer/index.js";
+import { addIndexWrites, type IndexableOutput } from "../src/indexer/index.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { Bucket, encodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../src/storage/index.js";
@@ -144,43 +145,39 @@ const BASE_TIME = 1_700_000_000;
 
 const ed25519 = (hash: Uint8Array): Ed25519Address => ({ type: 0, pubKeyHash: hash });
 
-/** Writes the indexer entries of `count` basic outputs; returns the target address. */
+/**
+ * Writes the indexer entries of `count` basic outputs through the indexer's own write path, one
+ * batch per booking milestone as confirmation writes them; returns the target address.
+ */
 async function fillOutputs(store: KvStore, count: number): Promise<Ed25519Address> {
   const target = ed25519(randomBytes(32));
   const others = Math.max(1, Math.floor(count / 10));
   const salt = randomBytes(32);
   const targetEvery = Math.max(1, Math.floor(count / TARGET_OUTPUTS));
-  let batch = store.batch();
-  for (let i = 0; i < count; i++) {
-    const owner =
-      i % targetEvery === 0 && i / targetEvery < TARGET_OUTPUTS
-        ? target
-        : ed25519(Uint8Array.from(salt.map((b, j) => (j < 4 ? (i % others) >> (8 * j) : b) & 0xff)));
-    const outputId = new Uint8Array(34);
-    outputId.set(salt.subarray(0, 28));
-    new DataView(outputId.buffer).setUint32(28, i, false);
-    const output: BasicOutput = {
-      type: 3,
-      amount: 1_000_000n,
-      nativeTokens: [],
-      unlockConditions: [{ type: 0, address: owner }],
-      features: [],
-    };
-    const milestone = Math.floor(i / OUTPUTS_PER_MILESTONE);
-    for (const [key, value] of indexEntries({
-      outputId,
-      output,
-      bookedIndex: milestone + 1,
-      bookedTimestamp: BASE_TIME + milestone,
-    })) {
-      batch.put(key, value);
+  for (let first = 0; first < count; first += OUTPUTS_PER_MILESTONE) {
+    const milestone = first / OUTPUTS_PER_MILESTONE;
+    const created: IndexableOutput[] = [];
+    for (let i = first; i < Math.min(count, first + OUTPUTS_PER_MILESTONE); i++) {
+      const owner =
+        i % targetEvery === 0 && i / targetEvery < TARGET_OUTPUTS
+          ? target
+          : ed25519(Uint8Array.from(salt.map((b, j) => (j < 4 ? (i % others) >> (8 * j) : b) & 0xff)));
+      const outputId = new Uint8Array(34);
+      outputId.set(salt.subarray(0, 28));
+      new DataView(outputId.buffer).setUint32(28, i, false);
+      const output: BasicOutput = {
+        type: 3,
+        amount: 1_000_000n,
+        nativeTokens: [],
+        unlockConditions: [{ type: 0, address: owner }],
+        features: [],
+      };
+      created.push({ outputId, output, bookedIndex: milestone + 1, bookedTimestamp: BASE_TIME + milestone });
     }
-    if (batch.size >= 20_000) {
-      await batch.write({ sync: false });
-      batch = store.batch();
-    }
+    const batch = store.batch();
+    addIndexWrites(store, batch, { consumed: [], created });
+    await batch.write({ sync: first + OUTPUTS_PER_MILESTONE >= count });
   }
-  await batch.write({ sync: true });
   return target;
 }
 

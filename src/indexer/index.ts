@@ -3,6 +3,7 @@ export * from "./addressLedger.js";
 export * from "./errors.js";
 export * from "./explorerIndex.js";
 export * from "./facts.js";
+export * from "./fieldLists.js";
 export * from "./indexer.js";
 export * from "./keys.js";
 export * from "./query.js";

@@ -1,4 +1,4 @@
-import { bytesEqual, compareBytes } from "../codec/hex.js";
+import { bytesEqual, compareBytes, toHex } from "../codec/hex.js";
 import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
@@ -23,14 +23,16 @@ import {
   type IndexedOutputType,
   outputFacts,
 } from "./facts.js";
+import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListReader } from "./fieldLists.js";
 import {
   chainKey,
-  fieldListPrefix,
+  fieldList,
   INDEXER_STATE_KEY,
   listingKey,
   outputListPrefix,
   POSITION_LENGTH,
   type Position,
+  positionBytes,
   positionOfKey,
 } from "./keys.js";
 import { matches, needsFacts, type OutputQuery, planScans, type ScanPlan } from "./query.js";
@@ -52,7 +54,7 @@ const MAX_CHUNK = 1001;
  */
 
 /** Layout version of the indexer buckets; bump when a key or value layout changes (forces a rebuild). */
-export const INDEXER_VERSION = 1;
+export const INDEXER_VERSION = 2;
 
 /** Reads that saw the marker move are retried this many times. */
 const READ_ATTEMPTS = 8;
@@ -75,30 +77,76 @@ function decodeState(bytes: Uint8Array): IndexerState {
   return s;
 }
 
-/** Every key and value the indexes hold for one unspent output (none for a treasury output). */
+/**
+ * The per-entry keys and values the indexes hold for one unspent output: its entry in the
+ * listing of its kind and its chain entry (none for a treasury output). Its field list entries
+ * are kept apart, in chunks (`fieldEntries`, fieldLists.ts).
+ */
 export function indexEntries(o: IndexableOutput): [Uint8Array, Uint8Array][] {
   const facts = outputFacts(o);
   if (!facts) return [];
   const type = o.output.type as IndexedOutputType;
-  const value = encodeOutputFacts(facts);
   const at: Position = { createdAt: o.bookedTimestamp, outputId: o.outputId };
-  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), value]];
-  for (const f of facts.fields) entries.push([listingKey(fieldListPrefix(type, f), at), value]);
+  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), encodeOutputFacts(facts)]];
   const chainId = chainIdOf(o);
   if (chainId) entries.push([chainKey(type, chainId), o.outputId]);
   return entries;
 }
 
+/** The field lists one unspent output belongs to, with its entry in them. */
+export function fieldEntries(o: IndexableOutput): { list: Uint8Array; entry: ListEntry }[] {
+  const facts = outputFacts(o);
+  if (!facts) return [];
+  const type = o.output.type as IndexedOutputType;
+  const entry: ListEntry = {
+    position: positionBytes({ createdAt: o.bookedTimestamp, outputId: o.outputId }),
+    facts: encodeOutputFacts(facts),
+  };
+  return facts.fields.map((f) => ({ list: fieldList(type, f), entry }));
+}
+
 /**
- * The index writes of one milestone: first the entries of every output it consumed that
- * existed before it are deleted, then those of every output it created that is still unspent
- * are put (outputs created and consumed within the milestone never appear). A chain moved by a
- * state transition is deleted with its old output and put again with the new one; LevelDB
- * applies a batch in order, so the put wins.
+ * The index writes of a set of ledger changes (one milestone's, or a bulk load's): the entries
+ * of every consumed output that existed before are removed, those of every created output that
+ * is still unspent are added (outputs created and consumed within the milestone never appear).
+ * A chain moved by a state transition is deleted with its old output and put again with the
+ * new one; LevelDB applies a batch in order, so the put wins. Field lists are read as stored, so
+ * the changes of one batch must not depend on another batch not yet written.
  */
-export function addMilestoneWrites(batch: WriteBatch, result: WhiteFlagResult, ledgerIndex: number): void {
-  for (const s of result.consumed) for (const [key] of indexEntries(s.output)) batch.del(key);
-  for (const o of result.created) for (const [key, value] of indexEntries(o)) batch.put(key, value);
+export function addIndexWrites(
+  store: KvStore,
+  batch: WriteBatch,
+  changes: { consumed: readonly { output: IndexableOutput }[]; created: readonly IndexableOutput[] },
+): void {
+  const lists = new Map<string, ListChanges>();
+  const listOf = (list: Uint8Array) => {
+    const id = toHex(list);
+    let c = lists.get(id);
+    if (!c) {
+      c = { list, puts: [], dels: [] };
+      lists.set(id, c);
+    }
+    return c;
+  };
+  for (const s of changes.consumed) {
+    for (const [key] of indexEntries(s.output)) batch.del(key);
+    for (const { list, entry } of fieldEntries(s.output)) listOf(list).dels.push(entry.position);
+  }
+  for (const o of changes.created) {
+    for (const [key, value] of indexEntries(o)) batch.put(key, value);
+    for (const { list, entry } of fieldEntries(o)) listOf(list).puts.push(entry);
+  }
+  addListWrites(store, batch, lists.values());
+}
+
+/** The index writes of one milestone and the marker naming its ledger index. */
+export function addMilestoneWrites(
+  store: KvStore,
+  batch: WriteBatch,
+  result: WhiteFlagResult,
+  ledgerIndex: number,
+): void {
+  addIndexWrites(store, batch, result);
   batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
 }
 
@@ -184,7 +232,7 @@ export class Indexer {
         const state = await this.readState();
         if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuildInto(batch, base);
       }
-      addMilestoneWrites(batch, result, ms.index);
+      addMilestoneWrites(this.store, batch, result, ms.index);
       this.indexedIndex = ms.index;
       this.synced = true;
     });
@@ -220,9 +268,11 @@ export class Indexer {
   /** Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`. */
   private async rebuildInto(batch: WriteBatch, ledgerIndex: number): Promise<void> {
     const store = this.store;
-    for (const bucket of [Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField]) {
+    for (const bucket of [Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField, Bucket.IndexerFieldDir]) {
       for await (const key of store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
     }
+    // field lists are written whole, so their entries are gathered first
+    const lists = new Map<string, { list: Uint8Array; entries: ListEntry[] }>();
     let ids: Uint8Array[] = [];
     const flush = async () => {
       const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
@@ -236,6 +286,15 @@ export class Indexer {
           bookedTimestamp: r.bookedTimestamp,
         };
         for (const [key, value] of indexEntries(o)) batch.put(key, value);
+        for (const { list, entry } of fieldEntries(o)) {
+          const id = toHex(list);
+          let l = lists.get(id);
+          if (!l) {
+            l = { list, entries: [] };
+            lists.set(id, l);
+          }
+          l.entries.push(entry);
+        }
       });
       ids = [];
     };
@@ -244,6 +303,10 @@ export class Indexer {
       if (ids.length === 1000) await flush();
     }
     await flush();
+    for (const { list, entries } of lists.values()) {
+      entries.sort((a, b) => compareBytes(a.position, b.position));
+      addWholeList(batch, list, entries);
+    }
     batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
   }
 
@@ -293,7 +356,9 @@ export class Indexer {
       const plans = planScans(q);
       const items: Uint8Array[] = [];
       let next: Position | undefined;
-      const heads = plans.map((plan) => new RangeHead(this.store, plan, q));
+      const heads = plans.map((plan) =>
+        plan.list ? new ListHead(this.store, plan, plan.list, q) : new RangeHead(this.store, plan, q),
+      );
       try {
         await Promise.all(heads.map((h) => h.advance()));
         let last: Uint8Array | undefined;
@@ -325,12 +390,67 @@ export class Indexer {
   }
 }
 
+/** The current matching entry of one scanned range or list, in position order. */
+interface Head {
+  /** A key ending in the position (a list's head holds the position itself); undefined once exhausted. */
+  key: Uint8Array | undefined;
+  /** Moves to the next matching entry: at once when it is in memory, else the returned promise reads on. */
+  advance(): Promise<void> | undefined;
+  close(): Promise<void>;
+}
+
+/** Decides an entry by its facts, as the query asks beyond the range it was found in. */
+function accepts(value: Uint8Array | undefined, q: OutputQuery, indexed: ScanPlan["indexed"]): boolean {
+  let facts: ReturnType<typeof decodeOutputFacts>;
+  try {
+    facts = decodeOutputFacts(value ?? new Uint8Array(0));
+  } catch (e) {
+    throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+  }
+  return matches(facts, q, indexed);
+}
+
+/**
+ * The current matching entry of a field list (fieldLists.ts), read chunk by chunk with
+ * synchronous point reads: it never waits.
+ */
+class ListHead implements Head {
+  key: Uint8Array | undefined;
+  private readonly reader: ListReader;
+  private readonly facts: boolean;
+
+  constructor(
+    store: KvStore,
+    private readonly plan: ScanPlan,
+    list: Uint8Array,
+    private readonly q: OutputQuery,
+  ) {
+    this.facts = needsFacts(q, plan.indexed);
+    this.reader = new ListReader(store, list, positionSlice(plan.gte));
+  }
+
+  advance(): undefined {
+    const high = positionSlice(this.plan.lte);
+    for (let e = this.reader.next(); e; e = this.reader.next()) {
+      if (compareBytes(e.position, high) > 0) break;
+      if (!this.facts || accepts(e.facts, this.q, this.plan.indexed)) {
+        this.key = e.position;
+        return undefined;
+      }
+    }
+    this.key = undefined;
+    return undefined;
+  }
+
+  async close(): Promise<void> {}
+}
+
 /**
  * The current matching entry of one scanned range. Entries come from LevelDB a page at a time
  * (a page of the listing plus one, enough for the whole answer when nothing is filtered out),
  * keys only when the range's key alone decides a match.
  */
-class RangeHead {
+class RangeHead implements Head {
   /** The current matching key; undefined once the range is exhausted. */
   key: Uint8Array | undefined;
   private readonly reader: RangeReader;
@@ -354,7 +474,7 @@ class RangeHead {
   advance(): Promise<void> | undefined {
     while (this.at < this.entries.length) {
       const [key, value] = this.entries[this.at++]!;
-      if (!this.facts || this.accepts(value)) {
+      if (!this.facts || accepts(value, this.q, this.plan.indexed)) {
         this.key = key;
         return undefined;
       }
@@ -368,16 +488,6 @@ class RangeHead {
     this.entries = await this.reader.take(this.chunk);
     this.at = 0;
     if (this.entries.length < this.chunk) this.exhausted = true;
-  }
-
-  private accepts(value: Uint8Array | undefined): boolean {
-    let facts: ReturnType<typeof decodeOutputFacts>;
-    try {
-      facts = decodeOutputFacts(value ?? new Uint8Array(0));
-    } catch (e) {
-      throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
-    }
-    return matches(facts, this.q, this.plan.indexed);
   }
 
   close(): Promise<void> {

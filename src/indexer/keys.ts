@@ -58,9 +58,14 @@ export function outputListPrefix(type: IndexedOutputType): Uint8Array {
   return Uint8Array.of(Bucket.IndexerOutput, type);
 }
 
-/** Prefix of every IndexerField entry of one output kind with this field value. */
+/** The list of one output kind with this field value: `outputType ‖ field ‖ len ‖ value` (fieldLists.ts). */
+export function fieldList(type: IndexedOutputType, f: FieldValue): Uint8Array {
+  return concat([[type, f.field, f.value.length], f.value]);
+}
+
+/** Prefix of every IndexerField chunk of one list. */
 export function fieldListPrefix(type: IndexedOutputType, f: FieldValue): Uint8Array {
-  return concat([[Bucket.IndexerField, type, f.field, f.value.length], f.value]);
+  return concat([[Bucket.IndexerField], fieldList(type, f)]);
 }
 
 /** A listing key: its prefix followed by the position. */

@@ -1,7 +1,7 @@
 import { bytesEqual, compareBytes } from "../codec/hex.js";
 import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
 import { type FieldValue, IndexedField, type IndexedOutputType, type OutputFacts } from "./facts.js";
-import { fieldListPrefix, outputListPrefix, type Position, positionBytes } from "./keys.js";
+import { fieldList, fieldListPrefix, outputListPrefix, type Position, positionBytes } from "./keys.js";
 
 /**
  * A listing request in inx-indexer's terms: equality filters on field values (owner, state
@@ -41,6 +41,8 @@ export interface OutputQuery {
 /** The key range one listing scans: a prefix and inclusive bounds on the position after it. */
 export interface ScanPlan {
   prefix: Uint8Array;
+  /** For a field list (kept in chunks, fieldLists.ts): the list; the bounds' positions apply to it. */
+  list?: Uint8Array;
   /** The field filter the prefix already satisfies (not checked again). */
   indexed?: FieldValue;
   gte: Uint8Array;
@@ -110,21 +112,20 @@ export function planScans(q: OutputQuery): ScanPlan[] {
   const bounds = positionBounds(q);
   if (!bounds) return [];
   const plans: ScanPlan[] = [];
-  const add = (prefix: Uint8Array, indexed?: FieldValue) =>
+  const add = (prefix: Uint8Array, indexed?: FieldValue, list?: Uint8Array) =>
     plans.push({
       prefix,
+      ...(list ? { list } : {}),
       ...(indexed ? { indexed } : {}),
       gte: join(prefix, bounds.low),
       lte: join(prefix, bounds.high),
     });
+  const addList = (type: IndexedOutputType, f: FieldValue) => add(fieldListPrefix(type, f), f, fieldList(type, f));
   for (const type of q.type === undefined ? INDEXED_TYPES : [q.type]) {
     const first = q.fields?.[0];
-    if (first) add(fieldListPrefix(type, first), first);
+    if (first) addList(type, first);
     else if (q.unlockableBy) {
-      for (const field of UNLOCKING_FIELDS[type]) {
-        const f = { field, value: q.unlockableBy };
-        add(fieldListPrefix(type, f), f);
-      }
+      for (const field of UNLOCKING_FIELDS[type]) addList(type, { field, value: q.unlockableBy });
     } else add(outputListPrefix(type));
   }
   return plans;

@@ -25,9 +25,10 @@
  * | IndexerChain          | outputType u8 ‖ chainId[32 or 38]    | outputId[34] of the chain's current unspent output               |
  * | IndexerOutput         | outputType u8 ‖ createdAt u32 BE ‖   | OutputFacts (indexer/facts.ts)                                   |
  * |                       |   outputId[34]                       |                                                                  |
- * | IndexerField          | outputType u8 ‖ field u8 ‖ len u8 ‖  | OutputFacts (indexer/facts.ts)                                   |
- * |                       |   value ‖ createdAt u32 BE ‖         |                                                                  |
- * |                       |   outputId[34]                       |                                                                  |
+ * | IndexerField          | outputType u8 ‖ field u8 ‖ len u8 ‖  | a chunk of one list: (createdAt u32 BE ‖ outputId[34] ‖ facts    |
+ * |                       |   value ‖ seq u32 BE                 |   length u16 ‖ OutputFacts)… in position order                   |
+ * | IndexerFieldDir       | outputType u8 ‖ field u8 ‖ len u8 ‖  | the list's chunks in position order: (seq u32 BE ‖ last          |
+ * |                       |   value                              |   createdAt u32 BE ‖ outputId[34] ‖ count u16)…                  |
  * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
@@ -50,14 +51,16 @@
  * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts) and
  * holds nothing for milestones confirmed before the writer was attached.
  *
- * Indexer buckets (0x20..0x23) hold unspent basic, alias, foundry and NFT outputs only and are
+ * Indexer buckets (0x20..0x23, 0x29) hold unspent basic, alias, foundry and NFT outputs only and are
  * written in each milestone's batch. `outputType` is the TIP-18 code (basic 3, alias 4, foundry
  * 5, NFT 6); the chain ID is the alias or NFT ID (an output created with a zero ID is listed
  * under BLAKE2b-256 of its output ID) or the 38-byte foundry ID. `createdAt` is the booking
  * milestone's timestamp, so every listing runs in booking order, then output ID order (as
  * inx-indexer pages). `field` names what `value` is (`IndexedField`: the address of an address
  * unlock condition, state controller, governor, immutable alias, storage deposit return,
- * expiration return, sender or issuer as 33 serialized bytes, or a tag's bytes).
+ * expiration return, sender or issuer as 33 serialized bytes, or a tag's bytes). The outputs of
+ * one field value (a list) are kept in chunks of up to 64 entries with a directory per list
+ * (indexer/fieldLists.ts), so a page of a listing is a few point reads.
  */
 export enum Bucket {
   Block = 0x01,
@@ -85,6 +88,7 @@ export enum Bucket {
   AddressBalance = 0x26,
   AddressConditional = 0x27,
   AddressUpdate = 0x28,
+  IndexerFieldDir = 0x29,
 }
 
 /** Named single values of the NodeState bucket. */

@@ -8,6 +8,7 @@ import {
   chainIdOf,
   decodeOutputFacts,
   encodeOutputFacts,
+  fieldEntries,
   IndexedField,
   indexEntries,
   matches,
@@ -72,18 +73,34 @@ describe("indexer facts and keys", () => {
     assert.equal(chainIdOf(at(basic(alice.address))), undefined);
   });
 
-  it("writes one listing entry per kind, one per field value and one chain entry", () => {
-    const entries = indexEntries(at(alias({ stateController: alice.address, governor: alice.address })));
-    const buckets = entries.map(([k]) => k[0]);
-    assert.deepEqual(buckets, [Bucket.IndexerOutput, Bucket.IndexerField, Bucket.IndexerField, Bucket.IndexerChain]);
-    for (const [k] of entries.slice(0, 3)) {
-      assert.equal(k[1], OutputType.Alias);
-      const p = positionOfKey(k);
-      assert.equal(p.createdAt, 1_700_000_123);
-      assert.equal(toHex(p.outputId), toHex(outputId));
+  it("writes one listing entry per kind and one chain entry, and one field list entry per field value", () => {
+    const o = at(alias({ stateController: alice.address, governor: alice.address }));
+    const entries = indexEntries(o);
+    assert.deepEqual(
+      entries.map(([k]) => k[0]),
+      [Bucket.IndexerOutput, Bucket.IndexerChain],
+    );
+    const [listingKey] = entries[0]!;
+    assert.equal(listingKey[1], OutputType.Alias);
+    const p = positionOfKey(listingKey);
+    assert.equal(p.createdAt, 1_700_000_123);
+    assert.equal(toHex(p.outputId), toHex(outputId));
+    assert.equal(toHex(entries[1]![1]), toHex(outputId));
+
+    const lists = fieldEntries(o);
+    const owner = serializeAddressBytes(alice.address);
+    assert.deepEqual(
+      lists.map((l) => toHex(l.list)),
+      [IndexedField.StateController, IndexedField.Governor].map((field) =>
+        toHex(Uint8Array.of(OutputType.Alias, field, owner.length, ...owner)),
+      ),
+    );
+    for (const { entry } of lists) {
+      assert.equal(toHex(entry.position), toHex(Uint8Array.of(...listingKey.subarray(2))));
+      assert.equal(toHex(entry.facts), toHex(entries[0]![1]));
     }
-    assert.equal(toHex(entries[3]![1]), toHex(outputId));
     assert.deepEqual(indexEntries(at({ type: OutputType.Treasury, amount: 1n })), []);
+    assert.deepEqual(fieldEntries(at({ type: OutputType.Treasury, amount: 1n })), []);
   });
 
   it("plans the booking window and cursor into the scan range, strictly as inx-indexer compares", () => {

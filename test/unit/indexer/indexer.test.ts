@@ -4,6 +4,7 @@ import { serializeAddressBytes } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { OutputType } from "../../../src/codec/types.js";
 import {
+  allLists,
   decodeOutputFacts,
   type FieldValue,
   INDEXER_STATE_KEY,
@@ -32,13 +33,20 @@ const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0
   value: serializeAddressBytes(a),
 });
 
-/** Every key and value of the indexer buckets, as hex, in key order. */
+/**
+ * What the indexes hold, as hex: every key and value of the per-entry buckets in key order, then
+ * every field list's entries (their chunking may differ between a rebuild and step-by-step
+ * upkeep; their content may not).
+ */
 async function dumpIndexes(ledger: TestLedger): Promise<string[]> {
   const out: string[] = [];
-  for (const bucket of [Bucket.IndexerState, Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField]) {
+  for (const bucket of [Bucket.IndexerState, Bucket.IndexerChain, Bucket.IndexerOutput]) {
     for await (const [k, v] of ledger.node.store.scan({ prefix: Uint8Array.of(bucket) })) {
       out.push(`${toHex(k)}=${toHex(v)}`);
     }
+  }
+  for await (const { list, entries } of allLists(ledger.node.store)) {
+    for (const e of entries) out.push(`${toHex(list)}/${toHex(e.position)}=${toHex(e.facts)}`);
   }
   return out;
 }
