@@ -32,6 +32,8 @@ export class VerifyPool {
   private nextId = 1;
   private nextWorker = 0;
   private readonly drainWaiters: { upTo: number; resolve: () => void }[] = [];
+  /** Checks requested and not yet answered. */
+  private waiting = 0;
 
   constructor(readonly size: number = Math.max(1, availableParallelism())) {}
 
@@ -53,6 +55,7 @@ export class VerifyPool {
    * posting to a thread costs tens of microseconds, a verification about seventy.
    */
   verify(check: SignatureCheck): Promise<boolean> {
+    this.waiting++;
     return new Promise((resolve) => {
       this.queue.push({ check, resolve });
       if (this.queue.length >= FLUSH_SIZE) this.flush();
@@ -61,6 +64,11 @@ export class VerifyPool {
         setTimeout(() => this.flush(), FLUSH_DELAY_MS);
       }
     });
+  }
+
+  /** How many checks are requested and not yet answered (for backpressure at intake). */
+  get backlog(): number {
+    return this.waiting;
   }
 
   private flush(): void {
@@ -124,6 +132,7 @@ export class VerifyPool {
     if (!job) return;
     this.inflight.delete(reply.id);
     if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
+    this.waiting -= job.items.length;
     job.items.forEach((p, i) => {
       const ok = reply.results[i] === 1;
       if (ok) rememberVerified(p.check.publicKey, p.check.message, p.check.signature);
@@ -137,6 +146,7 @@ export class VerifyPool {
     for (const [id, job] of this.inflight) {
       if (job.worker !== worker) continue;
       this.inflight.delete(id);
+      this.waiting -= job.items.length;
       for (const p of job.items) p.resolve(false);
     }
     this.wakeDrainWaiters();

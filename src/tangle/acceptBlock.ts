@@ -28,6 +28,9 @@ export interface AcceptBlockOptions {
   powScorer?: BatchScorer;
 }
 
+/** Signature checks waiting on the verify threads beyond which intake waits for its own. */
+const VERIFY_BACKLOG = 4096;
+
 let shared: BatchScorer | undefined;
 function sharedScorer(): BatchScorer {
   shared ??= new BatchScorer();
@@ -90,6 +93,9 @@ export async function acceptBlock(
     }
   }
   const isNew = await tangle.storeBlock(blockId, block, bytes, milestone !== undefined, hashes);
-  await Promise.all(checks);
+  // The answer does not depend on the checks (a bad signature is decided at confirmation, and
+  // the coordinator waits for the checks requested before it plans). Intake waits for them only
+  // when the threads fall behind, so a flood cannot queue checks without bound.
+  if (options.verifyPool && options.verifyPool.backlog > VERIFY_BACKLOG) await Promise.all(checks);
   return { blockId, isNew };
 }

@@ -30,16 +30,42 @@ export const defaultTipPoolOptions: Omit<TipPoolOptions, "belowMaxDepth"> = {
 };
 
 interface Tip {
+  key: string;
   blockId: Uint8Array;
   ycri: number;
   ocri: number;
   children: number;
+  /** Position in `TipPool.list`. */
+  slot: number;
 }
+
+/** Random draws `select` makes before it falls back to scanning every tip. */
+const DRAWS_PER_PARENT = 4;
 
 export class TipPool {
   private readonly tips = new Map<string, Tip>();
+  /** The same tips in an array, for uniform random draws. */
+  private readonly list: Tip[] = [];
 
   constructor(private readonly options: TipPoolOptions) {}
+
+  private put(key: string, tip: Tip): void {
+    const old = this.tips.get(key);
+    if (old) this.delete(old);
+    tip.slot = this.list.length;
+    this.list.push(tip);
+    this.tips.set(key, tip);
+  }
+
+  private delete(tip: Tip): void {
+    if (this.tips.get(tip.key) !== tip) return;
+    this.tips.delete(tip.key);
+    const last = this.list.pop()!;
+    if (last !== tip) {
+      last.slot = tip.slot;
+      this.list[tip.slot] = last;
+    }
+  }
 
   get size(): number {
     return this.tips.size;
@@ -50,14 +76,16 @@ export class TipPool {
     for (const p of parents) {
       const key = toHex(p);
       const tip = this.tips.get(key);
-      if (tip && ++tip.children >= this.options.maxChildren) this.tips.delete(key);
+      if (tip && ++tip.children >= this.options.maxChildren) this.delete(tip);
     }
-    this.tips.set(toHex(blockId), { blockId, ycri, ocri, children: 0 });
+    const key = toHex(blockId);
+    this.put(key, { key, blockId, ycri, ocri, children: 0, slot: 0 });
   }
 
   /** Removes a block (e.g. once it is referenced by a milestone and too old to be useful). */
   remove(blockId: Uint8Array): void {
-    this.tips.delete(toHex(blockId));
+    const tip = this.tips.get(toHex(blockId));
+    if (tip) this.delete(tip);
   }
 
   /** New cone root indexes of a tip (after part of its cone was confirmed). */
@@ -92,8 +120,8 @@ export class TipPool {
    */
   selectForMilestone(lmi: number, max: number): Uint8Array[] {
     const candidates: Tip[] = [];
-    for (const [key, tip] of this.tips) {
-      if (lmi - tip.ocri > this.options.belowMaxDepth) this.tips.delete(key);
+    for (const tip of [...this.list]) {
+      if (lmi - tip.ocri > this.options.belowMaxDepth) this.delete(tip);
       else candidates.push(tip);
     }
     candidates.sort((a, b) => a.ocri - b.ocri || a.ycri - b.ycri);
@@ -105,9 +133,22 @@ export class TipPool {
    * Returns an empty array when there is no non-lazy tip.
    */
   select(lmi: number, random: () => number = Math.random): Uint8Array[] {
+    const want = Math.min(this.options.maxParents, this.list.length);
+    // Usually most tips are non-lazy: draw at random, which is uniform over the non-lazy ones
+    // and costs O(parents) instead of a pass over every tip per selection.
+    const drawn = new Set<Tip>();
+    for (let draws = 0; drawn.size < want && draws < DRAWS_PER_PARENT * want && this.list.length > 0; draws++) {
+      const tip = this.list[Math.floor(random() * this.list.length)]!;
+      if (lmi - tip.ocri > this.options.belowMaxDepth) this.delete(tip);
+      else if (!this.isLazy(tip, lmi)) drawn.add(tip);
+    }
+    if (drawn.size === Math.min(this.options.maxParents, this.list.length)) {
+      return [...drawn].map((t) => t.blockId).sort(compareBytes);
+    }
+    // Many lazy tips: choose among every non-lazy one.
     const candidates: Tip[] = [];
-    for (const [key, tip] of this.tips) {
-      if (lmi - tip.ocri > this.options.belowMaxDepth) this.tips.delete(key);
+    for (const tip of [...this.list]) {
+      if (lmi - tip.ocri > this.options.belowMaxDepth) this.delete(tip);
       else if (!this.isLazy(tip, lmi)) candidates.push(tip);
     }
     // Partial Fisher-Yates: the first k entries become a uniform random sample.

@@ -41,6 +41,29 @@ describe("TipPool", () => {
     assert.equal(pool.size, 2);
   });
 
+  it("finds the few non-lazy tips among many lazy ones, and draws every non-lazy tip alike", () => {
+    const idOf = (n: number) => {
+      const b = new Uint8Array(32);
+      new DataView(b.buffer).setUint32(0, n, false);
+      return b;
+    };
+    const pool = new TipPool({ ...defaultTipPoolOptions, belowMaxDepth: 15 });
+    for (let i = 0; i < 1000; i++) pool.add(idOf(i), [], 11, 11); // semi-lazy at lmi 20
+    for (const n of [5000, 5001, 5002]) pool.add(idOf(n), [], 19, 19);
+    const picked = pool.select(20).map((t) => new DataView(t.buffer).getUint32(0, false));
+    assert.deepEqual(picked, [5000, 5001, 5002], "every non-lazy tip, though random draws mostly miss them");
+    assert.equal(pool.size, 1003, "semi-lazy tips stay");
+
+    const even = new TipPool({ ...defaultTipPoolOptions, belowMaxDepth: 15, maxParents: 2 });
+    for (let i = 0; i < 10; i++) even.add(idOf(i), [], 10, 10);
+    const counts = new Array<number>(10).fill(0);
+    for (let round = 0; round < 5000; round++) {
+      for (const t of even.select(10)) counts[new DataView(t.buffer).getUint32(0, false)]!++;
+    }
+    // 10,000 picks over 10 tips: each near 1,000 (a skewed draw would leave some far off)
+    for (const c of counts) assert.ok(c > 850 && c < 1150, `picks per tip ${counts.join(",")}`);
+  });
+
   it("returns no tips when every tip is lazy", () => {
     const pool = new TipPool({ ...defaultTipPoolOptions, belowMaxDepth: 15 });
     pool.add(id(1), [], 1, 1);
