@@ -205,7 +205,9 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
     const bytes = new Uint8Array(2 + 32 * parents.length + 4 + payloadBytes.length + 8);
     bytes[0] = 2;
     bytes[1] = parents.length;
-    parents.forEach((p, i) => bytes.set(p, 2 + 32 * i));
+    parents.forEach((p, i) => {
+      bytes.set(p, 2 + 32 * i);
+    });
     const at = 2 + 32 * parents.length;
     new DataView(bytes.buffer).setUint32(at, payloadBytes.length, true);
     bytes.set(payloadBytes, at + 4);
