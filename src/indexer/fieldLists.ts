@@ -218,10 +218,16 @@ export function addWholeList(batch: WriteBatch, list: Uint8Array, entries: reado
 }
 
 /**
+ * A chunk the directory names is not stored: a milestone rewrote the list between the two reads
+ * (the reader retries), or the index is damaged (when the ledger did not move).
+ */
+export class ListMoved extends Error {}
+
+/**
  * Reads a list in position order from the first entry at or after `from`, a chunk at a time,
- * with synchronous point reads. Only the directory read when it is created and the chunks read
- * as they are reached belong to one ledger state if the caller checks that no milestone landed
- * meanwhile (the indexer's marker check does).
+ * with synchronous point reads. The directory read when it is created and the chunks read as
+ * they are reached belong to one ledger state only if the caller checks that no milestone
+ * landed meanwhile (the indexer's marker check does, and reads again when one did).
  */
 export class ListReader {
   private readonly dir: DirEntry[];
@@ -255,7 +261,7 @@ export class ListReader {
       }
       if (this.chunk >= this.dir.length) return undefined;
       const bytes = this.store.getSync(chunkKey(this.list, this.dir[this.chunk++]!.seq));
-      if (!bytes) throw new IndexerError(IndexerErrorCode.Corrupt, "a field list chunk is missing");
+      if (!bytes) throw new ListMoved("a field list chunk named by its directory is missing");
       this.entries = decodeChunk(bytes);
       this.at = 0;
     }

@@ -23,7 +23,7 @@ import {
   type IndexedOutputType,
   outputFacts,
 } from "./facts.js";
-import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListReader } from "./fieldLists.js";
+import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListMoved, ListReader } from "./fieldLists.js";
 import {
   chainKey,
   fieldList,
@@ -331,7 +331,15 @@ export class Indexer {
       const before = this.readStateSync();
       if (before?.version !== INDEXER_VERSION)
         throw new IndexerError(IndexerErrorCode.NotReady, "the indexes are not built yet");
-      const result = await read();
+      let result: T;
+      try {
+        result = await read();
+      } catch (e) {
+        // a chunk named by the directory just read was rewritten meanwhile: read again
+        if (e instanceof ListMoved && this.readStateSync()?.ledgerIndex !== before.ledgerIndex) continue;
+        if (e instanceof ListMoved) throw new IndexerError(IndexerErrorCode.Corrupt, e.message);
+        throw e;
+      }
       const after = this.readStateSync();
       if (after?.ledgerIndex === before.ledgerIndex) return { ...result, ledgerIndex: before.ledgerIndex };
     }

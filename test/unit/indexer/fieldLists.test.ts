@@ -11,6 +11,7 @@ import {
   CHUNK_ENTRIES,
   decodeChunk,
   type ListEntry,
+  ListMoved,
   ListReader,
   POSITION_LENGTH,
 } from "../../../src/indexer/index.js";
@@ -110,6 +111,21 @@ describe("chunked field lists", () => {
     const left: string[] = [];
     for await (const { list } of allLists(store)) left.push(toHex(list));
     assert.equal(left.includes(toHex(listOf(4))), false);
+  });
+
+  it("tells a reader when a milestone removed a chunk its directory named", async () => {
+    const list = Uint8Array.of(5, 3, 1, 0xdd);
+    const entries = Array.from({ length: 2 * CHUNK_ENTRIES }, (_, i) => entry(position(7000, i)));
+    const batch = store.batch();
+    addWholeList(batch, list, entries);
+    await batch.write();
+    const reader = new ListReader(store, list, new Uint8Array(POSITION_LENGTH));
+    for (let i = 0; i < CHUNK_ENTRIES; i++) assert.ok(reader.next());
+    // the second chunk empties before the reader gets there
+    const spend = store.batch();
+    addListWrites(store, spend, [{ list, puts: [], dels: entries.slice(CHUNK_ENTRIES).map((e) => e.position) }]);
+    await spend.write();
+    assert.throws(() => reader.next(), ListMoved);
   });
 
   it("reads a list written whole like one built step by step", async () => {
