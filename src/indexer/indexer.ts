@@ -37,8 +37,8 @@ import {
 } from "./keys.js";
 import { matches, needsFacts, type OutputQuery, planScans, type ScanPlan } from "./query.js";
 
-/** Most entries one range reads from LevelDB at a time. */
-const MAX_CHUNK = 1001;
+/** Most entries one range read takes from LevelDB at a time. */
+const MAX_RANGE_READ = 1001;
 
 /**
  * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
@@ -78,31 +78,53 @@ function decodeState(bytes: Uint8Array): IndexerState {
 }
 
 /**
- * The per-entry keys and values the indexes hold for one unspent output: its entry in the
- * listing of its kind and its chain entry (none for a treasury output). Its field list entries
- * are kept apart, in chunks (`fieldEntries`, fieldLists.ts).
+ * What the indexes hold for one unspent output (nothing for a treasury output): its entry in
+ * the listing of its kind and its chain entry, as keys and values, and its entry in each field
+ * list it belongs to (kept in chunks, fieldLists.ts). The facts are computed once for all.
  */
-export function indexEntries(o: IndexableOutput): [Uint8Array, Uint8Array][] {
+function indexForms(o: IndexableOutput): {
+  entries: [Uint8Array, Uint8Array][];
+  lists: { list: Uint8Array; entry: ListEntry }[];
+} {
   const facts = outputFacts(o);
-  if (!facts) return [];
+  if (!facts) return { entries: [], lists: [] };
   const type = o.output.type as IndexedOutputType;
+  const value = encodeOutputFacts(facts);
   const at: Position = { createdAt: o.bookedTimestamp, outputId: o.outputId };
-  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), encodeOutputFacts(facts)]];
+  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), value]];
   const chainId = chainIdOf(o);
   if (chainId) entries.push([chainKey(type, chainId), o.outputId]);
-  return entries;
+  const entry: ListEntry = { position: positionBytes(at), facts: value };
+  return { entries, lists: facts.fields.map((f) => ({ list: fieldList(type, f), entry })) };
+}
+
+/** The per-entry keys and values the indexes hold for one unspent output (listing and chain). */
+export function indexEntries(o: IndexableOutput): [Uint8Array, Uint8Array][] {
+  return indexForms(o).entries;
 }
 
 /** The field lists one unspent output belongs to, with its entry in them. */
 export function fieldEntries(o: IndexableOutput): { list: Uint8Array; entry: ListEntry }[] {
-  const facts = outputFacts(o);
-  if (!facts) return [];
-  const type = o.output.type as IndexedOutputType;
-  const entry: ListEntry = {
-    position: positionBytes({ createdAt: o.bookedTimestamp, outputId: o.outputId }),
-    facts: encodeOutputFacts(facts),
-  };
-  return facts.fields.map((f) => ({ list: fieldList(type, f), entry }));
+  return indexForms(o).lists;
+}
+
+/** Changes gathered per field list, by the list's bytes. */
+class ListGroups {
+  private readonly groups = new Map<string, ListChanges>();
+
+  of(list: Uint8Array): ListChanges {
+    const id = toHex(list);
+    let c = this.groups.get(id);
+    if (!c) {
+      c = { list, puts: [], dels: [] };
+      this.groups.set(id, c);
+    }
+    return c;
+  }
+
+  all(): IterableIterator<ListChanges> {
+    return this.groups.values();
+  }
 }
 
 /**
@@ -118,25 +140,18 @@ export function addIndexWrites(
   batch: WriteBatch,
   changes: { consumed: readonly { output: IndexableOutput }[]; created: readonly IndexableOutput[] },
 ): void {
-  const lists = new Map<string, ListChanges>();
-  const listOf = (list: Uint8Array) => {
-    const id = toHex(list);
-    let c = lists.get(id);
-    if (!c) {
-      c = { list, puts: [], dels: [] };
-      lists.set(id, c);
-    }
-    return c;
-  };
+  const lists = new ListGroups();
   for (const s of changes.consumed) {
-    for (const [key] of indexEntries(s.output)) batch.del(key);
-    for (const { list, entry } of fieldEntries(s.output)) listOf(list).dels.push(entry.position);
+    const forms = indexForms(s.output);
+    for (const [key] of forms.entries) batch.del(key);
+    for (const { list, entry } of forms.lists) lists.of(list).dels.push(entry.position);
   }
   for (const o of changes.created) {
-    for (const [key, value] of indexEntries(o)) batch.put(key, value);
-    for (const { list, entry } of fieldEntries(o)) listOf(list).puts.push(entry);
+    const forms = indexForms(o);
+    for (const [key, value] of forms.entries) batch.put(key, value);
+    for (const { list, entry } of forms.lists) lists.of(list).puts.push(entry);
   }
-  addListWrites(store, batch, lists.values());
+  addListWrites(store, batch, lists.all());
 }
 
 /** The index writes of one milestone and the marker naming its ledger index. */
@@ -272,7 +287,7 @@ export class Indexer {
       for await (const key of store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
     }
     // field lists are written whole, so their entries are gathered first
-    const lists = new Map<string, { list: Uint8Array; entries: ListEntry[] }>();
+    const lists = new ListGroups();
     let ids: Uint8Array[] = [];
     const flush = async () => {
       const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
@@ -285,16 +300,9 @@ export class Indexer {
           bookedIndex: r.bookedIndex,
           bookedTimestamp: r.bookedTimestamp,
         };
-        for (const [key, value] of indexEntries(o)) batch.put(key, value);
-        for (const { list, entry } of fieldEntries(o)) {
-          const id = toHex(list);
-          let l = lists.get(id);
-          if (!l) {
-            l = { list, entries: [] };
-            lists.set(id, l);
-          }
-          l.entries.push(entry);
-        }
+        const forms = indexForms(o);
+        for (const [key, value] of forms.entries) batch.put(key, value);
+        for (const { list, entry } of forms.lists) lists.of(list).puts.push(entry);
       });
       ids = [];
     };
@@ -303,9 +311,9 @@ export class Indexer {
       if (ids.length === 1000) await flush();
     }
     await flush();
-    for (const { list, entries } of lists.values()) {
-      entries.sort((a, b) => compareBytes(a.position, b.position));
-      addWholeList(batch, list, entries);
+    for (const { list, puts } of lists.all()) {
+      puts.sort((a, b) => compareBytes(a.position, b.position));
+      addWholeList(batch, list, puts);
     }
     batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
   }
@@ -463,7 +471,7 @@ class RangeHead implements Head {
   key: Uint8Array | undefined;
   private readonly reader: RangeReader;
   private readonly facts: boolean;
-  private readonly chunk: number;
+  private readonly readSize: number;
   private entries: RangeEntry[] = [];
   private at = 0;
   private exhausted = false;
@@ -474,7 +482,7 @@ class RangeHead implements Head {
     private readonly q: OutputQuery,
   ) {
     this.facts = needsFacts(q, plan.indexed);
-    this.chunk = Math.min(q.pageSize + 1, MAX_CHUNK);
+    this.readSize = Math.min(q.pageSize + 1, MAX_RANGE_READ);
     this.reader = store.openRange({ prefix: plan.prefix, gte: plan.gte, lte: plan.lte, values: this.facts });
   }
 
@@ -493,9 +501,9 @@ class RangeHead implements Head {
   }
 
   private async refill(): Promise<void> {
-    this.entries = await this.reader.take(this.chunk);
+    this.entries = await this.reader.take(this.readSize);
     this.at = 0;
-    if (this.entries.length < this.chunk) this.exhausted = true;
+    if (this.entries.length < this.readSize) this.exhausted = true;
   }
 
   close(): Promise<void> {
