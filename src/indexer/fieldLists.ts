@@ -13,7 +13,7 @@ import { POSITION_LENGTH } from "./keys.js";
  *
  * Layouts (documented with the `Bucket` enum):
  * - directory `IndexerFieldDir ‖ list`: per chunk in position order, `seq u32 BE ‖
- *   last position[38] ‖ count u16 LE`; `last` is at least every position of the chunk and below
+ *   last position[38]`; `last` is at least every position of the chunk and below
  *   every position of the next chunk, so the chunk of a position is the first whose `last` is
  *   not below it (or the final chunk, for a position beyond them all).
  * - chunk `IndexerField ‖ list ‖ seq u32 BE`: entries `position[38] ‖ facts length u16 LE ‖
@@ -34,10 +34,9 @@ export interface ListEntry {
 interface DirEntry {
   seq: number;
   last: Uint8Array;
-  count: number;
 }
 
-const DIR_ENTRY = 4 + POSITION_LENGTH + 2;
+const DIR_ENTRY = 4 + POSITION_LENGTH;
 
 const corrupt = (what: string) => new IndexerError(IndexerErrorCode.Corrupt, `a field list ${what} does not decode`);
 
@@ -63,7 +62,6 @@ function encodeDir(dir: readonly DirEntry[]): Uint8Array {
     const at = i * DIR_ENTRY;
     view.setUint32(at, d.seq, false);
     out.set(d.last, at + 4);
-    view.setUint16(at + 4 + POSITION_LENGTH, d.count, true);
   });
   return out;
 }
@@ -77,7 +75,6 @@ function decodeDir(bytes: Uint8Array | undefined): DirEntry[] {
     dir.push({
       seq: view.getUint32(at, false),
       last: bytes.subarray(at + 4, at + 4 + POSITION_LENGTH),
-      count: view.getUint16(at + 4 + POSITION_LENGTH, true),
     });
   }
   return dir;
@@ -160,7 +157,7 @@ export function addListWrites(store: KvStore, batch: WriteBatch, changes: Iterab
       return entries;
     };
     if (dir.length === 0 && puts.length > 0) {
-      dir.push({ seq: 0, last: puts[0]!.position, count: 0 });
+      dir.push({ seq: 0, last: puts[0]!.position });
       touched.set(0, []);
     }
     if (dir.length > 0) {
@@ -198,7 +195,7 @@ export function addListWrites(store: KvStore, batch: WriteBatch, changes: Iterab
         const part = entries.slice(p * per, (p + 1) * per);
         const seq = p === 0 ? d.seq : nextSeq++;
         batch.put(chunkKey(list, seq), encodeChunk(part));
-        next.push({ seq, last: part[part.length - 1]!.position, count: part.length });
+        next.push({ seq, last: part[part.length - 1]!.position });
       }
     });
     if (next.length === 0) batch.del(dirKeyBytes);
@@ -212,7 +209,7 @@ export function addWholeList(batch: WriteBatch, list: Uint8Array, entries: reado
   for (let at = 0, seq = 0; at < entries.length; at += CHUNK_ENTRIES, seq++) {
     const part = entries.slice(at, at + CHUNK_ENTRIES);
     batch.put(chunkKey(list, seq), encodeChunk(part));
-    dir.push({ seq, last: part[part.length - 1]!.position, count: part.length });
+    dir.push({ seq, last: part[part.length - 1]!.position });
   }
   if (dir.length > 0) batch.put(dirKey(list), encodeDir(dir));
 }

@@ -28,7 +28,7 @@
  * | IndexerField          | outputType u8 ‖ field u8 ‖ len u8 ‖  | a chunk of one list: (createdAt u32 BE ‖ outputId[34] ‖ facts    |
  * |                       |   value ‖ seq u32 BE                 |   length u16 ‖ OutputFacts)… in position order                   |
  * | IndexerFieldDir       | outputType u8 ‖ field u8 ‖ len u8 ‖  | the list's chunks in position order: (seq u32 BE ‖ last          |
- * |                       |   value                              |   createdAt u32 BE ‖ outputId[34] ‖ count u16)…                  |
+ * |                       |   value                              |   createdAt u32 BE ‖ outputId[34])…                              |
  * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
