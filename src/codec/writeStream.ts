@@ -8,6 +8,19 @@ function scratch(size: number): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, size);
 }
 
+/** Largest scratch memory kept for the next stream. */
+const SPARE_MAX = 64 * 1024;
+
+/**
+ * Scratch memory a finished stream handed back, with its view: encoding is synchronous, so the
+ * next stream usually finds it free and allocates nothing. A stream opened while another is
+ * open (nested encoding) takes fresh memory.
+ */
+let spare: { buf: Uint8Array; view: DataView } | undefined;
+
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+
 /**
  * An append-only little-endian byte writer that grows its buffer by doubling. `finish()`
  * returns a copy of exactly the bytes written.
@@ -18,8 +31,14 @@ export class WriteStream {
   private pos = 0;
 
   constructor(initialSize = 256) {
-    this.buf = scratch(initialSize);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    if (spare && spare.buf.length >= initialSize) {
+      this.buf = spare.buf;
+      this.view = spare.view;
+      spare = undefined;
+    } else {
+      this.buf = scratch(initialSize);
+      this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    }
   }
 
   get length(): number {
@@ -28,7 +47,7 @@ export class WriteStream {
 
   private ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    let size = Math.max(this.buf.length * 2, 64);
     while (size < this.pos + n) size *= 2;
     const next = scratch(size);
     next.set(this.buf.subarray(0, this.pos));
@@ -91,7 +110,15 @@ export class WriteStream {
     return this.u8(v ? 1 : 0);
   }
 
+  /** The bytes written, copied out; the stream's memory goes to the next stream, and this one starts empty. */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    const out = this.buf.slice(0, this.pos);
+    if (this.buf.length <= SPARE_MAX && (!spare || spare.buf.length < this.buf.length)) {
+      spare = { buf: this.buf, view: this.view };
+    }
+    this.buf = EMPTY;
+    this.view = EMPTY_VIEW;
+    this.pos = 0;
+    return out;
   }
 }
