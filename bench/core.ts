@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- core [--blocks N]`: white-flag confirmation of a 10,000-block cone of value
+ * `npm run bench -- core [--blocks N] [--runs R]`: white-flag confirmation of a 10,000-block cone of value
  * transactions (pure function, one core), and ledger throughput: signed value-transaction blocks
  * taken in through the internal submit path (decode, syntactic rules, store, solidify) and
  * confirmed by milestones with every semantic check, signatures included, on a real LevelDB.
+ * Throughput is the median of R runs (default 3), each on a fresh database.
  * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
  */
 import { createPublicKey, verify } from "node:crypto";
@@ -41,6 +42,7 @@ const argN = (name: string, def: number) => {
 };
 const BLOCKS = argN("--blocks", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
+const RUNS = argN("--runs", 3);
 const params = devProtocolParameters(0);
 const networkId = networkIdFromName(params.networkName);
 const devKey = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
@@ -293,7 +295,15 @@ if (args.includes("--white-flag-only")) {
   console.log(JSON.stringify(wf));
   process.exit(0);
 }
-const tp = await throughput(BLOCKS);
+// Throughput runs on a fresh database each; the median run is reported (this machine is shared).
+const runs: Awaited<ReturnType<typeof throughput>>[] = [];
+for (let r = 0; r < RUNS; r++) {
+  runs.push(await throughput(BLOCKS));
+  if (process.env.CORE_BENCH_DEBUG) console.error(`run ${r + 1}: ${Math.round(runs[r]!.blocksPerSec)} blocks/s`);
+}
+const byRate = [...runs].sort((a, b) => a.blocksPerSec - b.blocksPerSec);
+const tp = byRate[byRate.length >> 1]!;
+const rates = byRate.map((r) => Math.round(r.blocksPerSec).toLocaleString("en-US")).join(", ");
 printTable("core: white-flag and ledger throughput", [
   {
     name: "white-flag, 10,000 value-tx cone (signatures checked at intake)",
@@ -308,16 +318,17 @@ printTable("core: white-flag and ledger throughput", [
     baseline: `node:crypto verify alone ${wf.baselineVerifyMs.toFixed(0)} ms`,
   },
   {
-    name: `signed value-tx blocks in + confirmed (${BLOCKS})`,
+    name: `signed value-tx blocks in + confirmed (${BLOCKS}), median of ${RUNS} runs`,
     value: tp.blocksPerSec,
     unit: "/s",
     target: ">= 5,000/s",
-    baseline: `raw LevelDB ${Math.round(tp.rawLevelPutsPerSec).toLocaleString("en-US")} puts/s`,
+    baseline: `runs ${rates}; raw LevelDB ${Math.round(tp.rawLevelPutsPerSec).toLocaleString("en-US")} puts/s`,
   },
 ]);
-if (wf.included !== 10_000 || tp.confirmed !== BLOCKS) {
+const unconfirmed = runs.find((r) => r.confirmed !== BLOCKS);
+if (wf.included !== 10_000 || unconfirmed) {
   console.error(
-    `not every transaction was applied: ${wf.included} of 10000 in white-flag, ${tp.confirmed} of ${BLOCKS} confirmed`,
+    `not every transaction was applied: ${wf.included} of 10000 in white-flag, ${unconfirmed?.confirmed ?? BLOCKS} of ${BLOCKS} confirmed`,
   );
   process.exitCode = 1;
 }
