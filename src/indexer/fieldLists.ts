@@ -114,8 +114,8 @@ export function decodeChunk(bytes: Uint8Array): ListEntry[] {
   return entries;
 }
 
-/** Index of the chunk holding `position`: the first whose last position is not below it, else the final one. */
-function chunkOf(dir: readonly DirEntry[], position: Uint8Array): number {
+/** Index of the first chunk whose last position is not below `position` (`dir.length` when none is). */
+function firstChunkFrom(dir: readonly DirEntry[], position: Uint8Array): number {
   let lo = 0;
   let hi = dir.length;
   while (lo < hi) {
@@ -123,7 +123,12 @@ function chunkOf(dir: readonly DirEntry[], position: Uint8Array): number {
     if (compareBytes(dir[mid]!.last, position) < 0) lo = mid + 1;
     else hi = mid;
   }
-  return Math.min(lo, dir.length - 1);
+  return lo;
+}
+
+/** Index of the chunk holding `position`: the first whose last position is not below it, else the final one. */
+function chunkOf(dir: readonly DirEntry[], position: Uint8Array): number {
+  return Math.min(firstChunkFrom(dir, position), dir.length - 1);
 }
 
 /** What one milestone changes in one list. */
@@ -239,14 +244,7 @@ export class ListReader {
   ) {
     this.dir = decodeDir(store.getSync(dirKey(list)));
     // the first chunk that may hold a position at or after `from`
-    let lo = 0;
-    let hi = this.dir.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (compareBytes(this.dir[mid]!.last, from) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    this.chunk = lo;
+    this.chunk = firstChunkFrom(this.dir, from);
   }
 
   /** The next entry, or undefined at the end of the list. */

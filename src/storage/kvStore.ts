@@ -146,10 +146,6 @@ export class RangeReader {
     return out;
   }
 
-  get done(): boolean {
-    return this.ended;
-  }
-
   async close(): Promise<void> {
     await this.it.close();
   }
