@@ -65,11 +65,10 @@ export class RouteAccessPolicy {
     return "hidden";
   }
 
-  /** The strictest access of several spellings of one request (its path and its route pattern). */
-  strictest(paths: readonly string[]): RouteAccess {
-    const all = paths.map((p) => this.access(p));
-    if (all.includes("protected")) return "protected";
-    if (all.includes("hidden")) return "hidden";
+  /** The stricter access of two spellings of one request (its path and its route pattern). */
+  stricter(a: RouteAccess, b: RouteAccess): RouteAccess {
+    if (a === "protected" || b === "protected") return "protected";
+    if (a === "hidden" || b === "hidden") return "hidden";
     return "public";
   }
 }
@@ -82,6 +81,8 @@ export class RouteAccessPolicy {
 export function normalizePath(url: string): string {
   const q = url.indexOf("?");
   const raw = q < 0 ? url : url.slice(0, q);
+  // the common path has neither escapes nor repeated slashes: only its case to fold
+  if (raw.indexOf("%") < 0 && raw.indexOf("//") < 0) return raw.toLowerCase();
   let decoded: string;
   try {
     decoded = decodeURIComponent(raw);
@@ -128,20 +129,37 @@ function bearerToken(request: FastifyRequest): { token: string } | { reason: str
 /**
  * Installs the access check as the first `onRequest` hook, so it runs before every route
  * registered after it (and before the not-found handler): call it before registering routes.
+ * The hook is synchronous (no promise per request) except where a token must be verified.
  */
 export function registerAuth(app: FastifyInstance, node: ApiNode, options: ApiAuthOptions = defaultApiAuthOptions) {
   const policy = new RouteAccessPolicy(options);
-  app.addHook("onRequest", async (request) => {
-    const paths = [normalizePath(request.url)];
+  // route patterns are few and fixed: their access is decided once each
+  const patternAccess = new Map<string, RouteAccess>();
+  app.addHook("onRequest", (request, _reply, done) => {
+    let access: RouteAccess;
+    try {
+      access = policy.access(normalizePath(request.url));
+    } catch (e) {
+      done(e as Error);
+      return;
+    }
     // The matched route's own pattern too: what the router matched is what must be guarded.
     const pattern = request.routeOptions.url;
-    if (pattern !== undefined) paths.push(pattern.toLowerCase());
-    const access = policy.strictest(paths);
-    if (access === "public") return;
-    if (access === "hidden") throw forbidden("the route is not exposed by this node");
+    if (pattern !== undefined) {
+      let routeAccess = patternAccess.get(pattern);
+      if (routeAccess === undefined) {
+        routeAccess = policy.access(pattern.toLowerCase());
+        patternAccess.set(pattern, routeAccess);
+      }
+      access = policy.stricter(access, routeAccess);
+    }
+    if (access === "public") return done();
+    if (access === "hidden") return done(forbidden("the route is not exposed by this node"));
     const bearer = bearerToken(request);
-    if ("reason" in bearer) throw forbidden(bearer.reason);
-    const refused = await checkApiToken(node.jwtSecret, bearer.token);
-    if (refused !== undefined) throw forbidden(refused);
+    if ("reason" in bearer) return done(forbidden(bearer.reason));
+    checkApiToken(node.jwtSecret, bearer.token).then(
+      (refused) => done(refused === undefined ? undefined : forbidden(refused)),
+      (e: Error) => done(e),
+    );
   });
 }

@@ -112,10 +112,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onRequest", async (_request, reply) => {
-    if (!closing) return;
+  app.addHook("onRequest", (_request, reply, done) => {
+    if (!closing) return done();
     void reply.header("connection", "close");
-    throw unavailable("the node is shutting down");
+    done(unavailable("the node is shutting down"));
   });
   app.setErrorHandler((error, request, reply) => {
     const { status, details } = toHttpError(error, request);

@@ -52,18 +52,21 @@ function createApp(logLevel: string, bodyLimit: number, description: string): Fa
     },
   });
   registerErrorHandling(app);
-  app.addHook("onRequest", async (request) => {
+  // synchronous, as every hook that runs on each request: no promise per request
+  app.addHook("onRequest", (request, _reply, done) => {
     // fastify reads and limits bodies only where a route takes one; a declared body beyond the
     // limit is refused on any route, before it is read
-    const length = Number(request.headers["content-length"] ?? 0);
+    const headers = request.headers;
+    const length = Number(headers["content-length"] ?? 0);
     if (length > bodyLimit)
-      throw badRequest(`the request body is too large: ${length} bytes, the limit is ${bodyLimit}`);
+      return done(badRequest(`the request body is too large: ${length} bytes, the limit is ${bodyLimit}`));
     // bodies are read as sent: a compressed one would be misread, so it is refused by name
-    const encoding = request.headers["content-encoding"]?.trim().toLowerCase();
-    const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined;
+    const encoding = headers["content-encoding"]?.trim().toLowerCase();
+    const hasBody = length > 0 || headers["transfer-encoding"] !== undefined;
     if (hasBody && encoding && encoding !== "identity") {
-      throw badRequest(`content encoding "${encoding}" is not supported`);
+      return done(badRequest(`content encoding "${encoding}" is not supported`));
     }
+    done();
   });
   installOpenApi(app, { title: NODE_NAME, version: NODE_VERSION, description });
   return app;

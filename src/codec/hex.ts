@@ -24,6 +24,11 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
+/** A u32 as the hex of its 4 little-endian bytes, without prefix (to append to an ID's hex). */
+export function hexU32Le(v: number): string {
+  return LUT[v & 0xff]! + LUT[(v >>> 8) & 0xff]! + LUT[(v >>> 16) & 0xff]! + LUT[v >>> 24]!;
+}
+
 function nibble(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 97 && c <= 102) return c - 87;

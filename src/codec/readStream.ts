@@ -6,12 +6,11 @@ import { CodecError, CodecErrorCode } from "./errors.js";
  * little-endian, as every Stardust TIP serializes them.
  */
 export class ReadStream {
-  private readonly view: DataView;
   private pos = 0;
 
-  constructor(private readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+  // Integers are assembled from bytes rather than read through a DataView: creating a DataView
+  // per stream cost more than all the reads of a typical record (hot read routes decode four).
+  constructor(private readonly bytes: Uint8Array) {}
 
   get position(): number {
     return this.pos;
@@ -54,28 +53,35 @@ export class ReadStream {
   /** Reads a u32 without consuming it (payload type discriminators). */
   peekU32(field: string): number {
     this.need(4, field);
-    return this.view.getUint32(this.pos, true);
+    return this.u32At(this.pos);
+  }
+
+  private u32At(p: number): number {
+    const b = this.bytes;
+    return (b[p]! | (b[p + 1]! << 8) | (b[p + 2]! << 16)) + b[p + 3]! * 0x1000000;
   }
 
   u16(field: string): number {
     this.need(2, field);
-    const v = this.view.getUint16(this.pos, true);
-    this.pos += 2;
-    return v;
+    const p = this.pos;
+    this.pos = p + 2;
+    return this.bytes[p]! | (this.bytes[p + 1]! << 8);
   }
 
   u32(field: string): number {
     this.need(4, field);
-    const v = this.view.getUint32(this.pos, true);
+    const v = this.u32At(this.pos);
     this.pos += 4;
     return v;
   }
 
   u64(field: string): bigint {
     this.need(8, field);
-    const v = this.view.getBigUint64(this.pos, true);
+    const lo = this.u32At(this.pos);
+    const hi = this.u32At(this.pos + 4);
     this.pos += 8;
-    return v;
+    // below 2^53 (every amount of a real supply) one Number holds it exactly
+    return hi < 0x200000 ? BigInt(hi * 0x100000000 + lo) : (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   u256(field: string): bigint {
@@ -90,6 +96,17 @@ export class ReadStream {
   bytesN(n: number, field: string): Uint8Array {
     this.need(n, field);
     const out = this.bytes.slice(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  /**
+   * The next `n` bytes without a copy: for decoders of records that were just read from the
+   * store into a buffer of their own, whose results nothing else writes to.
+   */
+  view(n: number, field: string): Uint8Array {
+    this.need(n, field);
+    const out = this.bytes.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
   }

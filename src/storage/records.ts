@@ -4,7 +4,8 @@ import { WriteStream } from "../codec/writeStream.js";
 /**
  * Byte layouts of the structured values in `buckets.ts`. Each record has an encode and a decode
  * function; decoding a value that does not match its layout throws (a CodecError naming the
- * record field), which callers surface as database corruption.
+ * record field), which callers surface as database corruption. Decoded byte fields are views of
+ * the value read from the store (its own buffer), not copies.
  */
 
 /** Ledger inclusion state of a referenced block (TIP-25 `ledgerInclusionState`). */
@@ -67,8 +68,8 @@ export function encodeMilestoneRecord(m: MilestoneRecord): Uint8Array {
 export function decodeMilestoneRecord(bytes: Uint8Array): MilestoneRecord {
   const r = new ReadStream(bytes);
   const m = {
-    milestoneId: r.bytesN(32, "milestone.milestoneId"),
-    blockId: r.bytesN(32, "milestone.blockId"),
+    milestoneId: r.view(32, "milestone.milestoneId"),
+    blockId: r.view(32, "milestone.blockId"),
     timestamp: r.u32("milestone.timestamp"),
   };
   r.expectEnd("milestone");
@@ -94,10 +95,10 @@ export function encodeOutputRecord(o: OutputRecord): Uint8Array {
 
 export function decodeOutputRecord(bytes: Uint8Array): OutputRecord {
   const r = new ReadStream(bytes);
-  const blockId = r.bytesN(32, "outputRecord.blockId");
+  const blockId = r.view(32, "outputRecord.blockId");
   const bookedIndex = r.u32("outputRecord.bookedIndex");
   const bookedTimestamp = r.u32("outputRecord.bookedTimestamp");
-  return { blockId, bookedIndex, bookedTimestamp, outputBytes: r.bytesN(r.remaining(), "outputRecord.output") };
+  return { blockId, bookedIndex, bookedTimestamp, outputBytes: r.view(r.remaining(), "outputRecord.output") };
 }
 
 /** Spent value: which transaction spent an output, at which milestone. */
@@ -114,7 +115,7 @@ export function encodeSpentRecord(s: SpentRecord): Uint8Array {
 export function decodeSpentRecord(bytes: Uint8Array): SpentRecord {
   const r = new ReadStream(bytes);
   const s = {
-    transactionId: r.bytesN(32, "spent.transactionId"),
+    transactionId: r.view(32, "spent.transactionId"),
     spentIndex: r.u32("spent.spentIndex"),
     spentTimestamp: r.u32("spent.spentTimestamp"),
   };
@@ -141,7 +142,9 @@ export function decodeLedgerDiff(bytes: Uint8Array): LedgerDiffRecord {
   const r = new ReadStream(bytes);
   const read = (label: string) => {
     const n = r.u32(`${label}.count`);
-    return Array.from({ length: n }, (_, i) => r.bytesN(34, `${label}[${i}]`));
+    const ids = new Array<Uint8Array>(n);
+    for (let i = 0; i < n; i++) ids[i] = r.view(34, label);
+    return ids;
   };
   const d = { created: read("ledgerDiff.created"), consumed: read("ledgerDiff.consumed") };
   r.expectEnd("ledgerDiff");
@@ -162,9 +165,10 @@ export function encodeTransactionOutputs(t: TransactionOutputsRecord): Uint8Arra
 
 export function decodeTransactionOutputs(bytes: Uint8Array): TransactionOutputsRecord {
   const r = new ReadStream(bytes);
-  const transactionCommitment = r.bytesN(32, "transactionOutputs.transactionCommitment");
+  const transactionCommitment = r.view(32, "transactionOutputs.transactionCommitment");
   const n = r.u16("transactionOutputs.count");
-  const leafHashes = Array.from({ length: n }, (_, i) => r.bytesN(32, `transactionOutputs.leafHashes[${i}]`));
+  const leafHashes = new Array<Uint8Array>(n);
+  for (let i = 0; i < n; i++) leafHashes[i] = r.view(32, "transactionOutputs.leafHashes");
   r.expectEnd("transactionOutputs");
   return { transactionCommitment, leafHashes };
 }

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from "fastify";
-import { fromHex, toHex } from "../../codec/hex.js";
-import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
+import { fromHex, hexU32Le, toHex } from "../../codec/hex.js";
+import { ID_LENGTH, OUTPUT_ID_LENGTH } from "../../codec/ids.js";
 import {
   buildOutputIdProof,
   genesisOutputIdProof,
   type OutputIdProof,
-  outputIdProofToJson,
+  outputIdProofJson,
 } from "../../codec/outputIdProof.js";
 import { decodeOutput, type OutputJson, outputToJson } from "../../codec/outputs/output.js";
 import { type Output, OutputType } from "../../codec/types.js";
-import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs, idKey } from "../../storage/index.js";
+import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
+import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   closedObject,
   hexOfBytes,
@@ -52,10 +52,7 @@ export function outputToV3Json(output: Output): Record<string, unknown> | undefi
 
 /** Commitment ID of a confirmed milestone: milestone ID ‖ index u32 LE (36 bytes, DESIGN.md section 1). */
 export function commitmentId(milestoneId: Uint8Array, index: number): string {
-  const bytes = new Uint8Array(36);
-  bytes.set(milestoneId);
-  new DataView(bytes.buffer).setUint32(32, index, true);
-  return toHex(bytes);
+  return toHex(milestoneId) + hexU32Le(index);
 }
 
 /**
@@ -150,27 +147,45 @@ export const CORE_V3_ROUTES = {
   },
 } satisfies Record<string, RouteDefinition>;
 
+/** Scratch keys of the route's point reads (reads are synchronous, so one buffer each serves every request). */
+const outputKey = new Uint8Array(1 + OUTPUT_ID_LENGTH);
+const spentKey = new Uint8Array(1 + OUTPUT_ID_LENGTH);
+const transactionKey = new Uint8Array(1 + ID_LENGTH);
+outputKey[0] = Bucket.Output;
+spentKey[0] = Bucket.Spent;
+transactionKey[0] = Bucket.TransactionOutputs;
+
+/** `,"commitmentId":"0x…"` of milestone `index`, or nothing when its record is pruned. */
+function commitmentField(tangle: Tangle, index: number): string {
+  const id = commitmentIdAt(tangle, index);
+  return id === undefined ? "" : `,"commitmentId":"${id}"`;
+}
+
 export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
   registerRoute(
     app,
     CORE_V3_ROUTES.fullOutput,
     // synchronous throughout (point reads from LevelDB's caches, milestone IDs from memory):
     // no promise per request
-    (request) => {
+    (request, reply) => {
       const raw = (request.params as { outputId?: unknown }).outputId;
       const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
-      const { transactionId, outputIndex } = splitOutputId(outputId);
-      const store = node.tangle.store;
+      const outputIndex = outputId[32]! | (outputId[33]! << 8); // u16 LE after the transaction ID (TIP-20)
+      const tangle = node.tangle;
+      const store = tangle.store;
 
       // 1. the output, its spending and the creating transaction's proof data
       // (synchronous point reads: served from LevelDB's caches they beat an async round trip)
-      const rec = store.getSync(idKey(Bucket.Output, outputId));
-      const spentValue = rec && store.getSync(idKey(Bucket.Spent, outputId));
-      const txOutputs = rec && store.getSync(idKey(Bucket.TransactionOutputs, transactionId));
+      outputKey.set(outputId, 1);
+      const rec = store.getSync(outputKey);
       if (!rec) throw notFound(`output ${raw} not found`);
+      spentKey.set(outputId, 1);
+      const spentValue = store.getSync(spentKey);
+      transactionKey.set(outputId.subarray(0, ID_LENGTH), 1);
+      const txOutputs = store.getSync(transactionKey);
       const record = stored("output record", () => decodeOutputRecord(rec));
       // booked by a milestone whose batch is written but not yet taken in: not visible yet
-      if (record.bookedIndex > node.tangle.latestMilestone.index) throw notFound(`output ${raw} not found`);
+      if (record.bookedIndex > tangle.latestMilestone.index) throw notFound(`output ${raw} not found`);
       const output = stored("output", () => decodeOutput(record.outputBytes));
       const outputJson = outputToV3Json(output);
       if (!outputJson) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
@@ -180,42 +195,39 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       if (txOutputs) {
         const t = stored("transaction outputs", () => decodeTransactionOutputs(txOutputs));
         if (outputIndex >= t.leafHashes.length) {
-          throw new ApiError(500, `the stored transaction ${toHex(transactionId)} has no output ${outputIndex}`);
+          throw new ApiError(
+            500,
+            `the stored transaction ${toHex(transactionKey.subarray(1))} has no output ${outputIndex}`,
+          );
         }
         proof = buildOutputIdProof(record.bookedIndex, outputIndex, t.transactionCommitment, t.leafHashes);
       } else {
         proof = genesisOutputIdProof(record.bookedIndex, outputIndex, record.outputBytes);
       }
 
-      // 3. metadata; the latest commitment is read last, so it is never older than what is shown
-      const included = commitmentIdAt(node.tangle, record.bookedIndex);
-      const metadata: Record<string, unknown> = {
-        outputId: toHex(outputId),
-        blockId: toHex(record.blockId),
-        included: {
-          slot: record.bookedIndex,
-          transactionId: toHex(transactionId),
-          ...(included ? { commitmentId: included } : {}),
-        },
-      };
-      // The reads are not one LevelDB snapshot: a milestone batch may land between them. The answer
-      // is the ledger as of the tangle's latest milestone, which moves only after its batch, so a
-      // spending newer than that is not shown yet.
-      const latest = node.tangle.latestMilestone;
+      // 3. metadata. The reads are not one LevelDB snapshot: a milestone batch may land between
+      // them. The answer is the ledger as of the tangle's latest milestone, which moves only after
+      // its batch, so a spending newer than that is not shown yet; it is read last, so the latest
+      // commitment is never older than what is shown.
+      const latest = tangle.latestMilestone;
       const spent = spentValue && stored("spent record", () => decodeSpentRecord(spentValue));
-      if (spent && spent.spentIndex <= latest.index) {
-        const at = commitmentIdAt(node.tangle, spent.spentIndex);
-        metadata.spent = {
-          slot: spent.spentIndex,
-          transactionId: toHex(spent.transactionId),
-          ...(at ? { commitmentId: at } : {}),
-        };
-      }
-      metadata.latestCommitmentId = commitmentId(latest.milestoneId, latest.index);
+      const spentJson =
+        spent && spent.spentIndex <= latest.index
+          ? `,"spent":{"slot":${spent.spentIndex},"transactionId":"${toHex(spent.transactionId)}"${commitmentField(tangle, spent.spentIndex)}}`
+          : "";
 
-      return { output: outputJson, outputIdProof: outputIdProofToJson(proof), metadata };
+      // The answer's text is assembled here: its own fields are integers and hex strings, which
+      // JSON writes as they are; the wire JSON of the output and of the proof tree goes through
+      // JSON.stringify. The shape is the route's response schema (fullOutputSchema).
+      const hexId = toHex(outputId);
+      const body =
+        `{"output":${JSON.stringify(outputJson)},` +
+        `"outputIdProof":${outputIdProofJson(proof)},` +
+        `"metadata":{"outputId":"${hexId}","blockId":"${toHex(record.blockId)}",` +
+        `"included":{"slot":${record.bookedIndex},"transactionId":"${hexId.slice(0, 2 + 2 * ID_LENGTH)}"` +
+        `${commitmentField(tangle, record.bookedIndex)}}${spentJson},` +
+        `"latestCommitmentId":"${commitmentId(latest.milestoneId, latest.index)}"}}`;
+      return reply.header("content-type", "application/json; charset=utf-8").send(body);
     },
-    // mostly open wire JSON (output, proof tree)
-    STRINGIFIED,
   );
 }

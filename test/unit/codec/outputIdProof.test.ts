@@ -6,7 +6,7 @@ import {
   GENESIS_TRANSACTION_COMMITMENT,
   genesisOutputIdProof,
   merkleProofNodeFromJson,
-  outputIdProofToJson,
+  outputIdProofJson,
   outputLeafHashes,
   transactionCommitment,
   verifyOutputIdProof,
@@ -61,11 +61,12 @@ describe("output ID proof (DESIGN.md section 2)", () => {
         // another output's bytes do not verify
         if (n > 1) assert.equal(verifyOutputIdProof(proof, bytes[(i + 1) % n]!, root), undefined);
         // JSON round trip of the proof tree
-        const json = outputIdProofToJson(proof);
-        assert.deepEqual(
-          merkleProofNodeFromJson(JSON.parse(JSON.stringify(json.outputCommitmentProof)), "proof"),
-          proof.outputCommitmentProof,
-        );
+        const json = JSON.parse(outputIdProofJson(proof));
+        assert.deepEqual(Object.keys(json), ["slot", "outputIndex", "transactionCommitment", "outputCommitmentProof"]);
+        assert.equal(json.slot, 5);
+        assert.equal(json.outputIndex, i);
+        assert.equal(json.transactionCommitment, toHex(proof.transactionCommitment));
+        assert.deepEqual(merkleProofNodeFromJson(json.outputCommitmentProof, "proof"), proof.outputCommitmentProof);
       }
     }
   });
