@@ -162,6 +162,14 @@ function commitmentField(tangle: Tangle, index: number): string {
 }
 
 export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
+  // The latest milestone's commitment ID, which every read shows: made once per milestone.
+  let latestCommitment = { index: -1, id: "" };
+  const latestCommitmentId = (latest: { index: number; milestoneId: Uint8Array }): string => {
+    if (latestCommitment.index !== latest.index) {
+      latestCommitment = { index: latest.index, id: commitmentId(latest.milestoneId, latest.index) };
+    }
+    return latestCommitment.id;
+  };
   registerRoute(
     app,
     CORE_V3_ROUTES.fullOutput,
@@ -219,14 +227,14 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       // The answer's text is assembled here: its own fields are integers and hex strings, which
       // JSON writes as they are; the wire JSON of the output and of the proof tree goes through
       // JSON.stringify. The shape is the route's response schema (fullOutputSchema).
-      const hexId = toHex(outputId);
+      const hexId = (raw as string).toLowerCase(); // fromHex took it: 0x and 68 hex digits
       const body =
         `{"output":${JSON.stringify(outputJson)},` +
         `"outputIdProof":${outputIdProofJson(proof)},` +
         `"metadata":{"outputId":"${hexId}","blockId":"${toHex(record.blockId)}",` +
         `"included":{"slot":${record.bookedIndex},"transactionId":"${hexId.slice(0, 2 + 2 * ID_LENGTH)}"` +
         `${commitmentField(tangle, record.bookedIndex)}}${spentJson},` +
-        `"latestCommitmentId":"${commitmentId(latest.milestoneId, latest.index)}"}}`;
+        `"latestCommitmentId":"${latestCommitmentId(latest)}"}}`;
       return reply.header("content-type", "application/json; charset=utf-8").send(body);
     },
   );
