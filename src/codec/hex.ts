@@ -13,6 +13,13 @@ const NATIVE_FROM = 12;
  */
 const hexSlice = (Buffer.prototype as { hexSlice?: (this: Uint8Array, start: number, end: number) => string }).hexSlice;
 
+/**
+ * Node's native hex decoder, the one `Buffer.from(s, "hex")` calls, writing into any
+ * Uint8Array. It stops at the first pair that is not hex, so a short count marks bad input.
+ */
+const hexWrite = (Buffer.prototype as { hexWrite?: (this: Uint8Array, s: string, at: number, n: number) => number })
+  .hexWrite;
+
 /** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
 export function toHex(bytes: Uint8Array): string {
   if (bytes.length >= NATIVE_FROM) {
@@ -50,6 +57,10 @@ export function fromHex(value: unknown, field: string, length?: number): Uint8Ar
     throw new CodecError(CodecErrorCode.InvalidHex, field, `expected ${length} bytes, got ${n / 2}`);
   }
   const out = new Uint8Array(n / 2);
+  if (hexWrite && out.length >= NATIVE_FROM && hexWrite.call(out, value.slice(2), 0, out.length) === out.length) {
+    return out;
+  }
+  // short input, no native decoder, or a bad digit somewhere (found and named here)
   for (let i = 0; i < out.length; i++) {
     const hi = nibble(value.charCodeAt(2 + 2 * i));
     const lo = nibble(value.charCodeAt(3 + 2 * i));

@@ -20,7 +20,21 @@ describe("hex", () => {
         for (const b of bytes) expected += b.toString(16).padStart(2, "0");
         assert.equal(toHex(bytes), expected, `length ${n}`);
         assert.deepEqual(fromHex(expected, "x", n), Uint8Array.from(bytes));
+        assert.deepEqual(fromHex(expected.toUpperCase().replace("0X", "0x"), "x", n), Uint8Array.from(bytes));
       }
     }
+  });
+
+  it("refuses a bad digit at any position, on the native path and the table path alike", () => {
+    for (const n of [4, 34]) {
+      const good = `0x${"a1".repeat(n)}`;
+      for (let at = 2; at < good.length; at++) {
+        for (const bad of ["g", "Z", " ", "\u00e9", "\u4e00"]) {
+          const text = good.slice(0, at) + bad + good.slice(at + 1);
+          assert.throws(() => fromHex(text, "id", n), { name: "CodecError", message: /invalid hex digit/ }, text);
+        }
+      }
+    }
+    assert.throws(() => fromHex(`0x${"a1".repeat(33)}\u{1f600}`, "id"), { name: "CodecError" });
   });
 });
