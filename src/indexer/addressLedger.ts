@@ -9,6 +9,7 @@ import {
   Bucket,
   decodeMilestoneRecord,
   decodeOutputRecord,
+  EMPTY_VALUE,
   idKey,
   indexKey,
   type KvStore,
@@ -187,7 +188,7 @@ export async function addAddressLedgerWrites(
   const update = (o: LedgerOutput, spent: boolean) => {
     const owner = ownerAddress(o.output);
     if (owner)
-      batch.put(addressUpdateKey(serializeAddressBytes(owner), milestone.index, o.outputId, spent), new Uint8Array());
+      batch.put(addressUpdateKey(serializeAddressBytes(owner), milestone.index, o.outputId, spent), EMPTY_VALUE);
   };
   for (const o of result.created) update(o, false);
   for (const s of result.consumed) update(s.output, true);

@@ -5,6 +5,7 @@ import type { ProtocolParameters } from "../codec/types.js";
 import {
   Bucket,
   decodeU32,
+  EMPTY_VALUE,
   encodeOutputRecord,
   encodeU32,
   idKey,
@@ -96,7 +97,7 @@ export async function initDatabase(
         outputBytes: encodeOutput(devGenesisOutput()),
       }),
     )
-    .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), new Uint8Array())
+    .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), EMPTY_VALUE)
     .write();
   return { created: true, protocolParameters: params, secrets };
 }

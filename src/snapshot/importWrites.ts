@@ -3,6 +3,7 @@ import { MilestoneOptionType, type MilestonePayload } from "../codec/types.js";
 import {
   Bucket,
   childKey,
+  EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeMilestoneRecord,
@@ -23,8 +24,6 @@ import type { VerifiedMilestone } from "./verifySnapshot.js";
  * forward (a delta) or checked for a rollback (a full snapshot whose ledger is newer than its
  * target), the target's own diff, the milestones with their blocks, and the batches they go in.
  */
-
-const EMPTY = new Uint8Array(0);
 
 /** The milestone options announcing protocol parameters, by target index. */
 export function parameterOptions(milestone: MilestonePayload, into: Map<number, Uint8Array>): void {
@@ -116,8 +115,8 @@ export function writeMilestones(
         arrivalTime: m.timestamp,
       }),
     );
-    for (const p of block.parents) batch.put(childKey(p, block.blockId), EMPTY);
-    if (referencedBy === 0) batch.put(idKey(Bucket.Unreferenced, block.blockId), EMPTY);
+    for (const p of block.parents) batch.put(childKey(p, block.blockId), EMPTY_VALUE);
+    if (referencedBy === 0) batch.put(idKey(Bucket.Unreferenced, block.blockId), EMPTY_VALUE);
   });
 }
 
@@ -194,7 +193,7 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
     }
   });
   for (const o of d.created) {
-    batch.put(idKey(Bucket.Output, o.outputId), outputRecordOf(o)).put(idKey(Bucket.Unspent, o.outputId), EMPTY);
+    batch.put(idKey(Bucket.Output, o.outputId), outputRecordOf(o)).put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
   }
   for (const s of d.consumed) {
     batch.del(idKey(Bucket.Unspent, s.output.outputId));

@@ -140,11 +140,25 @@ export function indexOfKey(key: Uint8Array): number {
 
 /** `Child ‖ parentId ‖ childId`. */
 export function childKey(parentId: Uint8Array, childId: Uint8Array): Uint8Array {
-  const key = new Uint8Array(65);
-  key[0] = Bucket.Child;
-  key.set(parentId, 1);
-  key.set(childId, 33);
-  return key;
+  return childKeys([parentId], childId)[0]!;
+}
+
+/**
+ * The child keys of one block, one per parent, as views of one buffer: a typed array of more
+ * than 64 bytes gets memory outside V8's heap, which costs several times a small one, so a
+ * block's up to 8 keys share a single such allocation.
+ */
+export function childKeys(parentIds: readonly Uint8Array[], childId: Uint8Array): Uint8Array[] {
+  const all = new Uint8Array(65 * parentIds.length);
+  const keys = new Array<Uint8Array>(parentIds.length);
+  for (let i = 0; i < parentIds.length; i++) {
+    const key = all.subarray(65 * i, 65 * i + 65);
+    key[0] = Bucket.Child;
+    key.set(parentIds[i]!, 1);
+    key.set(childId, 33);
+    keys[i] = key;
+  }
+  return keys;
 }
 
 /** `NodeState ‖ name`. */

@@ -8,6 +8,9 @@ import { WriteStream } from "../codec/writeStream.js";
  * the value read from the store (its own buffer), not copies.
  */
 
+/** The value of marker keys, whose key alone says it all (Unreferenced, Unspent, Child…). */
+export const EMPTY_VALUE = new Uint8Array(0);
+
 /** Ledger inclusion state of a referenced block (TIP-25 `ledgerInclusionState`). */
 export const InclusionState = { NoTransaction: 0, Included: 1, Conflicting: 2 } as const;
 export type InclusionState = (typeof InclusionState)[keyof typeof InclusionState];

@@ -16,6 +16,7 @@ import {
   Bucket,
   decodeBlockMetadata,
   decodeOutputRecord,
+  EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeMilestoneRecord,
@@ -157,7 +158,7 @@ export async function applyConfirmation(
     );
   for (const o of result.created) {
     book(o);
-    batch.put(idKey(Bucket.Unspent, o.outputId), new Uint8Array());
+    batch.put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
   }
   for (const s of result.createdAndConsumed) book(s.output);
   for (const s of [...result.consumed, ...result.createdAndConsumed]) {

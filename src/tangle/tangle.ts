@@ -7,10 +7,11 @@ import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import {
   type BlockMetadataRecord,
   Bucket,
-  childKey,
+  childKeys,
   decodeBlockMetadata,
   decodeMilestoneRecord,
   decodeU32,
+  EMPTY_VALUE,
   encodeBlockMetadata,
   idKey,
   indexKey,
@@ -237,8 +238,8 @@ export class Tangle {
         batch
           .put(idKey(Bucket.Block, blockId), bytes)
           .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
-          .put(idKey(Bucket.Unreferenced, blockId), new Uint8Array());
-        for (const p of block.parents) batch.put(childKey(p, blockId), new Uint8Array());
+          .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
+        for (const key of childKeys(block.parents, blockId)) batch.put(key, EMPTY_VALUE);
       });
       await this.admit(blockId, block, milestone, hashes ?? transactionHashesOf(block, bytes));
     } finally {
