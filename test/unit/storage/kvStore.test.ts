@@ -6,10 +6,12 @@ import { after, before, describe, it } from "node:test";
 import {
   Bucket,
   childKey,
+  childKeys,
   decodeBlockMetadata,
   decodeLedgerDiff,
   decodeOutputRecord,
   defaultKvStoreOptions,
+  EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeOutputRecord,
@@ -66,6 +68,23 @@ describe("KvStore over LevelDB", () => {
     let n = 0;
     for await (const _ of store.scanKeys({ prefix: idKey(Bucket.Child, parent) })) n++;
     assert.equal(n, 9);
+  });
+
+  it("writes a block's child keys, views of one buffer, as whole keys", async () => {
+    const child = new Uint8Array(32).fill(0xcc);
+    const parents = [0x41, 0x42, 0x43].map((i) => new Uint8Array(32).fill(i));
+    const keys = childKeys(parents, child);
+    keys.forEach((key, i) => {
+      assert.deepEqual(key, Uint8Array.of(Bucket.Child, ...parents[i]!, ...child));
+    });
+    const batch = store.batch();
+    for (const key of keys) batch.put(key, EMPTY_VALUE);
+    await batch.write();
+    for (const p of parents) {
+      const found: Uint8Array[] = [];
+      for await (const k of store.scanKeys({ prefix: idKey(Bucket.Child, p) })) found.push(k);
+      assert.deepEqual(found, [Uint8Array.of(Bucket.Child, ...p, ...child)]);
+    }
   });
 
   it("refuses a second open of the same directory with a typed error", async () => {
