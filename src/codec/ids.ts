@@ -136,7 +136,12 @@ export function outputIdOfInput(input: UtxoInput): Uint8Array {
 export function splitOutputId(id: Uint8Array): { transactionId: Uint8Array; outputIndex: number } {
   if (id.length !== OUTPUT_ID_LENGTH)
     throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputId", "must be 34 bytes");
-  return { transactionId: id.slice(0, ID_LENGTH), outputIndex: id[32]! | (id[33]! << 8) };
+  return { transactionId: id.slice(0, ID_LENGTH), outputIndex: outputIndexOf(id) };
+}
+
+/** The output index of an output ID: the u16 LE after the transaction ID (TIP-20). */
+export function outputIndexOf(id: Uint8Array): number {
+  return id[ID_LENGTH]! | (id[ID_LENGTH + 1]! << 8);
 }
 
 /** The UTXO input that spends this output. */

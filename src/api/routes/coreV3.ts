@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { fromHex, hexU32Le, toHex } from "../../codec/hex.js";
-import { ID_LENGTH, OUTPUT_ID_LENGTH } from "../../codec/ids.js";
+import { ID_LENGTH, OUTPUT_ID_LENGTH, outputIndexOf } from "../../codec/ids.js";
 import {
   buildOutputIdProof,
   genesisOutputIdProof,
@@ -178,7 +178,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
     (request, reply) => {
       const raw = (request.params as { outputId?: unknown }).outputId;
       const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
-      const outputIndex = outputId[32]! | (outputId[33]! << 8); // u16 LE after the transaction ID (TIP-20)
+      const outputIndex = outputIndexOf(outputId);
       const tangle = node.tangle;
       const store = tangle.store;
 
