@@ -104,7 +104,7 @@ export function verifyOutputIdProof(
  * JSON.stringify: its nodes are of two shapes, which made that path several times slower for a
  * tree of a handful of nodes, and every field is an integer or a hex string (nothing to escape).
  */
-export function merkleProofNodeJson(node: MerkleProofNode): string {
+function merkleProofNodeJson(node: MerkleProofNode): string {
   return node.type === 0
     ? `{"type":0,"l":${merkleProofNodeJson(node.l)},"r":${merkleProofNodeJson(node.r)}}`
     : `{"type":${node.type},"hash":"${toHex(node.hash)}"}`;
