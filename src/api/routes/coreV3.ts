@@ -7,8 +7,9 @@ import {
   type OutputIdProof,
   outputIdProofJson,
 } from "../../codec/outputIdProof.js";
-import { decodeOutput, type OutputJson, outputToJson } from "../../codec/outputs/output.js";
-import { type Output, OutputType } from "../../codec/types.js";
+import { decodeOutput } from "../../codec/outputs/output.js";
+import { outputJsonText } from "../../codec/outputs/outputJsonText.js";
+import { OutputType } from "../../codec/types.js";
 import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
@@ -41,14 +42,6 @@ export const V3_OUTPUT_TYPES: Readonly<Record<number, number>> = {
   [OutputType.Foundry]: 3,
   [OutputType.Nft]: 4,
 };
-
-/** The TIP-25 JSON of an output with the v3 type code and `mana: "0"` (this protocol has no mana). */
-export function outputToV3Json(output: Output): Record<string, unknown> | undefined {
-  const v3Type = V3_OUTPUT_TYPES[output.type];
-  if (v3Type === undefined) return undefined;
-  const { type: _type, amount, ...rest } = outputToJson(output) as Exclude<OutputJson, { type: 2 }>;
-  return { type: v3Type, amount, mana: "0", ...rest };
-}
 
 /** Commitment ID of a confirmed milestone: milestone ID ‖ index u32 LE (36 bytes, DESIGN.md section 1). */
 export function commitmentId(milestoneId: Uint8Array, index: number): string {
@@ -195,8 +188,8 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       // booked by a milestone whose batch is written but not yet taken in: not visible yet
       if (record.bookedIndex > tangle.latestMilestone.index) throw notFound(`output ${raw} not found`);
       const output = stored("output", () => decodeOutput(record.outputBytes));
-      const outputJson = outputToV3Json(output);
-      if (!outputJson) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
+      const v3Type = V3_OUTPUT_TYPES[output.type];
+      if (v3Type === undefined) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
 
       // 2. the proof: from the leaf hashes stored at booking, or the genesis form without a transaction
       let proof: OutputIdProof;
@@ -225,11 +218,12 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
           : "";
 
       // The answer's text is assembled here: its own fields are integers and hex strings, which
-      // JSON writes as they are; the wire JSON of the output and of the proof tree goes through
-      // JSON.stringify. The shape is the route's response schema (fullOutputSchema).
+      // JSON writes as they are, and the output's and the proof's JSON are written as text too
+      // (outputJsonText, outputIdProofJson). The shape is the route's response schema
+      // (fullOutputSchema): the output in TIP-25 JSON with the v3 type code and `mana`.
       const hexId = (raw as string).toLowerCase(); // fromHex took it: 0x and 68 hex digits
       const body =
-        `{"output":${JSON.stringify(outputJson)},` +
+        `{"output":${outputJsonText(output, v3Type, ',"mana":"0"')},` +
         `"outputIdProof":${outputIdProofJson(proof)},` +
         `"metadata":{"outputId":"${hexId}","blockId":"${toHex(record.blockId)}",` +
         `"included":{"slot":${record.bookedIndex},"transactionId":"${hexId.slice(0, 2 + 2 * ID_LENGTH)}"` +

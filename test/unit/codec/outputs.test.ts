@@ -4,6 +4,7 @@ import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { foundryId } from "../../../src/codec/outputs/foundryOutput.js";
 import { decodeOutput, encodeOutput, outputFromJson, outputToJson } from "../../../src/codec/outputs/output.js";
+import { outputJsonText } from "../../../src/codec/outputs/outputJsonText.js";
 import { validateOutput } from "../../../src/codec/outputs/validateOutput.js";
 import {
   minStorageDeposit,
@@ -115,10 +116,11 @@ function rejectsBoth(output: Output, code: CodecErrorCode, field: string): void 
   expectCodecError(() => outputFromJson(json, NAMES[output.type]!), code, field);
 }
 
-/** Both decoders accept the output and return it unchanged. */
+/** Both decoders accept the output and return it unchanged; its JSON text is its JSON, byte for byte. */
 function roundTrips(output: Output): void {
   assert.deepEqual(decodeOutput(encodeOutput(output)), output);
   assert.deepEqual(outputFromJson(JSON.parse(JSON.stringify(outputToJson(output))), "output"), output);
+  assert.equal(outputJsonText(output), JSON.stringify(outputToJson(output)));
 }
 
 // ---------------------------------------------------------------- round trips
@@ -220,6 +222,16 @@ describe("outputs: round trips", () => {
     );
     roundTrips(treasury(123n));
     assert.equal(toHex(encodeOutput(treasury(1n))), "0x020100000000000000");
+  });
+
+  it("JSON text with another type code and fields after the amount (the core/v3 form)", () => {
+    const o = nftOutput({ nativeTokens: [{ id: tokenId(4), amount: 0x10n }] });
+    const { type: _type, amount, ...rest } = outputToJson(o) as unknown as Record<string, unknown>;
+    assert.equal(outputJsonText(o, 4, ',"mana":"0"'), JSON.stringify({ type: 4, amount, mana: "0", ...rest }));
+    assert.equal(outputJsonText(treasury(7n), 9, ',"x":1'), '{"type":9,"amount":"7","x":1}');
+    for (const plain of [basic(), aliasOutput(), foundry(), nftOutput()]) {
+      assert.equal(outputJsonText(plain), JSON.stringify(outputToJson(plain)));
+    }
   });
 
   it("foundry ID is alias address || serial number || token scheme type", () => {
