@@ -25,6 +25,16 @@ describe("hex", () => {
     }
   });
 
+  it("each decoded array is its own memory, whatever its size", () => {
+    for (const n of [12, 34, 4096, 4097, 20_000]) {
+      const a = fromHex(`0x${"a1".repeat(n)}`, "a", n);
+      const b = fromHex(`0x${"b2".repeat(n)}`, "b", n);
+      assert.ok(a.every((x) => x === 0xa1) && b.every((x) => x === 0xb2), `${n} bytes`);
+      assert.equal(a.byteOffset, 0);
+      assert.equal(a.buffer.byteLength, n);
+    }
+  });
+
   it("refuses a bad digit at any position, on the native path and the table path alike", () => {
     for (const n of [4, 34]) {
       const good = `0x${"a1".repeat(n)}`;
