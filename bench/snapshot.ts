@@ -21,6 +21,7 @@ import { importSnapshot, writeFullSnapshot } from "../src/snapshot/index.js";
 import {
   Bucket,
   defaultKvStoreOptions,
+  EMPTY_VALUE,
   encodeMilestoneRecord,
   encodeOutputRecord,
   encodeU32,
@@ -89,7 +90,13 @@ async function fillLedger(path: string): Promise<void> {
       const o = outputAt(i);
       batch.put(
         idKey(Bucket.Output, o.id),
-        encodeOutputRecord({ blockId, bookedIndex: 1, bookedTimestamp: TIMESTAMP, outputBytes: o.bytes }),
+        encodeOutputRecord({
+          blockId,
+          bookedIndex: 1,
+          bookedTimestamp: TIMESTAMP,
+          proof: EMPTY_VALUE,
+          outputBytes: o.bytes,
+        }),
       );
       batch.put(idKey(Bucket.Unspent, o.id), new Uint8Array());
     }
@@ -112,6 +119,7 @@ async function rawLevelDb(path: string): Promise<{ writeMs: number; scanMs: numb
     blockId: new Uint8Array(32),
     bookedIndex: 1,
     bookedTimestamp: 1,
+    proof: EMPTY_VALUE,
     outputBytes: records[0]!.bytes,
   });
   const t0 = performance.now();

@@ -3,6 +3,7 @@ import {
   type MerkleProofNode,
   merkleLeafHash,
   merkleProof,
+  merkleProofs,
   merkleProofValueHash,
   merkleRootFromProof,
 } from "../crypto/merkle.js";
@@ -10,6 +11,7 @@ import { CodecError, CodecErrorCode } from "./errors.js";
 import { bytesEqual, toHex } from "./hex.js";
 import { serializeUtxoInput } from "./input.js";
 import { expectHex, expectInt, expectObject } from "./json.js";
+import { ReadStream } from "./readStream.js";
 import { serializeTaggedData } from "./taggedData.js";
 import type { RegularTransactionEssence } from "./types.js";
 import { WriteStream } from "./writeStream.js";
@@ -77,6 +79,60 @@ export function genesisOutputIdProof(slot: number, outputIndex: number, outputBy
     transactionCommitment: GENESIS_TRANSACTION_COMMITMENT,
     outputCommitmentProof: { type: 2, hash: merkleLeafHash(outputBytes) },
   };
+}
+
+// ---------------------------------------------------------------- stored form
+
+/**
+ * The proof of each output of a transaction as the output's record keeps it (storage/records.ts):
+ * transactionCommitment[32] ‖ proof tree, a node being u8 type ‖ (0: left node ‖ right node;
+ * 1, 2: hash[32]). Made once at booking, so a read of the output needs neither the
+ * transaction's other outputs nor a hash.
+ */
+export function storedOutputIdProofs(txCommitment: Uint8Array, leafHashes: readonly Uint8Array[]): Uint8Array[] {
+  return merkleProofs(leafHashes).map((tree) => {
+    const w = new WriteStream(32 + 33 * 8).bytes(txCommitment);
+    writeProofNode(w, tree);
+    return w.finish();
+  });
+}
+
+function writeProofNode(w: WriteStream, node: MerkleProofNode): void {
+  w.u8(node.type);
+  if (node.type === 0) {
+    writeProofNode(w, node.l);
+    writeProofNode(w, node.r);
+  } else {
+    w.bytes(node.hash);
+  }
+}
+
+/**
+ * The proof of an output from its stored form (hashes are views of `stored`); an empty stored
+ * proof (no creating transaction on record) gives the genesis form.
+ */
+export function outputIdProofFromStored(
+  slot: number,
+  outputIndex: number,
+  stored: Uint8Array,
+  outputBytes: Uint8Array,
+): OutputIdProof {
+  if (stored.length === 0) return genesisOutputIdProof(slot, outputIndex, outputBytes);
+  const r = new ReadStream(stored);
+  const transactionCommitment = r.view(32, "proof.transactionCommitment");
+  const outputCommitmentProof = readProofNode(r, "proof.outputCommitmentProof", 0);
+  r.expectEnd("proof");
+  return { slot, outputIndex, transactionCommitment, outputCommitmentProof };
+}
+
+function readProofNode(r: ReadStream, field: string, depth: number): MerkleProofNode {
+  if (depth > 64) throw new CodecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
+  const type = r.u8(`${field}.type`);
+  if (type === 0) {
+    return { type: 0, l: readProofNode(r, `${field}.l`, depth + 1), r: readProofNode(r, `${field}.r`, depth + 1) };
+  }
+  if (type !== 1 && type !== 2) throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `node type ${type}`);
+  return { type, hash: r.view(32, `${field}.hash`) };
 }
 
 /**

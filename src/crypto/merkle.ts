@@ -85,6 +85,35 @@ export function merkleProof(
   };
 }
 
+/**
+ * The proofs of every leaf at once (each as `merkleProof` gives it), with each inner node hashed
+ * once: n - 1 hashes for the whole transaction instead of up to n - 1 per proof.
+ */
+export function merkleProofs(leafHashes: readonly Uint8Array[]): MerkleProofNode[] {
+  if (leafHashes.length === 0) return [];
+  return proofsOf(leafHashes, 0, leafHashes.length).proofs;
+}
+
+function proofsOf(
+  leafHashes: readonly Uint8Array[],
+  start: number,
+  end: number,
+): { root: Uint8Array; proofs: MerkleProofNode[] } {
+  if (end - start === 1) return { root: leafHashes[start]!, proofs: [{ type: 2, hash: leafHashes[start]! }] };
+  const k = largestPowerOfTwoBelow(end - start);
+  const left = proofsOf(leafHashes, start, start + k);
+  const right = proofsOf(leafHashes, start + k, end);
+  const leftHash: MerkleProofNode = { type: 1, hash: left.root };
+  const rightHash: MerkleProofNode = { type: 1, hash: right.root };
+  return {
+    root: merkleNodeHash(left.root, right.root),
+    proofs: [
+      ...left.proofs.map((l): MerkleProofNode => ({ type: 0, l, r: rightHash })),
+      ...right.proofs.map((r): MerkleProofNode => ({ type: 0, l: leftHash, r })),
+    ],
+  };
+}
+
 /** "Hash Component" of TIP-45: the root a proof commits to. */
 export function merkleRootFromProof(node: MerkleProofNode): Uint8Array {
   return node.type === 0 ? merkleNodeHash(merkleRootFromProof(node.l), merkleRootFromProof(node.r)) : node.hash;

@@ -94,6 +94,7 @@ export async function initDatabase(
         blockId: NULL_BLOCK_ID,
         bookedIndex: 0,
         bookedTimestamp: 0,
+        proof: EMPTY_VALUE, // no creating transaction: the genesis form
         outputBytes: encodeOutput(devGenesisOutput()),
       }),
     )

@@ -397,8 +397,8 @@ async function readOutput(src: FileSource, field: string, decode: boolean): Prom
     throw corrupted(`${field}.outputLength: ${length} is not the length of an output (1..${MAX_BLOCK_LENGTH})`);
   }
   await src.need(OUTPUT_ENTRY_FIXED_LENGTH + length, `${field}.output`);
-  // one copy: the ID, then the `Output` record (block ID, booked index and timestamp, output),
-  // the fields being views into it
+  // one copy: the ID, block ID, booked index and timestamp, then the output (the length left
+  // out); the fields are views into it
   const bytes = src.entry(length);
   const record = bytes.subarray(OUTPUT_ID_LENGTH);
   const outputBytes = record.subarray(40);
@@ -415,7 +415,6 @@ async function readOutput(src: FileSource, field: string, decode: boolean): Prom
     bookedIndex: record[32]! | (record[33]! << 8) | (record[34]! << 16) | (record[35]! * 0x1000000),
     bookedTimestamp: record[36]! | (record[37]! << 8) | (record[38]! << 16) | (record[39]! * 0x1000000),
     outputBytes,
-    record,
   };
 }
 

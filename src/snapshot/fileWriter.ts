@@ -81,22 +81,23 @@ export class SnapshotFileWriter {
   }
 
   /**
-   * Appends one TIP-35 output entry made from an `Output` record (blockId ‖ booked index ‖
-   * booked timestamp ‖ output): the ID, the record's first 40 bytes, the output length, the
-   * output. Returns a promise only when the buffer had to be flushed first.
+   * Appends one TIP-35 output entry made from an `Output` record (storage/records.ts) and the
+   * output it holds: the ID, the record's first 40 bytes (block ID ‖ booked index ‖ booked
+   * timestamp, the entry's own layout), the output length, the output. Returns a promise only
+   * when the buffer had to be flushed first.
    */
-  appendOutputEntry(outputId: Uint8Array, record: Uint8Array): Promise<void> | undefined {
-    const size = 34 + record.length + 4;
+  appendOutputEntry(outputId: Uint8Array, record: Uint8Array, output: Uint8Array): Promise<void> | undefined {
+    const size = 34 + 40 + 4 + output.length;
     if (size > this.buf.length - this.used) {
       return this.flush().then(() => {
-        this.appendOutputEntry(outputId, record);
+        this.appendOutputEntry(outputId, record, output);
       });
     }
     const at = this.used;
     this.buf.set(outputId, at);
     this.buf.set(record.subarray(0, 40), at + 34);
-    this.buf.writeUInt32LE(record.length - 40, at + 74);
-    this.buf.set(record.subarray(40), at + 78);
+    this.buf.writeUInt32LE(output.length, at + 74);
+    this.buf.set(output, at + 78);
     this.used += size;
     return undefined;
   }

@@ -7,6 +7,7 @@ import {
   type ProtocolParamsMilestoneOption,
 } from "../codec/types.js";
 import { WriteStream } from "../codec/writeStream.js";
+import { EMPTY_VALUE, encodeOutputRecord } from "../storage/index.js";
 
 /**
  * The TIP-35 local snapshot file format, version 2, little-endian throughout.
@@ -120,8 +121,6 @@ export interface SnapshotOutput {
   bookedTimestamp: number;
   /** The serialized output (TIP-18). */
   outputBytes: Uint8Array;
-  /** The same as an `Output` bucket record (block ID ‖ booked index ‖ booked timestamp ‖ output), when at hand. */
-  record?: Uint8Array;
 }
 
 /** A consumed output and the transaction that spent it. */
@@ -217,25 +216,21 @@ export function writeSnapshotOutput(w: WriteStream, o: SnapshotOutput): void {
   w.bytes(o.outputBytes);
 }
 
-/** The `Output` bucket record of a snapshot output: blockId ‖ booked index ‖ booked timestamp ‖ output. */
+/**
+ * The `Output` bucket record of a snapshot output, unspent: a snapshot carries no creating
+ * transactions, so the proof of its ID takes the genesis form (codec/outputIdProof.ts).
+ */
 export function outputRecordOf(o: SnapshotOutput): Uint8Array {
-  if (o.record) return o.record;
-  const record = new Uint8Array(40 + o.outputBytes.length);
-  record.set(o.blockId, 0);
-  for (let i = 0; i < 4; i++) {
-    record[32 + i] = (o.bookedIndex >>> (8 * i)) & 0xff;
-    record[36 + i] = (o.bookedTimestamp >>> (8 * i)) & 0xff;
-  }
-  record.set(o.outputBytes, 40);
-  return record;
+  const { blockId, bookedIndex, bookedTimestamp, outputBytes } = o;
+  return encodeOutputRecord({ blockId, bookedIndex, bookedTimestamp, proof: EMPTY_VALUE, outputBytes });
 }
 
 /**
  * The amount of a serialized output: every Stardust output (treasury, basic, alias, foundry,
  * NFT) starts with its type byte and then its u64 amount (TIP-18).
  */
-export function amountOfOutputBytes(outputBytes: Uint8Array, offset = 0): bigint {
-  return new DataView(outputBytes.buffer, outputBytes.byteOffset + offset + 1, 8).getBigUint64(0, true);
+export function amountOfOutputBytes(outputBytes: Uint8Array): bigint {
+  return new DataView(outputBytes.buffer, outputBytes.byteOffset + 1, 8).getBigUint64(0, true);
 }
 
 /** The serialized milestone diff, its own length first. */

@@ -3,16 +3,17 @@ import { MilestoneOptionType, type MilestonePayload } from "../codec/types.js";
 import {
   Bucket,
   childKey,
+  decodeOutputRecord,
   EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeMilestoneRecord,
-  encodeSpentRecord,
   encodeU32,
   InclusionState,
   idKey,
   indexKey,
   type KvStore,
+  spentOutputRecord,
   type WriteBatch,
 } from "../storage/index.js";
 import { SnapshotError, SnapshotErrorCode } from "./errors.js";
@@ -128,11 +129,8 @@ export function writeSpentHistory(batch: WriteBatch, d: MilestoneDiff): void {
     encodeLedgerDiff({ created: d.created.map((o) => o.outputId), consumed: d.consumed.map((s) => s.output.outputId) }),
   );
   for (const s of d.consumed) {
-    batch.put(idKey(Bucket.Output, s.output.outputId), outputRecordOf(s.output));
-    batch.put(
-      idKey(Bucket.Spent, s.output.outputId),
-      encodeSpentRecord({ transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp }),
-    );
+    const spent = { transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp };
+    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(outputRecordOf(s.output), spent));
   }
 }
 
@@ -173,10 +171,12 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
   const { index, timestamp } = d.milestone;
   const consumedIds = d.consumed.map((s) => s.output.outputId);
   const createdIds = d.created.map((o) => o.outputId);
-  const unspent = await store.getMany(consumedIds.map((id) => idKey(Bucket.Unspent, id)));
+  // an output's record says whether it is spent; a spent one is rewritten from it
+  const records = await store.getMany(consumedIds.map((id) => idKey(Bucket.Output, id)));
   const createdIn = new Set(createdIds.map(toHex));
-  unspent.forEach((u, i) => {
-    if (!u && !createdIn.has(toHex(consumedIds[i]!))) {
+  records.forEach((r, i) => {
+    const unspent = r !== undefined && decodeOutputRecord(r).spent === undefined;
+    if (!unspent && !createdIn.has(toHex(consumedIds[i]!))) {
       throw new SnapshotError(
         SnapshotErrorCode.NotMergeable,
         `milestone ${index} of the delta consumes ${toHex(consumedIds[i]!)}, which is not unspent`,
@@ -195,12 +195,12 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
   for (const o of d.created) {
     batch.put(idKey(Bucket.Output, o.outputId), outputRecordOf(o)).put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
   }
-  for (const s of d.consumed) {
+  d.consumed.forEach((s, i) => {
+    const spent = { transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp };
+    // created by this same milestone, or already in the ledger (checked above)
+    const unspent = createdIn.has(toHex(s.output.outputId)) ? outputRecordOf(s.output) : records[i]!;
     batch.del(idKey(Bucket.Unspent, s.output.outputId));
-    batch.put(
-      idKey(Bucket.Spent, s.output.outputId),
-      encodeSpentRecord({ transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp }),
-    );
-  }
+    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(unspent, spent));
+  });
   batch.put(indexKey(Bucket.LedgerDiff, index), encodeLedgerDiff({ created: createdIds, consumed: consumedIds }));
 }

@@ -7,7 +7,7 @@ import {
   Bucket,
   decodeLedgerDiff,
   decodeMilestoneRecord,
-  decodeSpentRecord,
+  decodeOutputRecord,
   idKey,
   indexKey,
   indexOfKey,
@@ -94,19 +94,18 @@ async function milestonePayloadOf(store: KvStore, blockId: Uint8Array): Promise<
   return payload?.type === PayloadType.Milestone ? payload : undefined;
 }
 
-/** Snapshot outputs of `ids` from their `Output` records. */
-async function outputsOf(store: KvStore, ids: Uint8Array[], what: string): Promise<SnapshotOutput[]> {
+/** Snapshot outputs of `ids` from their `Output` records, with the spending transaction of spent ones. */
+async function outputsOf(
+  store: KvStore,
+  ids: Uint8Array[],
+  what: string,
+): Promise<(SnapshotOutput & { spentBy: Uint8Array | undefined })[]> {
   const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
   return ids.map((outputId, i) => {
     const rec = records[i];
     if (!rec) throw inconsistent(`${what}: output ${toHex(outputId)} has no record`);
-    return {
-      outputId,
-      blockId: rec.slice(0, 32),
-      bookedIndex: new DataView(rec.buffer, rec.byteOffset + 32, 4).getUint32(0, true),
-      bookedTimestamp: new DataView(rec.buffer, rec.byteOffset + 36, 4).getUint32(0, true),
-      outputBytes: rec.slice(40),
-    };
+    const { blockId, bookedIndex, bookedTimestamp, outputBytes, spent } = decodeOutputRecord(rec);
+    return { outputId, blockId, bookedIndex, bookedTimestamp, outputBytes, spentBy: spent?.transactionId };
   });
 }
 
@@ -124,13 +123,10 @@ export async function milestoneDiffFromStore(store: KvStore, index: number): Pro
   const diff = decodeLedgerDiff(diffBytes);
   if (hasReceipt(milestone)) throw inconsistent(`milestone ${index} carries a receipt: this node keeps no treasury`);
   const what = `ledger diff of milestone ${index}`;
-  const created = await outputsOf(store, diff.created, what);
-  const consumedOutputs = await outputsOf(store, diff.consumed, what);
-  const spents = await store.getMany(diff.consumed.map((id) => idKey(Bucket.Spent, id)));
-  const consumed = consumedOutputs.map((output, i) => {
-    const s = spents[i];
-    if (!s) throw inconsistent(`${what}: consumed output ${toHex(output.outputId)} has no spent record`);
-    return { output, transactionId: decodeSpentRecord(s).transactionId };
+  const created = (await outputsOf(store, diff.created, what)).map(({ spentBy: _, ...output }) => output);
+  const consumed = (await outputsOf(store, diff.consumed, what)).map(({ spentBy, ...output }) => {
+    if (!spentBy) throw inconsistent(`${what}: consumed output ${toHex(output.outputId)} is not marked spent`);
+    return { output, transactionId: spentBy };
   });
   return { milestone, milestoneBytes: encodePayload(milestone), created, consumed };
 }
@@ -254,9 +250,11 @@ export async function writeFullSnapshot(
       let total = 0n;
       for await (const { ids, records } of view.unspent()) {
         for (let i = 0; i < ids.length; i++) {
-          const pending = w.appendOutputEntry(ids[i]!, records[i]!);
+          const record = records[i]!;
+          const output = decodeOutputRecord(record).outputBytes;
+          const pending = w.appendOutputEntry(ids[i]!, record, output);
           if (pending) await pending;
-          total += amountOfOutputBytes(records[i]!, 40);
+          total += amountOfOutputBytes(output);
         }
         outputCount += ids.length;
       }

@@ -11,9 +11,10 @@
  * | Child                 | parentId[32] ‖ childId[32]           | (empty)                                                          |
  * | MilestoneByIndex      | index u32 BE                         | milestoneId[32] ‖ blockId[32] ‖ timestamp u32                    |
  * | MilestoneById         | milestoneId[32]                      | index u32                                                        |
- * | Output                | outputId[34]                         | blockId[32] ‖ bookedIndex u32 ‖ bookedTimestamp u32 ‖ output     |
+ * | Output                | outputId[34]                         | blockId[32] ‖ bookedIndex u32 ‖ bookedTimestamp u32 ‖ spent u8 ‖ |
+ * |                       |                                      |   (spent 1: spendingTxId[32] ‖ spentIndex u32 ‖ spentTimestamp   |
+ * |                       |                                      |   u32) ‖ proof length u16 ‖ proof ‖ output                       |
  * | Unspent               | outputId[34]                         | (empty)                                                          |
- * | Spent                 | outputId[34]                         | spendingTxId[32] ‖ spentIndex u32 ‖ spentTimestamp u32           |
  * | LedgerDiff            | milestoneIndex u32 BE                | created count u32 ‖ outputIds ‖ consumed count u32 ‖ outputIds   |
  * | TransactionOutputs    | transactionId[32]                    | transactionCommitment[32] ‖ count u16 ‖ output leaf hashes[32]…  |
  * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it                        |
@@ -36,6 +37,13 @@
  * | AddressConditional    | address[33] ‖ outputId[34]           | amount u64 ‖ timelock u32 ‖ expiration u32 (0: none)             |
  * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| (empty)                                                          |
  * |                       |   outputId[34] ‖ spent u8 (0 or 1)   |                                                                  |
+ *
+ * An Output record holds all a read of one output shows, so that read is one point read: where
+ * it was booked, its spending once spent (the milestone's batch rewrites the record), and the
+ * proof of its ID made at booking (transactionCommitment[32] ‖ proof tree, codec/outputIdProof.ts;
+ * empty for outputs without a creating transaction on record, genesis and snapshot imports).
+ * Unspent lists the unspent ones. TransactionOutputs keeps the leaf hashes of each transaction's
+ * outputs until all of them are spent (pruning decides by it).
  *
  * Address buckets (explorer, indexer/addressLedger.ts): `address` is the 33 serialized bytes of
  * an unspent output's owner (address unlock condition of basic and NFT outputs, state controller
@@ -70,7 +78,7 @@ export enum Bucket {
   MilestoneById = 0x05,
   Output = 0x06,
   Unspent = 0x07,
-  Spent = 0x08,
+  // 0x08: spent records, kept in the Output record since schema version 2; not to be reused
   LedgerDiff = 0x09,
   TransactionOutputs = 0x0a,
   TransactionBlock = 0x0b,
@@ -108,7 +116,7 @@ export enum NodeStateKey {
 }
 
 /** Current layout version; bump when a value layout changes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export function bucketPrefix(bucket: Bucket): Uint8Array {
   return Uint8Array.of(bucket);

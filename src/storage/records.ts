@@ -1,3 +1,4 @@
+import { CodecError, CodecErrorCode } from "../codec/errors.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
 
@@ -79,21 +80,44 @@ export function decodeMilestoneRecord(bytes: Uint8Array): MilestoneRecord {
   return m;
 }
 
-/** Output value: where and when an output was booked, and its bytes. */
+/** Spent part of an output record: which transaction spent the output, at which milestone. */
+export interface SpentRecord {
+  transactionId: Uint8Array;
+  spentIndex: number;
+  spentTimestamp: number;
+}
+
+/**
+ * Output value (layout in buckets.ts): where and when an output was booked, its spending once a
+ * milestone spent it, the proof of its ID and its bytes. Everything a read of one output shows
+ * is in this one value, so each read is one point read (the core/v3 read is the hot one).
+ */
 export interface OutputRecord {
   blockId: Uint8Array;
   bookedIndex: number;
   bookedTimestamp: number;
+  /** Set once a milestone spent the output. */
+  spent?: SpentRecord;
+  /**
+   * transactionCommitment[32] ‖ the binary proof tree (codec/outputIdProof.ts), as booked with
+   * its transaction; empty when no creating transaction is on record (genesis, snapshot import).
+   */
+  proof: Uint8Array;
   outputBytes: Uint8Array;
 }
 
+/** Offset of the spent flag: after blockId, bookedIndex and bookedTimestamp. */
+const SPENT_FLAG_AT = 40;
+const SPENT_LENGTH = 40;
+
 export function encodeOutputRecord(o: OutputRecord): Uint8Array {
-  return new WriteStream(40 + o.outputBytes.length)
+  const w = new WriteStream(43 + SPENT_LENGTH + o.proof.length + o.outputBytes.length)
     .bytes(o.blockId)
     .u32(o.bookedIndex)
     .u32(o.bookedTimestamp)
-    .bytes(o.outputBytes)
-    .finish();
+    .u8(o.spent ? 1 : 0);
+  if (o.spent) w.bytes(o.spent.transactionId).u32(o.spent.spentIndex).u32(o.spent.spentTimestamp);
+  return w.u16(o.proof.length).bytes(o.proof).bytes(o.outputBytes).finish();
 }
 
 export function decodeOutputRecord(bytes: Uint8Array): OutputRecord {
@@ -101,29 +125,44 @@ export function decodeOutputRecord(bytes: Uint8Array): OutputRecord {
   const blockId = r.view(32, "outputRecord.blockId");
   const bookedIndex = r.u32("outputRecord.bookedIndex");
   const bookedTimestamp = r.u32("outputRecord.bookedTimestamp");
-  return { blockId, bookedIndex, bookedTimestamp, outputBytes: r.view(r.remaining(), "outputRecord.output") };
+  const flag = r.u8("outputRecord.spent");
+  let spent: SpentRecord | undefined;
+  if (flag === 1) {
+    spent = {
+      transactionId: r.view(32, "outputRecord.spent.transactionId"),
+      spentIndex: r.u32("outputRecord.spent.spentIndex"),
+      spentTimestamp: r.u32("outputRecord.spent.spentTimestamp"),
+    };
+  } else if (flag !== 0) {
+    throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputRecord.spent", `spent flag ${flag}`);
+  }
+  const proof = r.view(r.u16("outputRecord.proofLength"), "outputRecord.proof");
+  const outputBytes = r.view(r.remaining(), "outputRecord.output");
+  return spent
+    ? { blockId, bookedIndex, bookedTimestamp, spent, proof, outputBytes }
+    : { blockId, bookedIndex, bookedTimestamp, proof, outputBytes };
 }
 
-/** Spent value: which transaction spent an output, at which milestone. */
-export interface SpentRecord {
-  transactionId: Uint8Array;
-  spentIndex: number;
-  spentTimestamp: number;
-}
-
-export function encodeSpentRecord(s: SpentRecord): Uint8Array {
-  return new WriteStream(40).bytes(s.transactionId).u32(s.spentIndex).u32(s.spentTimestamp).finish();
-}
-
-export function decodeSpentRecord(bytes: Uint8Array): SpentRecord {
-  const r = new ReadStream(bytes);
-  const s = {
-    transactionId: r.view(32, "spent.transactionId"),
-    spentIndex: r.u32("spent.spentIndex"),
-    spentTimestamp: r.u32("spent.spentTimestamp"),
-  };
-  r.expectEnd("spent");
-  return s;
+/**
+ * The stored record of an unspent output, spent by `s`: the same bytes with the spending
+ * filled in (a milestone's batch writes it in place of the unspent one).
+ */
+export function spentOutputRecord(unspent: Uint8Array, s: SpentRecord): Uint8Array {
+  if (unspent.length <= SPENT_FLAG_AT || unspent[SPENT_FLAG_AT] !== 0) {
+    throw new CodecError(
+      CodecErrorCode.ValueOutOfRange,
+      "outputRecord.spent",
+      "the record is not of an unspent output",
+    );
+  }
+  return new WriteStream(unspent.length + SPENT_LENGTH)
+    .bytes(unspent.subarray(0, SPENT_FLAG_AT))
+    .u8(1)
+    .bytes(s.transactionId)
+    .u32(s.spentIndex)
+    .u32(s.spentTimestamp)
+    .bytes(unspent.subarray(SPENT_FLAG_AT + 1))
+    .finish();
 }
 
 /** LedgerDiff value: the output IDs a milestone created and consumed, in white-flag order. */

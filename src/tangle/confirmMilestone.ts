@@ -1,6 +1,12 @@
 import { bytesEqual, toHex } from "../codec/hex.js";
-import { computeMilestoneId, computeTransactionId, outputIdFromParts, outputIdOfInput } from "../codec/ids.js";
-import { outputLeafHashes, transactionCommitment } from "../codec/outputIdProof.js";
+import {
+  computeMilestoneId,
+  computeTransactionId,
+  outputIdFromParts,
+  outputIdOfInput,
+  outputIndexOf,
+} from "../codec/ids.js";
+import { outputLeafHashes, storedOutputIdProofs, transactionCommitment } from "../codec/outputIdProof.js";
 import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
 import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
@@ -21,21 +27,21 @@ import {
   encodeLedgerDiff,
   encodeMilestoneRecord,
   encodeOutputRecord,
-  encodeSpentRecord,
   encodeTransactionOutputs,
   encodeU32,
   idKey,
   indexKey,
   NodeStateKey,
   nodeStateKey,
+  spentOutputRecord,
 } from "../storage/index.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
  * Milestone confirmation: walk the cone (TIP-2), read the ledger state of every input it names,
  * run white-flag, then write everything the milestone changes in ONE atomic, synced batch
- * (block metadata, outputs, spent records, ledger diff, proof leaves, milestone record, ledger
- * index). A crash before the batch leaves the ledger at the previous milestone; after it, at
+ * (block metadata, output records booked or marked spent, ledger diff, proof leaves, milestone
+ * record, ledger index). A crash before the batch leaves the ledger at the previous milestone; after it, at
  * this one. Never half.
  */
 
@@ -43,6 +49,8 @@ export interface PlannedConfirmation {
   index: number;
   timestamp: number;
   result: WhiteFlagResult;
+  /** The stored records of the unspent inputs read, by output ID hex: a spent one is rewritten from it. */
+  inputRecords: Map<string, Uint8Array>;
 }
 
 /** Steps 1-3: cone, inputs, white-flag; reads only. */
@@ -79,16 +87,18 @@ export async function planConfirmation(
   }
 
   // 3. the ledger state of those inputs before this milestone
+  // (an output's record says whether it is spent: one read per input)
   const inputs = new Map<string, InputState>();
+  const inputRecords = new Map<string, Uint8Array>();
   const store = tangle.store;
-  const unspentFlags = await store.getMany(needed.map((id) => idKey(Bucket.Unspent, id)));
   const records = await store.getMany(needed.map((id) => idKey(Bucket.Output, id)));
   needed.forEach((id, i) => {
     const rec = records[i];
-    if (!rec) inputs.set(toHex(id), { state: "missing" });
-    else if (!unspentFlags[i]) inputs.set(toHex(id), { state: "spent" });
+    const r = rec && decodeOutputRecord(rec);
+    if (!r) inputs.set(toHex(id), { state: "missing" });
+    else if (r.spent) inputs.set(toHex(id), { state: "spent" });
     else {
-      const r = decodeOutputRecord(rec);
+      inputRecords.set(toHex(id), rec!);
       inputs.set(toHex(id), {
         state: "unspent",
         output: {
@@ -112,7 +122,7 @@ export async function planConfirmation(
     inputs,
     validate,
   });
-  return { index, timestamp, result };
+  return { index, timestamp, result, inputRecords };
 }
 
 /** Step 4: the one atomic batch, then the in-memory view. */
@@ -145,38 +155,37 @@ export async function applyConfirmation(
     batch.del(idKey(Bucket.Unreferenced, r.blockId));
   });
 
-  // ledger: book created outputs, mark consumed ones spent
-  const book = (o: LedgerOutput) =>
-    batch.put(
-      idKey(Bucket.Output, o.outputId),
-      encodeOutputRecord({
-        blockId: o.blockId,
-        bookedIndex: o.bookedIndex,
-        bookedTimestamp: o.bookedTimestamp,
-        outputBytes: o.outputBytes,
-      }),
-    );
-  for (const o of result.created) {
-    book(o);
-    batch.put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
-  }
-  for (const s of result.createdAndConsumed) book(s.output);
-  for (const s of [...result.consumed, ...result.createdAndConsumed]) {
-    batch.del(idKey(Bucket.Unspent, s.output.outputId));
-    batch.put(
-      idKey(Bucket.Spent, s.output.outputId),
-      encodeSpentRecord({ transactionId: s.spendingTransactionId, spentIndex: index, spentTimestamp: timestamp }),
-    );
-  }
+  // ledger: book created outputs with the proofs of their IDs, mark consumed ones spent
+  const proofs = new Map<string, Uint8Array[]>();
   for (const t of result.included) {
+    const commitment = transactionCommitment(t.tx.essence);
+    const leafHashes = outputLeafHashes(t.outputBytes);
+    proofs.set(toHex(t.transactionId), storedOutputIdProofs(commitment, leafHashes));
     batch.put(
       idKey(Bucket.TransactionOutputs, t.transactionId),
-      encodeTransactionOutputs({
-        transactionCommitment: transactionCommitment(t.tx.essence),
-        leafHashes: outputLeafHashes(t.outputBytes),
-      }),
+      encodeTransactionOutputs({ transactionCommitment: commitment, leafHashes }),
     );
     batch.put(idKey(Bucket.TransactionBlock, t.transactionId), t.blockId);
+  }
+  const spentAt = (transactionId: Uint8Array) => ({ transactionId, spentIndex: index, spentTimestamp: timestamp });
+  const recordOf = (o: LedgerOutput, spent?: ReturnType<typeof spentAt>) => {
+    const proof = proofs.get(toHex(o.outputId.subarray(0, 32)))?.[outputIndexOf(o.outputId)];
+    if (!proof) throw new Error(`output ${toHex(o.outputId)} was created by no transaction of this milestone`);
+    const { blockId, bookedIndex, bookedTimestamp, outputBytes } = o;
+    return encodeOutputRecord({ blockId, bookedIndex, bookedTimestamp, proof, outputBytes, ...(spent && { spent }) });
+  };
+  for (const o of result.created) {
+    batch.put(idKey(Bucket.Output, o.outputId), recordOf(o));
+    batch.put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
+  }
+  for (const s of result.createdAndConsumed) {
+    batch.put(idKey(Bucket.Output, s.output.outputId), recordOf(s.output, spentAt(s.spendingTransactionId)));
+  }
+  for (const s of result.consumed) {
+    const stored = plan.inputRecords.get(toHex(s.output.outputId));
+    if (!stored) throw new Error(`the spent output ${toHex(s.output.outputId)} was not read before white-flag`);
+    batch.del(idKey(Bucket.Unspent, s.output.outputId));
+    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(stored, spentAt(s.spendingTransactionId)));
   }
   batch.put(
     indexKey(Bucket.LedgerDiff, index),

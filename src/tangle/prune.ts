@@ -353,7 +353,7 @@ export class Pruner {
     const diffBytes = await store.get(indexKey(Bucket.LedgerDiff, index));
     if (diffBytes) {
       for (const id of decodeLedgerDiff(diffBytes).consumed) {
-        batch.del(idKey(Bucket.Output, id)).del(idKey(Bucket.Spent, id));
+        batch.del(idKey(Bucket.Output, id));
         await flush();
       }
     }

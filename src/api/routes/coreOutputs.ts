@@ -2,14 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
 import { decodeOutput, outputToJson } from "../../codec/outputs/output.js";
-import {
-  Bucket,
-  decodeOutputRecord,
-  decodeSpentRecord,
-  idKey,
-  type OutputRecord,
-  type SpentRecord,
-} from "../../storage/index.js";
+import { Bucket, decodeOutputRecord, idKey, type OutputRecord, type SpentRecord } from "../../storage/index.js";
 import { readLedgerIndex, type Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -33,18 +26,11 @@ interface LedgerOutput {
 
 async function readOutput(tangle: Tangle, outputId: Uint8Array): Promise<LedgerOutput> {
   const store = tangle.store;
-  const [rec, unspent, spent] = await store.getMany([
-    idKey(Bucket.Output, outputId),
-    idKey(Bucket.Unspent, outputId),
-    idKey(Bucket.Spent, outputId),
-  ]);
+  const rec = await store.get(idKey(Bucket.Output, outputId));
   if (!rec) throw notFound(`output ${toHex(outputId)} not found`);
   const ledgerIndex = await readLedgerIndex(store);
-  return {
-    record: decodeOutputRecord(rec),
-    spent: unspent === undefined && spent !== undefined ? decodeSpentRecord(spent) : undefined,
-    ledgerIndex,
-  };
+  const record = decodeOutputRecord(rec);
+  return { record, spent: record.spent, ledgerIndex };
 }
 
 function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson {

@@ -1,16 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { fromHex, hexU32Le, toHex } from "../../codec/hex.js";
 import { ID_LENGTH, OUTPUT_ID_LENGTH, outputIndexOf } from "../../codec/ids.js";
-import {
-  buildOutputIdProof,
-  genesisOutputIdProof,
-  type OutputIdProof,
-  outputIdProofJson,
-} from "../../codec/outputIdProof.js";
+import { outputIdProofFromStored, outputIdProofJson } from "../../codec/outputIdProof.js";
 import { decodeOutput } from "../../codec/outputs/output.js";
 import { outputJsonText } from "../../codec/outputs/outputJsonText.js";
 import { OutputType } from "../../codec/types.js";
-import { Bucket, decodeOutputRecord, decodeSpentRecord, decodeTransactionOutputs } from "../../storage/index.js";
+import { Bucket, decodeOutputRecord } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
@@ -140,13 +135,9 @@ export const CORE_V3_ROUTES = {
   },
 } satisfies Record<string, RouteDefinition>;
 
-/** Scratch keys of the route's point reads (reads are synchronous, so one buffer each serves every request). */
+/** Scratch key of the route's point read (reads are synchronous, so one buffer serves every request). */
 const outputKey = new Uint8Array(1 + OUTPUT_ID_LENGTH);
-const spentKey = new Uint8Array(1 + OUTPUT_ID_LENGTH);
-const transactionKey = new Uint8Array(1 + ID_LENGTH);
 outputKey[0] = Bucket.Output;
-spentKey[0] = Bucket.Spent;
-transactionKey[0] = Bucket.TransactionOutputs;
 
 /** `,"commitmentId":"0x…"` of milestone `index`, or nothing when its record is pruned. */
 function commitmentField(tangle: Tangle, index: number): string {
@@ -171,47 +162,29 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
     (request, reply) => {
       const raw = (request.params as { outputId?: unknown }).outputId;
       const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
-      const outputIndex = outputIndexOf(outputId);
       const tangle = node.tangle;
-      const store = tangle.store;
 
-      // 1. the output, its spending and the creating transaction's proof data
-      // (synchronous point reads: served from LevelDB's caches they beat an async round trip)
+      // 1. the output's record: its booking, its spending and the proof of its ID, in one
+      // synchronous point read (served from LevelDB's caches it beats an async round trip)
       outputKey.set(outputId, 1);
-      const rec = store.getSync(outputKey);
+      const rec = tangle.store.getSync(outputKey);
       if (!rec) throw notFound(`output ${raw} not found`);
-      spentKey.set(outputId, 1);
-      const spentValue = store.getSync(spentKey);
-      transactionKey.set(outputId.subarray(0, ID_LENGTH), 1);
-      const txOutputs = store.getSync(transactionKey);
       const record = stored("output record", () => decodeOutputRecord(rec));
       // booked by a milestone whose batch is written but not yet taken in: not visible yet
-      if (record.bookedIndex > tangle.latestMilestone.index) throw notFound(`output ${raw} not found`);
+      const latest = tangle.latestMilestone;
+      if (record.bookedIndex > latest.index) throw notFound(`output ${raw} not found`);
       const output = stored("output", () => decodeOutput(record.outputBytes));
       const v3Type = V3_OUTPUT_TYPES[output.type];
       if (v3Type === undefined) throw notFound(`output ${raw} is a treasury output, which has no core/v3 form`);
 
-      // 2. the proof: from the leaf hashes stored at booking, or the genesis form without a transaction
-      let proof: OutputIdProof;
-      if (txOutputs) {
-        const t = stored("transaction outputs", () => decodeTransactionOutputs(txOutputs));
-        if (outputIndex >= t.leafHashes.length) {
-          throw new ApiError(
-            500,
-            `the stored transaction ${toHex(transactionKey.subarray(1))} has no output ${outputIndex}`,
-          );
-        }
-        proof = buildOutputIdProof(record.bookedIndex, outputIndex, t.transactionCommitment, t.leafHashes);
-      } else {
-        proof = genesisOutputIdProof(record.bookedIndex, outputIndex, record.outputBytes);
-      }
+      // 2. the proof as booked with the creating transaction, or the genesis form without one
+      const proof = stored("proof", () =>
+        outputIdProofFromStored(record.bookedIndex, outputIndexOf(outputId), record.proof, record.outputBytes),
+      );
 
-      // 3. metadata. The reads are not one LevelDB snapshot: a milestone batch may land between
-      // them. The answer is the ledger as of the tangle's latest milestone, which moves only after
-      // its batch, so a spending newer than that is not shown yet; it is read last, so the latest
-      // commitment is never older than what is shown.
-      const latest = tangle.latestMilestone;
-      const spent = spentValue && stored("spent record", () => decodeSpentRecord(spentValue));
+      // 3. metadata: the ledger as of the tangle's latest milestone, which moves only after its
+      // batch is written, so a spending newer than that is not shown yet
+      const spent = record.spent;
       const spentJson =
         spent && spent.spentIndex <= latest.index
           ? `,"spent":{"slot":${spent.spentIndex},"transactionId":"${toHex(spent.transactionId)}"${commitmentField(tangle, spent.spentIndex)}}`

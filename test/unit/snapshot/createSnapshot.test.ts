@@ -13,7 +13,7 @@ import {
   verifyFullSnapshot,
 } from "../../../src/snapshot/index.js";
 import { Bucket, idKey } from "../../../src/storage/index.js";
-import { assertSameLedger, History, type LedgerState, tempDir } from "./history.js";
+import { assertSameLedger, History, type LedgerState, ledgerEntry, tempDir } from "./history.js";
 
 /** The ledger at the target of a full snapshot file: its outputs rolled back by its diffs. */
 async function ledgerInFile(path: string): Promise<LedgerState> {
@@ -25,11 +25,11 @@ async function ledgerInFile(path: string): Promise<LedgerState> {
       if (h.type === SnapshotType.Full) target = h.targetMilestoneIndex;
     },
     output(o) {
-      outputs.set(hex(o.outputId), outputRecordOf(o));
+      outputs.set(hex(o.outputId), ledgerEntry(outputRecordOf(o)));
     },
     diff(d) {
       if (d.milestone.index <= target) return;
-      for (const s of d.consumed) outputs.set(hex(s.output.outputId), outputRecordOf(s.output));
+      for (const s of d.consumed) outputs.set(hex(s.output.outputId), ledgerEntry(outputRecordOf(s.output)));
       for (const o of d.created) outputs.delete(hex(o.outputId));
     },
   });

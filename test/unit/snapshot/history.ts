@@ -18,14 +18,24 @@ import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
 import { importSnapshot } from "../../../src/snapshot/index.js";
-import { Bucket, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
+import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "../../helpers/txBuilder.js";
 
-/** Every unspent output (hex ID → its `Output` record bytes) and their sum. */
+/**
+ * Every unspent output (hex ID → its booking and bytes: block ID ‖ booked index ‖ booked
+ * timestamp ‖ output, the layout of a TIP-35 output entry) and their sum. The spending and the
+ * proof kept in the `Output` record are left out: a node started from a snapshot has the genesis
+ * form of the proof for the outputs it imported.
+ */
 export interface LedgerState {
   outputs: Map<string, Uint8Array>;
   total: bigint;
+}
+
+/** The `LedgerState` entry of an `Output` record: its booking and its output. */
+export function ledgerEntry(record: Uint8Array): Uint8Array {
+  return Buffer.concat([record.subarray(0, 40), decodeOutputRecord(record).outputBytes]);
 }
 
 export async function readLedgerState(store: KvStore): Promise<LedgerState> {
@@ -37,8 +47,10 @@ export async function readLedgerState(store: KvStore): Promise<LedgerState> {
   ids.forEach((id, i) => {
     const rec = records[i];
     assert.ok(rec, `unspent output ${toHex(id)} has no record`);
-    outputs.set(toHex(id), rec);
-    total += decodeOutput(rec.subarray(40)).amount;
+    assert.equal(decodeOutputRecord(rec).spent, undefined, `unspent output ${toHex(id)} is marked spent`);
+    const entry = ledgerEntry(rec);
+    outputs.set(toHex(id), entry);
+    total += decodeOutput(entry.subarray(40)).amount;
   });
   return { outputs, total };
 }

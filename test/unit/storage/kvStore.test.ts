@@ -21,6 +21,7 @@ import {
   KvStore,
   prefixEnd,
   StorageErrorCode,
+  spentOutputRecord,
 } from "../../../src/storage/index.js";
 
 describe("KvStore over LevelDB", () => {
@@ -114,9 +115,18 @@ describe("records", () => {
       blockId: new Uint8Array(32).fill(9),
       bookedIndex: 5,
       bookedTimestamp: 6,
+      proof: Uint8Array.of(7, 7),
       outputBytes: Uint8Array.of(3, 1, 2),
     };
-    assert.deepEqual(decodeOutputRecord(encodeOutputRecord(rec)), rec);
+    const unspent = encodeOutputRecord(rec);
+    assert.deepEqual(decodeOutputRecord(unspent), rec);
+    // spending fills the spent part in and keeps the rest; a spent record is not spent again
+    const spent = { transactionId: new Uint8Array(32).fill(4), spentIndex: 8, spentTimestamp: 9 };
+    const spentRecord = spentOutputRecord(unspent, spent);
+    assert.deepEqual(decodeOutputRecord(spentRecord), { ...rec, spent });
+    assert.deepEqual(spentRecord, encodeOutputRecord({ ...rec, spent }));
+    assert.throws(() => spentOutputRecord(spentRecord, spent), { name: "CodecError" });
+    assert.throws(() => decodeOutputRecord(unspent.subarray(0, 44)), { name: "CodecError" });
     const diff = {
       created: [new Uint8Array(34).fill(1)],
       consumed: [new Uint8Array(34).fill(2), new Uint8Array(34).fill(3)],

@@ -11,7 +11,7 @@ import {
   decodeBlockMetadata,
   decodeLedgerDiff,
   decodeMilestoneRecord,
-  decodeSpentRecord,
+  decodeOutputRecord,
   idKey,
   indexKey,
 } from "../../../src/storage/index.js";
@@ -75,7 +75,7 @@ describe("milestone confirmation on a real database", () => {
     assert.deepEqual([c.inclusionState, c.conflictReason], [0, 0]);
     assert.ok(a.whiteFlagIndex < b.whiteFlagIndex && b.whiteFlagIndex < c.whiteFlagIndex);
 
-    const spent = decodeSpentRecord((await tb.node.store.get(idKey(Bucket.Spent, GENESIS_OUTPUT_ID)))!);
+    const spent = decodeOutputRecord((await tb.node.store.get(idKey(Bucket.Output, GENESIS_OUTPUT_ID)))!).spent!;
     assert.deepEqual(spent.transactionId, pay.transactionId);
     assert.equal(spent.spentIndex, 2);
     assert.equal(await tb.isUnspent(pay.outputs[0]!.outputId), true);
