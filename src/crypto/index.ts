@@ -13,6 +13,7 @@ export {
   merkleLeafHash,
   merkleNodeHash,
   merkleProof,
+  merkleProofs,
   merkleProofValueHash,
   merkleRoot,
   merkleRootFromLeafHashes,

@@ -33,6 +33,7 @@ import {
   indexKey,
   NodeStateKey,
   nodeStateKey,
+  type SpentRecord,
   spentOutputRecord,
 } from "../storage/index.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
@@ -41,8 +42,8 @@ import type { MilestoneInfo, Tangle } from "./tangle.js";
  * Milestone confirmation: walk the cone (TIP-2), read the ledger state of every input it names,
  * run white-flag, then write everything the milestone changes in ONE atomic, synced batch
  * (block metadata, output records booked or marked spent, ledger diff, proof leaves, milestone
- * record, ledger index). A crash before the batch leaves the ledger at the previous milestone; after it, at
- * this one. Never half.
+ * record, ledger index). A crash before the batch leaves the ledger at the previous milestone;
+ * after it, at this one. Never half.
  */
 
 export interface PlannedConfirmation {
@@ -167,8 +168,12 @@ export async function applyConfirmation(
     );
     batch.put(idKey(Bucket.TransactionBlock, t.transactionId), t.blockId);
   }
-  const spentAt = (transactionId: Uint8Array) => ({ transactionId, spentIndex: index, spentTimestamp: timestamp });
-  const recordOf = (o: LedgerOutput, spent?: ReturnType<typeof spentAt>) => {
+  const spentAt = (transactionId: Uint8Array): SpentRecord => ({
+    transactionId,
+    spentIndex: index,
+    spentTimestamp: timestamp,
+  });
+  const recordOf = (o: LedgerOutput, spent?: SpentRecord) => {
     const proof = proofs.get(toHex(o.outputId.subarray(0, 32)))?.[outputIndexOf(o.outputId)];
     if (!proof) throw new Error(`output ${toHex(o.outputId)} was created by no transaction of this milestone`);
     const { blockId, bookedIndex, bookedTimestamp, outputBytes } = o;

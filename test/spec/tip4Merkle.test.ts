@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fromHex, toHex } from "../../src/codec/hex.js";
-import { blake2b256, merkleLeafHash, merkleProof, merkleRoot, merkleRootFromProof } from "../../src/crypto/index.js";
+import {
+  blake2b256,
+  merkleLeafHash,
+  merkleProof,
+  merkleProofs,
+  merkleRoot,
+  merkleRootFromProof,
+} from "../../src/crypto/index.js";
 
 // TIP-4 "Example": Merkle tree with 7 leaves.
 const D = [
@@ -30,9 +37,11 @@ describe("TIP-4 Merkle tree hash", () => {
       const leaves = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(i, n)));
       const root = merkleRoot(leaves);
       const hashes = leaves.map(merkleLeafHash);
+      const all = merkleProofs(hashes);
       for (let i = 0; i < n; i++) {
         const proof = merkleProof(hashes, i);
         assert.deepEqual(merkleRootFromProof(proof), root, `n=${n} i=${i}`);
+        assert.deepEqual(all[i], proof, `all proofs at once: n=${n} i=${i}`);
       }
     }
   });

@@ -6,8 +6,10 @@ import {
   GENESIS_TRANSACTION_COMMITMENT,
   genesisOutputIdProof,
   merkleProofNodeFromJson,
+  outputIdProofFromStored,
   outputIdProofJson,
   outputLeafHashes,
+  storedOutputIdProofs,
   transactionCommitment,
   verifyOutputIdProof,
 } from "../../../src/codec/outputIdProof.js";
@@ -55,8 +57,15 @@ describe("output ID proof (DESIGN.md section 2)", () => {
       const bytes = outputs.map(encodeOutput);
       const root = merkleRoot(bytes);
       const leaves = outputLeafHashes(bytes);
+      const stored = storedOutputIdProofs(transactionCommitment(essence(outputs)), leaves);
+      assert.equal(stored.length, n);
       for (let i = 0; i < n; i++) {
         const proof = buildOutputIdProof(5, i, transactionCommitment(essence(outputs)), leaves);
+        // the form kept in the output's record reads back as the same proof
+        assert.deepEqual(outputIdProofFromStored(5, i, stored[i]!, bytes[i]!), proof);
+        assert.throws(() => outputIdProofFromStored(5, i, stored[i]!.subarray(0, stored[i]!.length - 1), bytes[i]!), {
+          name: "CodecError",
+        });
         assert.deepEqual(verifyOutputIdProof(proof, bytes[i]!, root), root);
         // another output's bytes do not verify
         if (n > 1) assert.equal(verifyOutputIdProof(proof, bytes[(i + 1) % n]!, root), undefined);
@@ -77,6 +86,8 @@ describe("output ID proof (DESIGN.md section 2)", () => {
     assert.deepEqual(proof.transactionCommitment, GENESIS_TRANSACTION_COMMITMENT);
     assert.equal(proof.outputCommitmentProof.type, 2);
     assert.ok(verifyOutputIdProof(proof, bytes));
+    // an output record without a stored proof gets the same
+    assert.deepEqual(outputIdProofFromStored(0, 0, new Uint8Array(0), bytes), proof);
   });
 
   it("rejects malformed proof JSON with a typed error", () => {
