@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
 import { decodeOutput, outputToJson } from "../../codec/outputs/output.js";
-import { Bucket, decodeOutputRecord, idKey, type OutputRecord, type SpentRecord } from "../../storage/index.js";
+import { Bucket, decodeOutputRecord, idKey, type OutputRecord } from "../../storage/index.js";
 import { readLedgerIndex, type Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -20,7 +20,6 @@ import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./cor
 
 interface LedgerOutput {
   record: OutputRecord;
-  spent: SpentRecord | undefined;
   ledgerIndex: number;
 }
 
@@ -29,8 +28,7 @@ async function readOutput(tangle: Tangle, outputId: Uint8Array): Promise<LedgerO
   const rec = await store.get(idKey(Bucket.Output, outputId));
   if (!rec) throw notFound(`output ${toHex(outputId)} not found`);
   const ledgerIndex = await readLedgerIndex(store);
-  const record = decodeOutputRecord(rec);
-  return { record, spent: record.spent, ledgerIndex };
+  return { record: decodeOutputRecord(rec), ledgerIndex };
 }
 
 function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson {
@@ -39,15 +37,16 @@ function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson
     blockId: toHex(o.record.blockId),
     transactionId: toHex(transactionId),
     outputIndex,
-    isSpent: o.spent !== undefined,
+    isSpent: o.record.spent !== undefined,
     milestoneIndexBooked: o.record.bookedIndex,
     milestoneTimestampBooked: o.record.bookedTimestamp,
     ledgerIndex: o.ledgerIndex,
   };
-  if (o.spent) {
-    json.milestoneIndexSpent = o.spent.spentIndex;
-    json.milestoneTimestampSpent = o.spent.spentTimestamp;
-    json.transactionIdSpent = toHex(o.spent.transactionId);
+  const spent = o.record.spent;
+  if (spent) {
+    json.milestoneIndexSpent = spent.spentIndex;
+    json.milestoneTimestampSpent = spent.spentTimestamp;
+    json.transactionIdSpent = toHex(spent.transactionId);
   }
   return json;
 }

@@ -1,4 +1,5 @@
 import { toHex } from "../hex.js";
+import { u256ToHex } from "../json.js";
 import {
   type Address,
   AddressType,
@@ -14,7 +15,7 @@ import {
 
 /**
  * An output's TIP-25 JSON written straight to text: the same JSON as
- * `JSON.stringify(outputToJson(output))`, key for key (output.test.ts checks every kind), for
+ * `JSON.stringify(outputToJson(output))`, key for key (outputs.test.ts checks every kind), for
  * answers that embed an output in text they assemble (the core/v3 read). Every value of an
  * output's JSON is an integer, a decimal string or a hex string, so nothing needs escaping;
  * building the JSON objects and stringifying them costs about four times as much on Node 20.
@@ -52,8 +53,7 @@ export function outputJsonText(output: Output, typeCode: number = output.type, a
   return `${s}}`;
 }
 
-/** uint256 as TIP-25 hex without leading zeros (as `u256ToHex`). */
-const u256Text = (v: bigint) => `"0x${v.toString(16)}"`;
+const u256Text = (v: bigint) => `"${u256ToHex(v)}"`;
 
 function nativeTokensText(tokens: readonly NativeToken[]): string {
   let s = "[";
