@@ -135,12 +135,24 @@ export async function applyConfirmation(
 ): Promise<MilestoneInfo> {
   const { index, timestamp, result } = plan;
   const store = tangle.store;
+  // the referenced blocks' own writes land first: this batch overwrites their metadata
+  await tangle.intakeWritten();
   const batch = store.batch();
 
-  // block metadata: referenced, white-flag position, inclusion state
-  const metas = await store.getMany(result.referenced.map((r) => idKey(Bucket.BlockMetadata, r.blockId)));
+  // block metadata: referenced, white-flag position, inclusion state (what intake stored is in
+  // memory while a block is unreferenced; read only for a block that is not, which cannot be
+  // in a cone the tangle walked, but a stored record is never overwritten blindly)
+  const known = result.referenced.map((r) => tangle.unreferencedMetadata(r.blockId));
+  const unknown = result.referenced.filter((_, i) => !known[i]);
+  const read =
+    unknown.length > 0 ? await store.getMany(unknown.map((r) => idKey(Bucket.BlockMetadata, r.blockId))) : [];
+  let nextRead = 0;
   result.referenced.forEach((r, i) => {
-    const old = metas[i] ? decodeBlockMetadata(metas[i]!) : undefined;
+    let old = known[i];
+    if (!old) {
+      const v = read[nextRead++];
+      old = v && decodeBlockMetadata(v);
+    }
     batch.put(
       idKey(Bucket.BlockMetadata, r.blockId),
       encodeBlockMetadata({

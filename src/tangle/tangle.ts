@@ -43,8 +43,12 @@ export interface MilestoneInfo {
 }
 
 interface UnreferencedBlock extends ConeBlock {
+  /** The block as received: reads of a block not yet referenced are answered from memory. */
+  bytes: Uint8Array;
   solid: boolean;
   milestone: boolean;
+  /** Unix seconds when the block was taken in (stored in its metadata). */
+  arrivalTime: number;
   /** Youngest / oldest milestone index the past cone reaches (URTS cone root indexes). */
   ycri: number;
   ocri: number;
@@ -96,6 +100,10 @@ export class Tangle {
   private readonly milestoneIds = new Map<number, Uint8Array>();
   /** The intake batch collecting this turn's writes. */
   private pending: { batch: WriteBatch; written: Promise<void> } | undefined;
+  /** Intake batches handed to storage and not yet written. */
+  private readonly writing = new Set<Promise<void>>();
+  /** The first intake batch that failed to write: no milestone is written after it. */
+  private writeFailure: unknown;
   /** Called after each milestone's batch is written and taken in (pruning, automatic snapshots). */
   private readonly confirmedListeners: ((index: number) => void)[] = [];
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
@@ -130,7 +138,8 @@ export class Tangle {
       const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
       if (!bytes || !meta) continue;
       const block = decodeBlock(bytes);
-      await tangle.admit(blockId, block, decodeBlockMetadata(meta).milestone, transactionHashesOf(block, bytes));
+      const { milestone, arrivalTime } = decodeBlockMetadata(meta);
+      await tangle.admit(blockId, block, bytes, milestone, arrivalTime, transactionHashesOf(block, bytes));
     }
     return tangle;
   }
@@ -174,19 +183,24 @@ export class Tangle {
   }
 
   async getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.store.get(idKey(Bucket.Block, blockId));
+    return this.unreferenced.get(toHex(blockId))?.bytes ?? this.store.get(idKey(Bucket.Block, blockId));
   }
 
   /**
-   * The block's metadata. Solidity of a block not yet referenced lives in memory (it is
-   * recomputed at start), so the stored flag is overlaid with it.
+   * The block's metadata. A block not yet referenced is answered from memory (its write may
+   * still be on its way, and its solidity lives in memory only: it is recomputed at start).
    */
   async getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined> {
-    const v = await this.store.get(idKey(Bucket.BlockMetadata, blockId));
-    if (!v) return undefined;
-    const meta = decodeBlockMetadata(v);
     const entry = this.unreferenced.get(toHex(blockId));
-    return entry ? { ...meta, solid: entry.solid } : meta;
+    if (entry) return unreferencedMetadata(entry);
+    const v = await this.store.get(idKey(Bucket.BlockMetadata, blockId));
+    return v ? decodeBlockMetadata(v) : undefined;
+  }
+
+  /** Metadata of a block not yet referenced, from memory (undefined for any other block). */
+  unreferencedMetadata(blockId: Uint8Array): BlockMetadataRecord | undefined {
+    const entry = this.unreferenced.get(toHex(blockId));
+    return entry && unreferencedMetadata(entry);
   }
 
   /** Whether the block is solid right now (in memory, or referenced/entry point). */
@@ -208,10 +222,13 @@ export class Tangle {
 
   /**
    * Stores a new block (block, metadata, child links, unreferenced marker) and runs
-   * solidification. Returns false when the block was already known. Intake writes of blocks
-   * arriving together share one batch (group commit) and are not synced to disk: an
-   * unconfirmed block lost in a power cut can be submitted again. The block becomes visible to
-   * milestones only after its write, so a confirmation batch always lands after it.
+   * solidification. Returns false when the block was already known. The block is taken into
+   * memory at once and its writes join the intake batch of this turn of the event loop (group
+   * commit), written behind, unsynced: reads of the block are answered from memory until a
+   * milestone references it, and a milestone's batch is written only after every intake batch
+   * handed to storage before it (`intakeWritten`), so the ledger never names a block the disk
+   * lacks. An unconfirmed block lost in a crash can be submitted again, as with Hornet's
+   * write-behind object storage.
    */
   async storeBlock(
     blockId: Uint8Array,
@@ -221,10 +238,11 @@ export class Tangle {
     hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
   ): Promise<boolean> {
     const key = toHex(blockId);
-    if (await this.hasBlock(blockId)) return false;
-    if (this.storing.has(key)) return false;
+    if (this.storing.has(key) || (await this.hasBlock(blockId))) return false;
+    if (this.storing.has(key)) return false; // stored by a concurrent submission meanwhile
     this.storing.add(key);
     try {
+      const arrivalTime = Math.floor(Date.now() / 1000);
       const meta: BlockMetadataRecord = {
         solid: false,
         milestone,
@@ -232,24 +250,23 @@ export class Tangle {
         whiteFlagIndex: 0,
         inclusionState: 0,
         conflictReason: 0,
-        arrivalTime: Math.floor(Date.now() / 1000),
+        arrivalTime,
       };
-      await this.writeSoon((batch) => {
-        batch
-          .put(idKey(Bucket.Block, blockId), bytes)
-          .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
-          .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
-        for (const key of childKeys(block.parents, blockId)) batch.put(key, EMPTY_VALUE);
-      });
-      await this.admit(blockId, block, milestone, hashes ?? transactionHashesOf(block, bytes));
+      const batch = this.intakeBatch();
+      batch
+        .put(idKey(Bucket.Block, blockId), bytes)
+        .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
+        .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
+      for (const key of childKeys(block.parents, blockId)) batch.put(key, EMPTY_VALUE);
+      await this.admit(blockId, block, bytes, milestone, arrivalTime, hashes ?? transactionHashesOf(block, bytes));
     } finally {
       this.storing.delete(key);
     }
     return true;
   }
 
-  /** Adds writes to the batch of this turn of the event loop and resolves once it is written. */
-  private writeSoon(fill: (batch: WriteBatch) => void): Promise<void> {
+  /** The batch collecting this turn's intake writes; handed to storage on the next turn. */
+  private intakeBatch(): WriteBatch {
     if (!this.pending) {
       const batch = this.store.batch();
       const written = new Promise<void>((resolve, reject) => {
@@ -258,26 +275,47 @@ export class Tangle {
           batch.write({ sync: false }).then(resolve, reject);
         });
       });
+      this.writing.add(written);
+      written.then(
+        () => this.writing.delete(written),
+        (e: unknown) => {
+          this.writing.delete(written);
+          this.writeFailure ??= e;
+        },
+      );
       this.pending = { batch, written };
     }
-    fill(this.pending.batch);
-    return this.pending.written;
+    return this.pending.batch;
+  }
+
+  /**
+   * Resolves once every intake write begun so far is on disk (not the ones begun later): a
+   * milestone's batch, and reads that scan storage for recent blocks, wait for this. Rejects
+   * when an intake batch failed to write: nothing may be confirmed past a lost block.
+   */
+  async intakeWritten(): Promise<void> {
+    await Promise.allSettled([...this.writing]);
+    if (this.writeFailure !== undefined) throw this.writeFailure;
   }
 
   /** Puts a stored block into memory and solidifies it and whatever waited for it. */
   private async admit(
     blockId: Uint8Array,
     block: Block,
+    bytes: Uint8Array,
     milestone: boolean,
+    arrivalTime: number,
     hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
   ): Promise<void> {
     const key = toHex(blockId);
     if (this.unreferenced.has(key)) return;
     this.unreferenced.set(key, {
       blockId,
+      bytes,
       block,
       solid: false,
       milestone,
+      arrivalTime,
       ycri: 0,
       ocri: 0,
       transactionId: hashes?.transactionId,
@@ -473,6 +511,19 @@ export class Tangle {
     this.recomputeConeRoots();
     for (const l of this.confirmedListeners) l(milestone.index);
   }
+}
+
+/** What the metadata of a block not yet referenced says: as stored at intake, with its solidity. */
+function unreferencedMetadata(entry: UnreferencedBlock): BlockMetadataRecord {
+  return {
+    solid: entry.solid,
+    milestone: entry.milestone,
+    referencedByMilestoneIndex: 0,
+    whiteFlagIndex: 0,
+    inclusionState: 0,
+    conflictReason: 0,
+    arrivalTime: entry.arrivalTime,
+  };
 }
 
 /** The ledger index stored in NodeState (0 on an empty database). */

@@ -230,12 +230,12 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
     const blockId = fromHex(raw, "blockId", 32);
     const p = params(request.query, CHILD_PARAMS);
     const { pageSize, from } = paging(p, (s) => fromHex(s, "cursor", 32));
-    if (
-      !(await store().has(idKey(Bucket.Block, blockId))) &&
-      !(await store().has(idKey(Bucket.SolidEntryPoint, blockId)))
-    ) {
+    if (!node.tangle.isSolidEntryPoint(blockId) && !(await node.tangle.hasBlock(blockId))) {
       throw notFound(`no block ${raw}`);
     }
+    // child links are written behind intake (Tangle.storeBlock): a child taken in before this
+    // request is listed once its batch is on disk
+    await node.tangle.intakeWritten().catch(() => {});
     const rows = await blockChildren(store(), blockId, { ...(from ? { from } : {}), limit: pageSize + 1 });
     const next = rows.length > pageSize ? rows[pageSize] : undefined;
     const children = rows.slice(0, pageSize).map(toHex);

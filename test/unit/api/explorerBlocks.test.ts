@@ -104,6 +104,14 @@ describe("explorer: milestone blocks and children", () => {
     }
   });
 
+  it("lists a child and finds a block taken in just before, though intake writes behind", async () => {
+    const fresh = await tb.block({ type: PayloadType.TaggedData, tag: new Uint8Array([9]), data: new Uint8Array() });
+    const child = await tb.block(undefined, [fresh]);
+    const r = await app.inject(`${V2}/blocks/${toHex(fresh)}/children`);
+    assert.equal(r.statusCode, 200, r.body);
+    assert.deepEqual(r.json().children, [toHex(child)]);
+  });
+
   it("answers 404 for unknown milestones and blocks, 400 for bad input", async () => {
     for (const url of [
       `${V2}/milestones/0x${"ab".repeat(32)}/blocks`,

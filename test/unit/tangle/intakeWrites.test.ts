@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { encodeBlock } from "../../../src/codec/block.js";
+import { compareBytes } from "../../../src/codec/hex.js";
+import { blockIdFromBytes } from "../../../src/codec/ids.js";
+import type { Block } from "../../../src/codec/types.js";
+import { LedgerNode } from "../../../src/node/node.js";
+import { defaultNodeOptions } from "../../../src/node/options.js";
+import { Bucket, decodeBlockMetadata, idKey, type WriteBatch } from "../../../src/storage/index.js";
+
+/** Intake writes are written behind (Tangle.storeBlock): what a reader and a milestone see. */
+describe("write-behind intake", () => {
+  let dir: string;
+  let node: LedgerNode;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ledger-node-intake-"));
+    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+    await node.coordinator.issueMilestone();
+  });
+  after(async () => {
+    await node.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  let tag = 0;
+  const make = (parents: Uint8Array[]) => {
+    const block: Block = {
+      protocolVersion: 2,
+      parents: [...parents].sort(compareBytes),
+      payload: { type: 5, tag: Uint8Array.of(++tag), data: new Uint8Array() },
+      nonce: 0n,
+    };
+    const bytes = encodeBlock(block);
+    return { id: blockIdFromBytes(bytes), block, bytes };
+  };
+
+  /** Runs `f` with the write of every batch begun meanwhile replaced by `writeOf(realWrite)`. */
+  const withBatches = async <T>(writeOf: (write: WriteBatch["write"]) => WriteBatch["write"], f: () => Promise<T>) => {
+    const store = node.tangle.store;
+    const realBatch = store.batch.bind(store);
+    store.batch = () => {
+      const batch = realBatch();
+      batch.write = writeOf(batch.write.bind(batch));
+      return batch;
+    };
+    try {
+      return await f();
+    } finally {
+      store.batch = realBatch;
+    }
+  };
+
+  it("answers a block just taken in from memory, before its batch is on disk, and writes it behind", async () => {
+    const a = make([node.tangle.latestMilestone.blockId]);
+    assert.equal(await node.tangle.storeBlock(a.id, a.block, a.bytes, false), true);
+    // same turn of the event loop: the intake batch has not been handed to storage yet
+    assert.equal(node.tangle.store.getSync(idKey(Bucket.Block, a.id)), undefined);
+    assert.deepEqual(await node.tangle.getBlockBytes(a.id), a.bytes);
+    const meta = await node.tangle.getMetadata(a.id);
+    assert.equal(meta?.solid, true);
+    assert.equal(meta?.referencedByMilestoneIndex, 0);
+    assert.equal(await node.tangle.hasBlock(a.id), true);
+    assert.equal(await node.tangle.storeBlock(a.id, a.block, a.bytes, false), false, "known, not stored twice");
+
+    await node.tangle.intakeWritten();
+    assert.deepEqual(node.tangle.store.getSync(idKey(Bucket.Block, a.id)), a.bytes);
+    const stored = decodeBlockMetadata(node.tangle.store.getSync(idKey(Bucket.BlockMetadata, a.id))!);
+    assert.deepEqual(stored, { ...meta, solid: false }, "memory says what intake stored, plus solidity");
+  });
+
+  it("writes a milestone's batch after the intake writes of its cone, so its metadata wins", async () => {
+    const b = make([node.tangle.latestMilestone.blockId]);
+    // b's intake batch is slow to write: the milestone is planned and issued meanwhile
+    await withBatches(
+      (write) => (options) => new Promise((r) => setTimeout(r, 100)).then(() => write(options)),
+      () => node.tangle.storeBlock(b.id, b.block, b.bytes, false),
+    );
+    const ms = await node.coordinator.issueMilestone();
+    const meta = decodeBlockMetadata(node.tangle.store.getSync(idKey(Bucket.BlockMetadata, b.id))!);
+    assert.equal(meta.referencedByMilestoneIndex, ms.index);
+    assert.equal(node.tangle.store.getSync(idKey(Bucket.Unreferenced, b.id)), undefined);
+    assert.deepEqual(await node.tangle.getBlockBytes(b.id), b.bytes, "read back from disk once referenced");
+    assert.deepEqual(await node.tangle.getMetadata(b.id), meta);
+  });
+
+  it("confirms nothing after an intake batch that failed to write", async () => {
+    const c = make([node.tangle.latestMilestone.blockId]);
+    await withBatches(
+      () => () => Promise.reject(new Error("disk full")),
+      () => node.tangle.storeBlock(c.id, c.block, c.bytes, false),
+    );
+    await assert.rejects(node.tangle.intakeWritten(), /disk full/);
+    const before = node.tangle.latestMilestone.index;
+    await assert.rejects(node.coordinator.issueMilestone(), /disk full/);
+    assert.equal(node.tangle.latestMilestone.index, before, "the ledger stays where it was");
+  });
+});
