@@ -2,31 +2,31 @@
  * Ed25519 verifications already done, so that a signature checked once (at block intake, on a
  * worker thread) is not checked again on the confirmation path. Only successes are kept: a
  * failure is always re-checked, so the cache can make validation faster, never different.
- * Bounded: the oldest entries go first once `MAX_ENTRIES` is reached.
+ *
+ * Entries are keyed by the signature's array object: intake and confirmation see the same
+ * decoded block, so the same arrays. The key and message are compared byte for byte (the
+ * signing hash may be hashed again by a caller that did not keep it). An entry lives as long as
+ * the decoded block does; nothing is hashed into strings and there is no bound to keep.
  */
 
-const MAX_ENTRIES = 500_000;
-const verified = new Set<string>();
+let verified = new WeakMap<Uint8Array, { publicKey: Uint8Array; message: Uint8Array }>();
 
-function key(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): string {
-  // latin1 keeps one char per byte; the signature alone nearly identifies the triple, the key
-  // and message make it exact.
-  return (
-    Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString("latin1") +
-    Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString("latin1") +
-    Buffer.from(message.buffer, message.byteOffset, message.byteLength).toString("latin1")
-  );
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export function rememberVerified(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
-  if (verified.size >= MAX_ENTRIES) verified.delete(verified.values().next().value!);
-  verified.add(key(publicKey, message, signature));
+  verified.set(signature, { publicKey, message });
 }
 
 export function isKnownVerified(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  return verified.has(key(publicKey, message, signature));
+  const known = verified.get(signature);
+  return known !== undefined && sameBytes(known.publicKey, publicKey) && sameBytes(known.message, message);
 }
 
 export function forgetVerified(): void {
-  verified.clear();
+  verified = new WeakMap();
 }
