@@ -16,8 +16,7 @@
  * |                       |                                      |   u32) ‖ proof length u16 ‖ proof ‖ output                       |
  * | Unspent               | outputId[34]                         | (empty)                                                          |
  * | LedgerDiff            | milestoneIndex u32 BE                | created count u32 ‖ outputIds ‖ consumed count u32 ‖ outputIds   |
- * | TransactionOutputs    | transactionId[32]                    | transactionCommitment[32] ‖ count u16 ‖ output leaf hashes[32]…  |
- * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it                        |
+ * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it ‖ output count u16     |
  * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
  * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
@@ -42,8 +41,8 @@
  * it was booked, its spending once spent (the milestone's batch rewrites the record), and the
  * proof of its ID made at booking (transactionCommitment[32] ‖ proof tree, codec/outputIdProof.ts;
  * empty for outputs without a creating transaction on record, genesis and snapshot imports).
- * Unspent lists the unspent ones. TransactionOutputs keeps the leaf hashes of each transaction's
- * outputs until all of them are spent (pruning decides by it).
+ * Unspent lists the unspent ones. TransactionBlock names the block that included each applied
+ * transaction and how many outputs it created: pruning drops it once all of them are spent.
  *
  * Address buckets (explorer, indexer/addressLedger.ts): `address` is the 33 serialized bytes of
  * an unspent output's owner (address unlock condition of basic and NFT outputs, state controller
@@ -80,7 +79,8 @@ export enum Bucket {
   Unspent = 0x07,
   // 0x08: spent records, kept in the Output record since schema version 2; not to be reused
   LedgerDiff = 0x09,
-  TransactionOutputs = 0x0a,
+  // 0x0a: leaf hashes of each transaction's outputs, retired in schema version 3 (proofs are in the Output
+  // record, the output count pruning needs in TransactionBlock); not to be reused
   TransactionBlock = 0x0b,
   ProtocolParameters = 0x0c,
   SolidEntryPoint = 0x0d,
@@ -116,7 +116,7 @@ export enum NodeStateKey {
 }
 
 /** Current layout version; bump when a value layout changes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export function bucketPrefix(bucket: Bucket): Uint8Array {
   return Uint8Array.of(bucket);

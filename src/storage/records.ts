@@ -193,26 +193,22 @@ export function decodeLedgerDiff(bytes: Uint8Array): LedgerDiffRecord {
   return d;
 }
 
-/** TransactionOutputs value: what the TIP-45-style output ID proof needs after siblings are spent. */
-export interface TransactionOutputsRecord {
-  transactionCommitment: Uint8Array;
-  leafHashes: Uint8Array[];
+/** TransactionBlock value: the block that included an applied transaction, and its output count. */
+export interface TransactionBlockRecord {
+  blockId: Uint8Array;
+  outputCount: number;
 }
 
-export function encodeTransactionOutputs(t: TransactionOutputsRecord): Uint8Array {
-  const w = new WriteStream(34 + 32 * t.leafHashes.length).bytes(t.transactionCommitment).u16(t.leafHashes.length);
-  for (const h of t.leafHashes) w.bytes(h);
-  return w.finish();
+export function encodeTransactionBlock(t: TransactionBlockRecord): Uint8Array {
+  return new WriteStream(34).bytes(t.blockId).u16(t.outputCount).finish();
 }
 
-export function decodeTransactionOutputs(bytes: Uint8Array): TransactionOutputsRecord {
+export function decodeTransactionBlock(bytes: Uint8Array): TransactionBlockRecord {
   const r = new ReadStream(bytes);
-  const transactionCommitment = r.view(32, "transactionOutputs.transactionCommitment");
-  const n = r.u16("transactionOutputs.count");
-  const leafHashes = new Array<Uint8Array>(n);
-  for (let i = 0; i < n; i++) leafHashes[i] = r.view(32, "transactionOutputs.leafHashes");
-  r.expectEnd("transactionOutputs");
-  return { transactionCommitment, leafHashes };
+  const blockId = r.bytesN(32, "transactionBlock.blockId");
+  const outputCount = r.u16("transactionBlock.outputCount");
+  r.expectEnd("transactionBlock");
+  return { blockId, outputCount };
 }
 
 /** u32 LE helpers for single-number values (NodeState entries, MilestoneById, SolidEntryPoint). */

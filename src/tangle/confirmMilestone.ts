@@ -27,7 +27,7 @@ import {
   encodeLedgerDiff,
   encodeMilestoneRecord,
   encodeOutputRecord,
-  encodeTransactionOutputs,
+  encodeTransactionBlock,
   encodeU32,
   idKey,
   indexKey,
@@ -172,13 +172,11 @@ export async function applyConfirmation(
   const proofs = new Map<string, Uint8Array[]>();
   for (const t of result.included) {
     const commitment = transactionCommitment(t.tx.essence);
-    const leafHashes = outputLeafHashes(t.outputBytes);
-    proofs.set(toHex(t.transactionId), storedOutputIdProofs(commitment, leafHashes));
+    proofs.set(toHex(t.transactionId), storedOutputIdProofs(commitment, outputLeafHashes(t.outputBytes)));
     batch.put(
-      idKey(Bucket.TransactionOutputs, t.transactionId),
-      encodeTransactionOutputs({ transactionCommitment: commitment, leafHashes }),
+      idKey(Bucket.TransactionBlock, t.transactionId),
+      encodeTransactionBlock({ blockId: t.blockId, outputCount: t.outputBytes.length }),
     );
-    batch.put(idKey(Bucket.TransactionBlock, t.transactionId), t.blockId);
   }
   const spentAt = (transactionId: Uint8Array): SpentRecord => ({
     transactionId,

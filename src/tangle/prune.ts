@@ -9,7 +9,7 @@ import {
   decodeBlockMetadata,
   decodeLedgerDiff,
   decodeMilestoneRecord,
-  decodeTransactionOutputs,
+  decodeTransactionBlock,
   decodeU32,
   encodeU32,
   idKey,
@@ -366,17 +366,17 @@ export class Pruner {
     await batch.write({ sync: false });
   }
 
-  /** Proof data of a transaction goes only when none of its outputs is unspent any more. */
+  /** A transaction's record goes only when none of its outputs is unspent any more. */
   private async deleteTransactionRecordsIfSpent(batch: WriteBatch, txId: Uint8Array): Promise<void> {
     const store = this.tangle.store;
-    const rec = await store.get(idKey(Bucket.TransactionOutputs, txId));
+    const rec = await store.get(idKey(Bucket.TransactionBlock, txId));
     if (rec) {
-      const n = decodeTransactionOutputs(rec).leafHashes.length;
+      const n = decodeTransactionBlock(rec).outputCount;
       const unspent = await store.getMany(
         Array.from({ length: n }, (_, i) => idKey(Bucket.Unspent, outputIdFromParts(txId, i))),
       );
       if (unspent.some((u) => u !== undefined)) return;
     }
-    batch.del(idKey(Bucket.TransactionOutputs, txId)).del(idKey(Bucket.TransactionBlock, txId));
+    batch.del(idKey(Bucket.TransactionBlock, txId));
   }
 }

@@ -3,7 +3,7 @@ import { blockToJson, decodeBlock } from "../../codec/block.js";
 import { toHex } from "../../codec/hex.js";
 import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
-import { Bucket, decodeU32, idKey } from "../../storage/index.js";
+import { Bucket, decodeTransactionBlock, decodeU32, idKey } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -130,9 +130,9 @@ export function sendBlock(reply: FastifyReply, bytes: Uint8Array, binary: boolea
 
 /** The block that included a transaction in the ledger (TransactionBlock bucket). */
 async function includingBlockId(tangle: Tangle, transactionId: Uint8Array): Promise<Uint8Array> {
-  const blockId = await tangle.store.get(idKey(Bucket.TransactionBlock, transactionId));
-  if (!blockId) throw notFound(`transaction ${toHex(transactionId)} is not included in the ledger`);
-  return blockId;
+  const record = await tangle.store.get(idKey(Bucket.TransactionBlock, transactionId));
+  if (!record) throw notFound(`transaction ${toHex(transactionId)} is not included in the ledger`);
+  return decodeTransactionBlock(record).blockId;
 }
 
 const READ_ERRORS = [400, 403, 404, 500] as const;

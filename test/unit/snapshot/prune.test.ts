@@ -74,12 +74,12 @@ describe("pruning", () => {
       const spent = decodeOutputRecord(v).spent;
       assert.ok(spent === undefined || spent.spentIndex >= horizon);
     }
-    // the ledger is untouched, and each unspent output keeps its proof data
+    // the ledger is untouched, and each unspent output's transaction keeps its record
     assertSameLedger(await readLedgerState(store), h.states.get(latest)!, "after pruning");
     for (const id of h.states.get(latest)!.outputs.keys()) {
       const txId = Uint8Array.from(Buffer.from(id.slice(2, 66), "hex"));
       if (txId.every((b) => b === 0)) continue; // the genesis has no transaction
-      assert.ok(await store.has(idKey(Bucket.TransactionOutputs, txId)), `proof data of ${id}`);
+      assert.ok(await store.has(idKey(Bucket.TransactionBlock, txId)), `transaction record of ${id}`);
     }
     // the blocks the kept history points into are entry points now: the block of milestone
     // horizon - 2 was referenced by horizon - 1 (pruned) and is the parent of milestone
