@@ -9,6 +9,8 @@ export interface ConeBlock {
   transactionId?: Uint8Array;
   /** Essence signing hash of that transaction, likewise. */
   signingHash?: Uint8Array;
+  /** The parents' IDs in hex, when the holder keeps them (the walk keys what it has seen by them). */
+  parentKeys?: readonly string[];
 }
 
 /**
@@ -16,7 +18,7 @@ export interface ConeBlock {
  * referenced by a milestone, `"stop"` when it is already referenced or a solid entry point (the
  * walk does not go past it), `undefined` when the block is unknown (the cone is not solid).
  */
-export type ConeLookup = (blockId: Uint8Array) => ConeBlock | "stop" | undefined;
+export type ConeLookup = (blockId: Uint8Array, key: string) => ConeBlock | "stop" | undefined;
 
 export class ConeNotSolidError extends Error {
   readonly code = "LEDGER_CONE_NOT_SOLID";
@@ -38,23 +40,23 @@ export function pastConeInWhiteFlagOrder(parents: readonly Uint8Array[], lookup:
   // Each frame: a block and the index of its next parent to visit.
   const stack: { cone: ConeBlock; next: number }[] = [];
 
-  const enter = (id: Uint8Array): void => {
-    const key = toHex(id);
+  const enter = (id: Uint8Array, key: string): void => {
     if (seen.has(key)) return;
     seen.add(key);
-    const found = lookup(id);
+    const found = lookup(id, key);
     if (found === undefined) throw new ConeNotSolidError(id);
     if (found === "stop") return;
     stack.push({ cone: found, next: 0 });
   };
 
   for (const parent of parents) {
-    enter(parent);
+    enter(parent, toHex(parent));
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
       const ps = top.cone.block.parents;
       if (top.next < ps.length) {
-        enter(ps[top.next++]!);
+        const i = top.next++;
+        enter(ps[i]!, top.cone.parentKeys?.[i] ?? toHex(ps[i]!));
       } else {
         stack.pop();
         ordered.push(top.cone);

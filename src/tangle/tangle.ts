@@ -43,6 +43,9 @@ export interface MilestoneInfo {
 }
 
 interface UnreferencedBlock extends ConeBlock {
+  /** The block ID in hex, and its parents' (`parentKeys`): the maps of the tangle are keyed by them. */
+  key: string;
+  parentKeys: readonly string[];
   /** The block as received: reads of a block not yet referenced are answered from memory. */
   bytes: Uint8Array;
   solid: boolean;
@@ -213,8 +216,8 @@ export class Tangle {
   }
 
   /** Milestone index that referenced the block, 0 if none (recent ones answered from memory). */
-  private async referencedIndexOf(blockId: Uint8Array): Promise<number> {
-    const recent = this.recentlyReferenced.get(toHex(blockId));
+  private async referencedIndexOf(blockId: Uint8Array, key = toHex(blockId)): Promise<number> {
+    const recent = this.recentlyReferenced.get(key);
     if (recent !== undefined) return recent;
     const v = await this.store.getSoon(idKey(Bucket.BlockMetadata, blockId));
     return v ? decodeBlockMetadata(v).referencedByMilestoneIndex : 0;
@@ -311,6 +314,8 @@ export class Tangle {
     if (this.unreferenced.has(key)) return;
     this.unreferenced.set(key, {
       blockId,
+      key,
+      parentKeys: block.parents.map(toHex),
       bytes,
       block,
       solid: false,
@@ -341,8 +346,10 @@ export class Tangle {
     let ycri = 0;
     let ocri = Number.MAX_SAFE_INTEGER;
     let missing = false;
-    for (const p of entry.block.parents) {
-      const pk = toHex(p);
+    const parents = entry.block.parents;
+    for (let i = 0; i < parents.length; i++) {
+      const p = parents[i]!;
+      const pk = entry.parentKeys[i]!;
       const parent = this.unreferenced.get(pk);
       let y: number;
       let o: number;
@@ -357,7 +364,7 @@ export class Tangle {
       } else if (this.solidEntryPoints.has(pk)) {
         y = o = this.solidEntryPoints.get(pk)!;
       } else {
-        const referenced = await this.referencedIndexOf(p);
+        const referenced = this.recentlyReferenced.get(pk) ?? (await this.referencedIndexOf(p, pk));
         if (referenced === 0) {
           // the parent may have been admitted while it was looked up (concurrent stores)
           const late = this.unreferenced.get(pk);
@@ -379,7 +386,7 @@ export class Tangle {
     entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
     // a milestone references its own cone: blocks built on it root there
     if (entry.block.payload?.type === 7) entry.ycri = entry.ocri = entry.block.payload.index;
-    this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri);
+    this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri, entry);
     for (const l of this.solidListeners) l(entry.blockId, entry.block);
     return true;
   }
@@ -409,21 +416,22 @@ export class Tangle {
       const stack: [string, UnreferencedBlock][] = [[key, entry]];
       while (stack.length > 0) {
         const [k, e] = stack[stack.length - 1]!;
-        const pending = e.block.parents.map(toHex).filter((pk) => {
+        let pending = false;
+        for (const pk of e.parentKeys) {
           const p = this.unreferenced.get(pk);
-          return p?.solid === true && !done.has(pk);
-        });
-        if (pending.length > 0) {
-          for (const pk of pending) stack.push([pk, this.unreferenced.get(pk)!]);
-          continue;
+          if (p?.solid === true && !done.has(pk)) {
+            stack.push([pk, p]);
+            pending = true;
+          }
         }
+        if (pending) continue;
         stack.pop();
         if (done.has(k)) continue;
         done.add(k);
         if (e.block.payload?.type === 7) continue; // a milestone block roots at its own index
         let y = 0;
         let o = Number.MAX_SAFE_INTEGER;
-        for (const pk of e.block.parents.map(toHex)) {
+        for (const pk of e.parentKeys) {
           const r = rootOf(pk);
           if (!r) continue; // older than what is held in memory: keep the stored value
           y = Math.max(y, r[0]);
@@ -432,7 +440,7 @@ export class Tangle {
         if (o === Number.MAX_SAFE_INTEGER) continue;
         e.ycri = Math.max(e.ycri, y);
         e.ocri = Math.max(e.ocri, o);
-        if (this.tips.has(e.blockId)) this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri);
+        this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri, k);
       }
     }
   }
@@ -446,8 +454,8 @@ export class Tangle {
    * White-flag's view of the DAG: an unreferenced solid block is walked, anything else it can
    * reach is referenced or an entry point (a solid block's parents are solid), so the walk stops.
    */
-  readonly coneLookup = (blockId: Uint8Array): ConeBlock | "stop" | undefined => {
-    const entry = this.unreferenced.get(toHex(blockId));
+  readonly coneLookup = (blockId: Uint8Array, key = toHex(blockId)): ConeBlock | "stop" | undefined => {
+    const entry = this.unreferenced.get(key);
     if (!entry) return "stop";
     return entry.solid ? entry : undefined;
   };
@@ -500,7 +508,7 @@ export class Tangle {
     for (const id of referenced) {
       const key = toHex(id);
       this.unreferenced.delete(key);
-      this.tips.remove(id);
+      this.tips.remove(id, key);
       if (this.recentlyReferenced.size >= RECENTLY_REFERENCED_MAX) {
         this.recentlyReferenced.delete(this.recentlyReferenced.keys().next().value!);
       }

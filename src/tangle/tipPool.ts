@@ -71,34 +71,42 @@ export class TipPool {
     return this.tips.size;
   }
 
-  /** Adds a newly solid block and counts it as a child of each of its parents that is a tip. */
-  add(blockId: Uint8Array, parents: readonly Uint8Array[], ycri: number, ocri: number): void {
-    for (const p of parents) {
-      const key = toHex(p);
-      const tip = this.tips.get(key);
+  /**
+   * Adds a newly solid block and counts it as a child of each of its parents that is a tip.
+   * `keys` are the hex IDs of the block and its parents when the caller holds them already.
+   */
+  add(
+    blockId: Uint8Array,
+    parents: readonly Uint8Array[],
+    ycri: number,
+    ocri: number,
+    keys?: { key: string; parentKeys: readonly string[] },
+  ): void {
+    for (let i = 0; i < parents.length; i++) {
+      const tip = this.tips.get(keys?.parentKeys[i] ?? toHex(parents[i]!));
       if (tip && ++tip.children >= this.options.maxChildren) this.delete(tip);
     }
-    const key = toHex(blockId);
+    const key = keys?.key ?? toHex(blockId);
     this.put(key, { key, blockId, ycri, ocri, children: 0, slot: 0 });
   }
 
   /** Removes a block (e.g. once it is referenced by a milestone and too old to be useful). */
-  remove(blockId: Uint8Array): void {
-    const tip = this.tips.get(toHex(blockId));
+  remove(blockId: Uint8Array, key = toHex(blockId)): void {
+    const tip = this.tips.get(key);
     if (tip) this.delete(tip);
   }
 
   /** New cone root indexes of a tip (after part of its cone was confirmed). */
-  updateConeRoots(blockId: Uint8Array, ycri: number, ocri: number): void {
-    const tip = this.tips.get(toHex(blockId));
+  updateConeRoots(blockId: Uint8Array, ycri: number, ocri: number, key = toHex(blockId)): void {
+    const tip = this.tips.get(key);
     if (tip) {
       tip.ycri = ycri;
       tip.ocri = ocri;
     }
   }
 
-  has(blockId: Uint8Array): boolean {
-    return this.tips.has(toHex(blockId));
+  has(blockId: Uint8Array, key = toHex(blockId)): boolean {
+    return this.tips.has(key);
   }
 
   /** All tips currently held (for persistence and the tips route). */
