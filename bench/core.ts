@@ -3,7 +3,11 @@
  * transactions (pure function, one core), and ledger throughput: signed value-transaction blocks
  * taken in through the internal submit path (decode, syntactic rules, store, solidify) and
  * confirmed by milestones with every semantic check, signatures included, on a real LevelDB.
- * Throughput is the median of R runs (default 3), each on a fresh database.
+ * Throughput is the median of R runs (default 3) of N blocks (default 20,000), each on a fresh
+ * database; the clock runs until the milestone that references the last block is written. The
+ * wallets, their funding and the signed payloads are made once and submitted to each run's
+ * fresh node (the same genesis makes them valid in each); white-flag's cone uses the first
+ * 10,000 of them.
  * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
  */
 import { createPublicKey, verify } from "node:crypto";
@@ -110,9 +114,8 @@ function fanOut(n: number) {
 // ---------------------------------------------------------------- 1. white-flag of a 10k cone
 
 async function whiteFlagCone(
-  n: number,
+  funded: Workload["funded"],
 ): Promise<{ ms: number; coldMs: number; included: number; baselineVerifyMs: number }> {
-  const { funded } = fanOut(n);
   const cone: ConeBlock[] = [];
   const transactions = new Map<string, ConeTransaction>();
   const inputs = new Map<string, InputState>();
@@ -193,7 +196,21 @@ async function whiteFlagCone(
 
 // ---------------------------------------------------------------- 2. intake + confirmation throughput
 
-async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed: number; rawLevelPutsPerSec: number }> {
+type Workload = ReturnType<typeof fanOut> & { payloads: Uint8Array[] };
+
+/** The funding transactions, the funded wallets and one signed payload per wallet (not timed). */
+function workload(n: number): Workload {
+  const { txs, funded } = fanOut(n);
+  const payloads = funded.map((f) => encodePayload(signedTx(f.key, [f], [basic(f.hash, f.output.amount)])));
+  return { txs, funded, payloads };
+}
+
+async function throughput({
+  txs,
+  funded,
+  payloads,
+}: Workload): Promise<{ blocksPerSec: number; confirmed: number; rawLevelPutsPerSec: number }> {
+  const n = payloads.length;
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-core-"));
   const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
   const submit = async (payload: TransactionPayload) => {
@@ -215,19 +232,16 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
     bytes.set(payloadBytes, at + 4);
     return (await node.submitBlock(bytes)).blockId;
   };
-  // fund n wallets (not timed)
-  const { txs, funded } = fanOut(n);
+  // fund the wallets (not timed)
   await node.coordinator.issueMilestone();
   for (const tx of txs) await submit(tx);
   await node.coordinator.issueMilestone();
-  const payloads = funded.map((f) => encodePayload(signedTx(f.key, [f], [basic(f.hash, f.output.amount)])));
 
-  // timed: submit everything, a milestone every 1,000 blocks, until all are confirmed
+  // timed: clients submit concurrently (as over HTTP), 256 blocks in flight, while the
+  // coordinator issues milestones on its own timer (MILESTONE_MS), as in a node; the clock
+  // stops when the milestone that references the last block is written
   const t0 = performance.now();
   let confirmed = 0;
-  // clients submit concurrently (as over HTTP), 256 blocks in flight; a milestone every 1,000
-  // the coordinator runs on its own timer, as in a node (MILESTONE_MS), while clients submit;
-  // the clock stops when the milestone that references the last block is written
   let next = 0;
   const client = async () => {
     while (next < payloads.length) await submitEncoded(payloads[next++]!);
@@ -288,9 +302,10 @@ async function throughput(n: number): Promise<{ blocksPerSec: number; confirmed:
   return { blocksPerSec: (payloads.length * 1000) / elapsed, confirmed, rawLevelPutsPerSec };
 }
 
+const work = workload(args.includes("--white-flag-only") ? 10_000 : Math.max(BLOCKS, 10_000));
 const wf = args.includes("--throughput-only")
   ? { ms: 0, coldMs: 0, included: 10_000, baselineVerifyMs: 0 }
-  : await whiteFlagCone(10_000);
+  : await whiteFlagCone(work.funded.slice(0, 10_000));
 if (args.includes("--white-flag-only")) {
   console.log(JSON.stringify(wf));
   process.exit(0);
@@ -298,7 +313,9 @@ if (args.includes("--white-flag-only")) {
 // Throughput runs on a fresh database each; the median run is reported (this machine is shared).
 const runs: Awaited<ReturnType<typeof throughput>>[] = [];
 for (let r = 0; r < RUNS; r++) {
-  runs.push(await throughput(BLOCKS));
+  runs.push(
+    await throughput({ ...work, funded: work.funded.slice(0, BLOCKS), payloads: work.payloads.slice(0, BLOCKS) }),
+  );
   if (process.env.CORE_BENCH_DEBUG) console.error(`run ${r + 1}: ${Math.round(runs[r]!.blocksPerSec)} blocks/s`);
 }
 const byRate = [...runs].sort((a, b) => a.blocksPerSec - b.blocksPerSec);
