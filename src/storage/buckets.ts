@@ -1,3 +1,6 @@
+import type { WriteBatch } from "./kvStore.js";
+import { EMPTY_VALUE } from "./records.js";
+
 /**
  * Every key prefix of the database, one byte each, never reused. The layout of each key and
  * value is documented here, in one place, and built only by the helpers below (and the record
@@ -148,25 +151,28 @@ export function indexOfKey(key: Uint8Array): number {
 
 /** `Child ‖ parentId ‖ childId`. */
 export function childKey(parentId: Uint8Array, childId: Uint8Array): Uint8Array {
-  return childKeys([parentId], childId)[0]!;
+  const key = new Uint8Array(65);
+  key[0] = Bucket.Child;
+  key.set(parentId, 1);
+  key.set(childId, 33);
+  return key;
 }
 
+const CHILD_KEY_SCRATCH = new Uint8Array(65);
+
 /**
- * The child keys of one block, one per parent, as views of one buffer: a typed array of more
- * than 64 bytes gets memory outside V8's heap, which costs several times a small one, so a
- * block's up to 8 keys share a single such allocation.
+ * Puts a block's child links, one per parent, through one scratch key: `WriteBatch.put` copies
+ * its key at once, and a 65-byte typed array of its own per link would get memory outside V8's
+ * heap (over 64 bytes), several times the cost of a small one, eight times per block.
  */
-export function childKeys(parentIds: readonly Uint8Array[], childId: Uint8Array): Uint8Array[] {
-  const all = new Uint8Array(65 * parentIds.length);
-  const keys = new Array<Uint8Array>(parentIds.length);
-  for (let i = 0; i < parentIds.length; i++) {
-    const key = all.subarray(65 * i, 65 * i + 65);
-    key[0] = Bucket.Child;
-    key.set(parentIds[i]!, 1);
-    key.set(childId, 33);
-    keys[i] = key;
+export function putChildLinks(batch: WriteBatch, parentIds: readonly Uint8Array[], childId: Uint8Array): void {
+  const key = CHILD_KEY_SCRATCH;
+  key[0] = Bucket.Child;
+  key.set(childId, 33);
+  for (const parentId of parentIds) {
+    key.set(parentId, 1);
+    batch.put(key, EMPTY_VALUE);
   }
-  return keys;
 }
 
 /** `NodeState ‖ name`. */

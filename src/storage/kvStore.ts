@@ -96,6 +96,7 @@ export class WriteBatch {
     return this.count;
   }
 
+  /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
   put(key: Uint8Array, value: Uint8Array): this {
     if (this.count === 0) this.chained.put(key, value);
     else (this.chained as unknown as NativeOps)._put(key, value);

@@ -7,7 +7,6 @@ import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import {
   type BlockMetadataRecord,
   Bucket,
-  childKeys,
   decodeBlockMetadata,
   decodeMilestoneRecord,
   decodeU32,
@@ -18,6 +17,7 @@ import {
   type KvStore,
   NodeStateKey,
   nodeStateKey,
+  putChildLinks,
   type WriteBatch,
 } from "../storage/index.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
@@ -260,7 +260,7 @@ export class Tangle {
         .put(idKey(Bucket.Block, blockId), bytes)
         .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
         .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
-      for (const key of childKeys(block.parents, blockId)) batch.put(key, EMPTY_VALUE);
+      putChildLinks(batch, block.parents, blockId);
       await this.admit(blockId, block, bytes, milestone, arrivalTime, hashes ?? transactionHashesOf(block, bytes));
     } finally {
       this.storing.delete(key);
