@@ -96,12 +96,10 @@ export class Coordinator {
     // The chain is built first (each names the previous one's ID), then stored at once: the
     // writes share one intake batch instead of one batch round trip each, which under load
     // would hold the milestone back for as long as intake keeps the batches busy.
-    await Promise.all(
-      checkpoints.map(async (c) => {
-        await this.tangle.storeBlock(c.blockId, c.block, c.bytes, false);
-        this.options.onBlockIssued?.(c.bytes);
-      }),
-    );
+    await Promise.all(checkpoints.map((c) => this.tangle.storeBlock(c.blockId, c.block, c.bytes, false)));
+    // on disk before they are announced, and before the milestone that names them
+    await this.tangle.intakeWritten();
+    for (const c of checkpoints) this.options.onBlockIssued?.(c.bytes);
     const group = tips.slice(next, next + MAX_PARENTS - carry.length);
     return uniqueSorted([...carry, ...group]);
   }
@@ -172,6 +170,10 @@ export class Coordinator {
     const bytes = encodeBlock(block);
     const blockId = blockIdFromBytes(bytes);
     await this.tangle.storeBlock(blockId, block, bytes, true);
+    // Intake writes behind (Tangle.storeBlock); a milestone block is on disk before anyone hears
+    // of it, so a node restarted before its batch applies this milestone rather than issuing
+    // another one of the same index.
+    await this.tangle.intakeWritten();
     this.options.onBlockIssued?.(bytes);
     return { plan, milestoneId, blockId };
   }

@@ -86,6 +86,17 @@ describe("write-behind intake", () => {
     assert.deepEqual(await node.tangle.getMetadata(b.id), meta);
   });
 
+  it("has a milestone block on disk when it is issued, and keeps blocks taken in across a clean stop", async () => {
+    const pending = await node.coordinator.storeNextMilestone(); // its batch is never written
+    assert.ok(node.tangle.store.getSync(idKey(Bucket.Block, pending.blockId)), "on disk before it is announced");
+    const d = make([pending.blockId]);
+    await node.tangle.storeBlock(d.id, d.block, d.bytes, false);
+    await node.close();
+    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+    assert.equal(node.tangle.latestMilestone.index, pending.plan.index, "the stored milestone is applied at start");
+    assert.deepEqual(await node.tangle.getBlockBytes(d.id), d.bytes);
+  });
+
   it("confirms nothing after an intake batch that failed to write", async () => {
     const c = make([node.tangle.latestMilestone.blockId]);
     await withBatches(
