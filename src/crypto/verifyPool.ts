@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { merkleRoot } from "./merkle.js";
 import { rememberVerified } from "./signatureCache.js";
 import type { VerifyJob, VerifyReply } from "./verifyWorker.js";
 
@@ -7,7 +8,8 @@ import type { VerifyJob, VerifyReply } from "./verifyWorker.js";
  * Ed25519 verification spread over worker threads. Requests made in the same turn of the event
  * loop are packed into one job per thread, so the per-message cost is paid per batch. Valid
  * signatures are remembered (signatureCache), so the confirmation path finds them verified.
- * Threads are unref'd: an idle pool never keeps the process alive.
+ * The same threads hash a milestone's Merkle roots (`merkleRoots`), so the main thread takes
+ * blocks in meanwhile. Threads are unref'd: an idle pool never keeps the process alive.
  */
 
 const FLUSH_DELAY_MS = 2;
@@ -24,9 +26,38 @@ interface Pending {
   resolve: (ok: boolean) => void;
 }
 
+/** A job on a thread: signature checks, or Merkle roots (`settle` hands their answer over). */
+interface Job {
+  worker: Worker;
+  items: Pending[];
+  roots?: { lists: readonly (readonly Uint8Array[])[]; resolve: (roots: Uint8Array[]) => void };
+}
+
+/** Packs lists of entries for a Merkle job (see `VerifyJob`). */
+function packMerkleLists(lists: readonly (readonly Uint8Array[])[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const list of lists) {
+    length += 4;
+    for (const e of list) length += 4 + e.length;
+  }
+  const packed = new Uint8Array(length);
+  const view = new DataView(packed.buffer);
+  let o = 0;
+  for (const list of lists) {
+    view.setUint32(o, list.length, true);
+    o += 4;
+    for (const e of list) {
+      view.setUint32(o, e.length, true);
+      packed.set(e, o + 4);
+      o += 4 + e.length;
+    }
+  }
+  return packed;
+}
+
 export class VerifyPool {
   private readonly workers: Worker[] = [];
-  private readonly inflight = new Map<number, { items: Pending[]; worker: Worker }>();
+  private readonly inflight = new Map<number, Job>();
   private queue: Pending[] = [];
   private scheduled = false;
   private nextId = 1;
@@ -106,6 +137,22 @@ export class VerifyPool {
   }
 
   /**
+   * The TIP-4 Merkle root of each list of entries, hashed on a pool thread (the same roots as
+   * `merkleRoot` of each list; if the thread fails they are hashed here).
+   */
+  merkleRoots(lists: readonly (readonly Uint8Array[])[]): Promise<Uint8Array[]> {
+    return new Promise((resolve) => {
+      const packed = packMerkleLists(lists);
+      const id = this.nextId++;
+      const worker = this.worker(this.nextWorker++ % this.size);
+      this.inflight.set(id, { worker, items: [], roots: { lists, resolve } });
+      if (this.inflight.size === 1) for (const w of this.workers) w?.ref();
+      const job: VerifyJob = { id, kind: "merkle", count: lists.length, packed };
+      worker.postMessage(job, [packed.buffer]);
+    });
+  }
+
+  /**
    * Resolves once every verification requested so far has settled (the confirmation path waits
    * for this, so it finds the signatures of its cone in the cache instead of checking them twice).
    * Requests made afterwards are not waited for: under steady intake the pool is never empty.
@@ -139,6 +186,10 @@ export class VerifyPool {
     this.inflight.delete(reply.id);
     if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
     this.waiting -= job.items.length;
+    if (job.roots) {
+      const r = reply.results;
+      job.roots.resolve(job.roots.lists.map((_, i) => r.slice(32 * i, 32 * i + 32)));
+    }
     job.items.forEach((p, i) => {
       const ok = reply.results[i] === 1;
       if (ok) rememberVerified(p.check.publicKey, p.check.message, p.check.signature);
@@ -154,6 +205,7 @@ export class VerifyPool {
       this.inflight.delete(id);
       this.waiting -= job.items.length;
       for (const p of job.items) p.resolve(false);
+      job.roots?.resolve(job.roots.lists.map((l) => merkleRoot(l)));
     }
     this.wakeDrainWaiters();
     const i = this.workers.indexOf(worker);

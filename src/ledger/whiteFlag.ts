@@ -101,7 +101,30 @@ export interface WhiteFlagResult {
   appliedMerkleRoot: Uint8Array;
 }
 
+/** White-flag's ledger part: everything but the two Merkle roots. */
+export type WhiteFlagMutations = Omit<WhiteFlagResult, "inclusionMerkleRoot" | "appliedMerkleRoot">;
+
+/** White-flag, Merkle roots included (TIP-2, TIP-4, TIP-29). */
 export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
+  const mutations = whiteFlagMutations(input);
+  const [inclusionMerkleRoot, appliedMerkleRoot] = whiteFlagRootEntries(input.cone, mutations).map(merkleRoot) as [
+    Uint8Array,
+    Uint8Array,
+  ];
+  return { ...mutations, inclusionMerkleRoot, appliedMerkleRoot };
+}
+
+/**
+ * What the two roots are taken over (TIP-29): the inclusion root over every newly referenced
+ * block, the applied root over the blocks whose transactions were applied, both in white-flag
+ * order. Separate so a caller can hash them elsewhere (a worker thread) while it goes on.
+ */
+export function whiteFlagRootEntries(cone: readonly ConeBlock[], mutations: WhiteFlagMutations): Uint8Array[][] {
+  return [cone.map((c) => c.blockId), mutations.included.map((t) => t.blockId)];
+}
+
+/** White-flag without the Merkle roots: the walk, the semantic checks and the ledger mutations. */
+export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
   const { milestoneIndex, milestoneTimestamp } = input;
   const referenced: ReferencedBlock[] = [];
   const included: IncludedTransaction[] = [];
@@ -214,9 +237,5 @@ export function whiteFlag(input: WhiteFlagInput): WhiteFlagResult {
     consumed,
     createdAndConsumed,
     included,
-    // TIP-29: inclusion root over every newly referenced block, applied root over the blocks
-    // whose transactions were applied, both in white-flag order.
-    inclusionMerkleRoot: merkleRoot(input.cone.map((c) => c.blockId)),
-    appliedMerkleRoot: merkleRoot(included.map((t) => t.blockId)),
   };
 }

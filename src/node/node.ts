@@ -212,6 +212,7 @@ export class LedgerNode {
         snapshots.onConfirmed(index);
       });
       const verifyPool = new VerifyPool();
+      tangle.merkleRoots = (lists) => verifyPool.merkleRoots(lists);
       let node: LedgerNode | undefined;
       const keyPair = follows ? undefined : ed25519KeyPairFromSeed(init.secrets.coordinatorSeed!);
       const coordinator = keyPair

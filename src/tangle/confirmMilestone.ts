@@ -9,6 +9,7 @@ import {
 import { outputLeafHashes, storedOutputIdProofs, transactionCommitment } from "../codec/outputIdProof.js";
 import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
 import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
+import { merkleRoot } from "../crypto/merkle.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
 import {
   type ConeTransaction,
@@ -16,7 +17,8 @@ import {
   type LedgerOutput,
   type SemanticValidator,
   type WhiteFlagResult,
-  whiteFlag,
+  whiteFlagMutations,
+  whiteFlagRootEntries,
 } from "../ledger/whiteFlag.js";
 import {
   Bucket,
@@ -114,7 +116,7 @@ export async function planConfirmation(
     }
   });
 
-  const result = whiteFlag({
+  const mutations = whiteFlagMutations({
     milestoneIndex: index,
     milestoneTimestamp: timestamp,
     protocolParameters,
@@ -123,6 +125,11 @@ export async function planConfirmation(
     inputs,
     validate,
   });
+  const entries = whiteFlagRootEntries(cone, mutations);
+  const [inclusionMerkleRoot, appliedMerkleRoot] = (
+    tangle.merkleRoots ? await tangle.merkleRoots(entries) : entries.map((e) => merkleRoot(e))
+  ) as [Uint8Array, Uint8Array];
+  const result: WhiteFlagResult = { ...mutations, inclusionMerkleRoot, appliedMerkleRoot };
   return { index, timestamp, result, inputRecords };
 }
 

@@ -111,6 +111,11 @@ export class Tangle {
   private readonly confirmedListeners: ((index: number) => void)[] = [];
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
   readonly confirmationWriters: ConfirmationWriter[] = [];
+  /**
+   * Hashes the TIP-4 Merkle root of each list (a milestone's two roots) off the main thread, so
+   * intake goes on meanwhile; unset, confirmation hashes them in place.
+   */
+  merkleRoots?: (lists: readonly (readonly Uint8Array[])[]) => Promise<Uint8Array[]>;
 
   private constructor(
     readonly store: KvStore,

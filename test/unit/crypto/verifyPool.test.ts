@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/index.js";
+import { blake2b256, ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/index.js";
+import { merkleRoot } from "../../../src/crypto/merkle.js";
 import { isKnownVerified } from "../../../src/crypto/signatureCache.js";
 import { VerifyPool } from "../../../src/crypto/verifyPool.js";
 
@@ -24,6 +25,19 @@ describe("VerifyPool", () => {
     assert.deepEqual(await Promise.all([pool.verify(good), pool.verify(forged)]), [true, false]);
     assert.equal(isKnownVerified(good.publicKey, good.message, good.signature), true);
     assert.equal(isKnownVerified(forged.publicKey, forged.message, forged.signature), false);
+  });
+
+  it("hashes Merkle roots on its threads, the same as merkleRoot, alongside signature checks", async () => {
+    const entries = (n: number, len: number) =>
+      Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(i, len)).subarray(0, len));
+    const lists = [entries(0, 32), entries(1, 32), entries(5, 32), entries(33, 32), entries(7, 3), entries(2, 100)];
+    const checks = [pool.verify(check(7)), pool.verify(check(8))];
+    const roots = await pool.merkleRoots(lists);
+    assert.deepEqual(
+      roots,
+      lists.map((l) => merkleRoot(l)),
+    );
+    assert.deepEqual(await Promise.all(checks), [true, true]);
   });
 
   it("drained() resolves once the earlier checks settle, without waiting for later ones", async () => {
