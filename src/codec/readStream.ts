@@ -10,7 +10,14 @@ export class ReadStream {
 
   // Integers are assembled from bytes rather than read through a DataView: creating a DataView
   // per stream cost more than all the reads of a typical record (hot read routes decode four).
-  constructor(private readonly bytes: Uint8Array) {}
+  /**
+   * `owned`: the bytes belong to what is decoded from them (nothing else holds or writes them),
+   * so `bytesN` hands out views instead of copies.
+   */
+  constructor(
+    private readonly bytes: Uint8Array,
+    private readonly owned = false,
+  ) {}
 
   get position(): number {
     return this.pos;
@@ -92,10 +99,13 @@ export class ReadStream {
     return v;
   }
 
-  /** A copy of the next `n` bytes (copies so decoded objects never alias the input buffer). */
+  /**
+   * The next `n` bytes: a copy, so decoded objects never alias a buffer the caller may reuse,
+   * or a view when the stream's bytes are `owned`.
+   */
   bytesN(n: number, field: string): Uint8Array {
     this.need(n, field);
-    const out = this.bytes.slice(this.pos, this.pos + n);
+    const out = this.owned ? this.bytes.subarray(this.pos, this.pos + n) : this.bytes.slice(this.pos, this.pos + n);
     this.pos += n;
     return out;
   }

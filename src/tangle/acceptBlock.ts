@@ -1,4 +1,4 @@
-import { decodeBlock } from "../codec/block.js";
+import { decodeOwnedBlock } from "../codec/block.js";
 import { bytesEqual } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import { validateBlockSyntax } from "../codec/syntactic.js";
@@ -38,18 +38,20 @@ function sharedScorer(): BatchScorer {
 }
 
 /**
- * `checked`, when given, is `bytes` already decoded and syntactically validated by the caller
+ * `checked`, when given, is `given` already decoded and syntactically validated by the caller
  * (the API builds the bytes from it), so neither step runs twice.
  */
 export async function acceptBlock(
   tangle: Tangle,
-  bytes: Uint8Array,
+  given: Uint8Array,
   options: AcceptBlockOptions,
   checked?: Block,
 ): Promise<{ blockId: Uint8Array; isNew: boolean }> {
   const params = tangle.protocolParameters;
-  // 1. decode and syntactic validation
-  const block = checked ?? decodeBlock(bytes);
+  // 1. decode and syntactic validation; the tangle keeps the bytes and the decoded block until a
+  // milestone references it, so both share one private copy (the caller's buffer may be reused)
+  const bytes = checked ? given : new Uint8Array(given);
+  const block = checked ?? decodeOwnedBlock(bytes);
   if (!checked) validateBlockSyntax(block, params, { byteLength: bytes.length });
   const blockId = blockIdFromBytes(bytes);
 

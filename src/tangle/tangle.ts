@@ -1,4 +1,4 @@
-import { decodeBlock } from "../codec/block.js";
+import { decodeOwnedBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import { transactionHashesFromBytes } from "../codec/ids.js";
 import type { Block, MilestonePayload, ProtocolParameters } from "../codec/types.js";
@@ -145,7 +145,7 @@ export class Tangle {
       const bytes = await store.get(idKey(Bucket.Block, blockId));
       const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
       if (!bytes || !meta) continue;
-      const block = decodeBlock(bytes);
+      const block = decodeOwnedBlock(bytes);
       const { milestone, arrivalTime } = decodeBlockMetadata(meta);
       await tangle.admit(blockId, block, bytes, milestone, arrivalTime, transactionHashesOf(block, bytes));
     }

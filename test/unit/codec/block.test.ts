@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { blockFromJson, blockToJson, decodeBlock, encodeBlock, MAX_BLOCK_LENGTH } from "../../../src/codec/block.js";
+import {
+  blockFromJson,
+  blockToJson,
+  decodeBlock,
+  decodeOwnedBlock,
+  encodeBlock,
+  MAX_BLOCK_LENGTH,
+} from "../../../src/codec/block.js";
 import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
 import { concatBytes, toHex } from "../../../src/codec/hex.js";
 import { type Block, PayloadType } from "../../../src/codec/types.js";
@@ -31,6 +38,21 @@ function withPayload(body: Uint8Array, frameLength = body.length): Uint8Array {
 }
 
 describe("block codec", () => {
+  it("decodes without aliasing the input (a Buffer too); decodeOwnedBlock hands out views of its input", () => {
+    for (let i = 0; i < BLOCK_KINDS.length; i++) {
+      const block = randomBlock(new Rng(7000 + i), BLOCK_KINDS[i]);
+      for (const bytes of [encodeBlock(block), Buffer.from(encodeBlock(block))]) {
+        const decoded = decodeBlock(bytes);
+        bytes.fill(0xee);
+        assert.deepEqual(decoded, block, "the caller may reuse its buffer");
+      }
+      const owned = encodeBlock(block);
+      const decoded = decodeOwnedBlock(owned);
+      assert.deepEqual(decoded, block);
+      assert.equal(decoded.parents[0]!.buffer, owned.buffer, "a view of the owned bytes");
+    }
+  });
+
   it("round-trips random blocks of every payload kind, binary and JSON", () => {
     for (let i = 0; i < 40; i++) {
       const block = randomBlock(new Rng(9000 + i), BLOCK_KINDS[i % BLOCK_KINDS.length]);
