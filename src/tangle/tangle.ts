@@ -55,6 +55,8 @@ interface UnreferencedBlock extends ConeBlock {
   /** Youngest / oldest milestone index the past cone reaches (URTS cone root indexes). */
   ycri: number;
   ocri: number;
+  /** The last pass of `recomputeConeRoots` that updated this block's cone roots. */
+  coneRootPass: number;
 }
 
 /**
@@ -99,6 +101,8 @@ export class Tangle {
   private readonly storing = new Set<string>();
   /** Referencing milestone of recently referenced blocks: parents of new blocks are mostly these. */
   private readonly recentlyReferenced = new Map<string, number>();
+  /** Passes of `recomputeConeRoots`, numbered (a block records the last that updated it). */
+  private coneRootPass = 0;
   /** Milestone IDs by index, most recent ones (see milestoneIdAt). */
   private readonly milestoneIds = new Map<number, Uint8Array>();
   /** The intake batch collecting this turn's writes. */
@@ -306,6 +310,16 @@ export class Tangle {
     if (this.writeFailure !== undefined) throw this.writeFailure;
   }
 
+  /**
+   * The hex ID of a block, as the string its unreferenced entry already holds when there is one:
+   * parents are mostly such blocks, and a key kept with each child would otherwise be a copy of
+   * its own (eight 64-character strings per block held until a milestone references it).
+   */
+  private readonly sharedKey = (blockId: Uint8Array): string => {
+    const key = toHex(blockId);
+    return this.unreferenced.get(key)?.key ?? key;
+  };
+
   /** Puts a stored block into memory and solidifies it and whatever waited for it. */
   private async admit(
     blockId: Uint8Array,
@@ -320,7 +334,7 @@ export class Tangle {
     this.unreferenced.set(key, {
       blockId,
       key,
-      parentKeys: block.parents.map(toHex),
+      parentKeys: block.parents.map(this.sharedKey),
       bytes,
       block,
       solid: false,
@@ -328,6 +342,7 @@ export class Tangle {
       arrivalTime,
       ycri: 0,
       ocri: 0,
+      coneRootPass: 0,
       transactionId: hashes?.transactionId,
       signingHash: hashes?.signingHash,
     });
@@ -409,43 +424,48 @@ export class Tangle {
    * the parents, iterative so a long unconfirmed chain cannot overflow the stack.
    */
   private recomputeConeRoots(): void {
-    const done = new Set<string>();
-    const rootOf = (pk: string): [number, number] | undefined => {
-      const parent = this.unreferenced.get(pk);
-      if (parent) return parent.solid ? [parent.ycri, parent.ocri] : undefined;
-      const idx = this.recentlyReferenced.get(pk) ?? this.solidEntryPoints.get(pk);
-      return idx === undefined ? undefined : [idx, idx];
-    };
-    for (const [key, entry] of this.unreferenced) {
-      if (done.has(key) || !entry.solid) continue;
-      const stack: [string, UnreferencedBlock][] = [[key, entry]];
+    const pass = ++this.coneRootPass;
+    const stack: UnreferencedBlock[] = [];
+    for (const entry of this.unreferenced.values()) {
+      if (entry.coneRootPass === pass || !entry.solid) continue;
+      stack.push(entry);
       while (stack.length > 0) {
-        const [k, e] = stack[stack.length - 1]!;
+        const e = stack[stack.length - 1]!;
         let pending = false;
         for (const pk of e.parentKeys) {
           const p = this.unreferenced.get(pk);
-          if (p?.solid === true && !done.has(pk)) {
-            stack.push([pk, p]);
+          if (p?.solid === true && p.coneRootPass !== pass) {
+            stack.push(p);
             pending = true;
           }
         }
         if (pending) continue;
         stack.pop();
-        if (done.has(k)) continue;
-        done.add(k);
+        if (e.coneRootPass === pass) continue;
+        e.coneRootPass = pass;
         if (e.block.payload?.type === 7) continue; // a milestone block roots at its own index
         let y = 0;
         let o = Number.MAX_SAFE_INTEGER;
         for (const pk of e.parentKeys) {
-          const r = rootOf(pk);
-          if (!r) continue; // older than what is held in memory: keep the stored value
-          y = Math.max(y, r[0]);
-          o = Math.min(o, r[1]);
+          const parent = this.unreferenced.get(pk);
+          let py: number;
+          let po: number;
+          if (parent) {
+            if (!parent.solid) continue;
+            py = parent.ycri;
+            po = parent.ocri;
+          } else {
+            const idx = this.recentlyReferenced.get(pk) ?? this.solidEntryPoints.get(pk);
+            if (idx === undefined) continue; // older than what is held in memory: keep the stored value
+            py = po = idx;
+          }
+          y = Math.max(y, py);
+          o = Math.min(o, po);
         }
         if (o === Number.MAX_SAFE_INTEGER) continue;
         e.ycri = Math.max(e.ycri, y);
         e.ocri = Math.max(e.ocri, o);
-        this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri, k);
+        this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri, e.key);
       }
     }
   }
