@@ -146,9 +146,9 @@ export async function applyConfirmation(
   await tangle.intakeWritten();
   const batch = store.batch();
 
-  // block metadata: referenced, white-flag position, inclusion state (what intake stored is in
-  // memory while a block is unreferenced; read only for a block that is not, which cannot be
-  // in a cone the tangle walked, but a stored record is never overwritten blindly)
+  // block metadata: referenced, white-flag position, inclusion state. A cone holds blocks not
+  // referenced yet, whose metadata is in memory; any other would be read, so that a stored
+  // record is never overwritten blindly.
   const known = result.referenced.map((r) => tangle.unreferencedMetadata(r.blockId));
   const unknown = result.referenced.filter((_, i) => !known[i]);
   const read =
