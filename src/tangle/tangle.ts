@@ -20,6 +20,7 @@ import {
   putChildLinks,
   type WriteBatch,
 } from "../storage/index.js";
+import { IntakeWrites } from "./intakeWrites.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
 
 /**
@@ -105,12 +106,8 @@ export class Tangle {
   private coneRootPass = 0;
   /** Milestone IDs by index, most recent ones (see milestoneIdAt). */
   private readonly milestoneIds = new Map<number, Uint8Array>();
-  /** The intake batch collecting this turn's writes. */
-  private pending: { batch: WriteBatch; written: Promise<void> } | undefined;
-  /** Intake batches handed to storage and not yet written. */
-  private readonly writing = new Set<Promise<void>>();
-  /** The first intake batch that failed to write: no milestone is written after it. */
-  private writeFailure: unknown;
+  /** Intake's batches, written behind (storeBlock). */
+  private readonly intake: IntakeWrites;
   /** Called after each milestone's batch is written and taken in (pruning, automatic snapshots). */
   private readonly confirmedListeners: ((index: number) => void)[] = [];
   /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
@@ -128,6 +125,7 @@ export class Tangle {
   ) {
     this.tips = new TipPool({ ...options.tipPool, belowMaxDepth: options.protocolParameters.belowMaxDepth });
     this.latest = latest;
+    this.intake = new IntakeWrites(store);
   }
 
   /** Loads solid entry points, the latest milestone and the unreferenced blocks from storage. */
@@ -264,7 +262,7 @@ export class Tangle {
         conflictReason: 0,
         arrivalTime,
       };
-      const batch = this.intakeBatch();
+      const batch = this.intake.batch();
       batch
         .put(idKey(Bucket.Block, blockId), bytes)
         .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
@@ -277,37 +275,13 @@ export class Tangle {
     return true;
   }
 
-  /** The batch collecting this turn's intake writes; handed to storage on the next turn. */
-  private intakeBatch(): WriteBatch {
-    if (!this.pending) {
-      const batch = this.store.batch();
-      const written = new Promise<void>((resolve, reject) => {
-        setImmediate(() => {
-          this.pending = undefined;
-          batch.write({ sync: false }).then(resolve, reject);
-        });
-      });
-      this.writing.add(written);
-      written.then(
-        () => this.writing.delete(written),
-        (e: unknown) => {
-          this.writing.delete(written);
-          this.writeFailure ??= e;
-        },
-      );
-      this.pending = { batch, written };
-    }
-    return this.pending.batch;
-  }
-
   /**
    * Resolves once every intake write begun so far is on disk (not the ones begun later): a
    * milestone's batch, and reads that scan storage for recent blocks, wait for this. Rejects
    * when an intake batch failed to write: nothing may be confirmed past a lost block.
    */
-  async intakeWritten(): Promise<void> {
-    await Promise.allSettled([...this.writing]);
-    if (this.writeFailure !== undefined) throw this.writeFailure;
+  intakeWritten(): Promise<void> {
+    return this.intake.written();
   }
 
   /**
