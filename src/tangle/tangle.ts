@@ -20,6 +20,7 @@ import {
   putChildLinks,
   type WriteBatch,
 } from "../storage/index.js";
+import { type ConeRootEntry, recomputeConeRoots } from "./coneRoots.js";
 import { IntakeWrites } from "./intakeWrites.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
 
@@ -43,7 +44,7 @@ export interface MilestoneInfo {
   timestamp: number;
 }
 
-interface UnreferencedBlock extends ConeBlock {
+interface UnreferencedBlock extends ConeBlock, ConeRootEntry {
   /** The block ID in hex, and its parents' (`parentKeys`): the maps of the tangle are keyed by them. */
   key: string;
   parentKeys: readonly string[];
@@ -53,11 +54,6 @@ interface UnreferencedBlock extends ConeBlock {
   milestone: boolean;
   /** Unix seconds when the block was taken in (stored in its metadata). */
   arrivalTime: number;
-  /** Youngest / oldest milestone index the past cone reaches (URTS cone root indexes). */
-  ycri: number;
-  ocri: number;
-  /** The last pass of `recomputeConeRoots` that updated this block's cone roots. */
-  coneRootPass: number;
 }
 
 /**
@@ -391,57 +387,14 @@ export class Tangle {
     this.waiting.set(parentKey, set);
   }
 
-  /**
-   * Cone root indexes of every unreferenced solid block, recomputed after a confirmation: a
-   * parent that was just referenced now roots the cone at that milestone (Hornet updates them
-   * the same way), so tips are judged lazy by what is really unconfirmed. Memoized walk over
-   * the parents, iterative so a long unconfirmed chain cannot overflow the stack.
-   */
+  /** Cone roots of the blocks still unreferenced, after a confirmation (see coneRoots.ts). */
   private recomputeConeRoots(): void {
-    const pass = ++this.coneRootPass;
-    const stack: UnreferencedBlock[] = [];
-    for (const entry of this.unreferenced.values()) {
-      if (entry.coneRootPass === pass || !entry.solid) continue;
-      stack.push(entry);
-      while (stack.length > 0) {
-        const e = stack[stack.length - 1]!;
-        let pending = false;
-        for (const pk of e.parentKeys) {
-          const p = this.unreferenced.get(pk);
-          if (p?.solid === true && p.coneRootPass !== pass) {
-            stack.push(p);
-            pending = true;
-          }
-        }
-        if (pending) continue;
-        stack.pop();
-        if (e.coneRootPass === pass) continue;
-        e.coneRootPass = pass;
-        if (e.block.payload?.type === 7) continue; // a milestone block roots at its own index
-        let y = 0;
-        let o = Number.MAX_SAFE_INTEGER;
-        for (const pk of e.parentKeys) {
-          const parent = this.unreferenced.get(pk);
-          let py: number;
-          let po: number;
-          if (parent) {
-            if (!parent.solid) continue;
-            py = parent.ycri;
-            po = parent.ocri;
-          } else {
-            const idx = this.recentlyReferenced.get(pk) ?? this.solidEntryPoints.get(pk);
-            if (idx === undefined) continue; // older than what is held in memory: keep the stored value
-            py = po = idx;
-          }
-          y = Math.max(y, py);
-          o = Math.min(o, po);
-        }
-        if (o === Number.MAX_SAFE_INTEGER) continue;
-        e.ycri = Math.max(e.ycri, y);
-        e.ocri = Math.max(e.ocri, o);
-        this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri, e.key);
-      }
-    }
+    recomputeConeRoots(
+      this.unreferenced,
+      ++this.coneRootPass,
+      (key) => this.recentlyReferenced.get(key) ?? this.solidEntryPoints.get(key),
+      (e) => this.tips.updateConeRoots(e.blockId, e.ycri, e.ocri, e.key),
+    );
   }
 
   /** Blocks whose parents are missing, keyed by the missing parent (for requests to peers). */
