@@ -43,9 +43,9 @@ export function deserializeBlock(r: ReadStream, field: string): Block {
 /**
  * Decodes a whole block: at most 32768 bytes, every byte consumed. Fails only with CodecError.
  * The input is copied once (into a plain Uint8Array, a Buffer's `slice` would not copy) and the
- * block's byte fields are views of that copy: one allocation
- * instead of one per field (a block with 8 parents and a transaction has about 14), which
- * makes decoding about a third faster and the decoded block a third smaller on V8's heap.
+ * block's byte fields are views of that copy: one allocation instead of one per field (a block
+ * with 8 parents and a transaction has about 14), which makes decoding about a third faster and
+ * the decoded block a third smaller on V8's heap.
  */
 export function decodeBlock(bytes: Uint8Array, field = "block"): Block {
   checkBlockLength(bytes.length, field);

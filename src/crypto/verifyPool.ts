@@ -128,12 +128,17 @@ export class VerifyPool {
         packed.set(check.message, o + 98);
         o += 98 + check.message.length;
       }
-      const id = this.nextId++;
-      const worker = this.worker(this.nextWorker++ % this.size);
-      this.inflight.set(id, { items, worker });
-      if (this.inflight.size === 1) for (const w of this.workers) w?.ref();
-      worker.postMessage({ id, count: items.length, packed } satisfies VerifyJob, [packed.buffer]);
+      this.send({ count: items.length, packed }, { items });
     }
+  }
+
+  /** Posts a job to the next thread and keeps it in flight until `settle` hears back. */
+  private send(job: Omit<VerifyJob, "id"> & { packed: Uint8Array<ArrayBuffer> }, pending: Omit<Job, "worker">): void {
+    const id = this.nextId++;
+    const worker = this.worker(this.nextWorker++ % this.size);
+    this.inflight.set(id, { ...pending, worker });
+    if (this.inflight.size === 1) for (const w of this.workers) w?.ref();
+    worker.postMessage({ ...job, id } satisfies VerifyJob, [job.packed.buffer]);
   }
 
   /**
@@ -142,13 +147,10 @@ export class VerifyPool {
    */
   merkleRoots(lists: readonly (readonly Uint8Array[])[]): Promise<Uint8Array[]> {
     return new Promise((resolve) => {
-      const packed = packMerkleLists(lists);
-      const id = this.nextId++;
-      const worker = this.worker(this.nextWorker++ % this.size);
-      this.inflight.set(id, { worker, items: [], roots: { lists, resolve } });
-      if (this.inflight.size === 1) for (const w of this.workers) w?.ref();
-      const job: VerifyJob = { id, kind: "merkle", count: lists.length, packed };
-      worker.postMessage(job, [packed.buffer]);
+      this.send(
+        { kind: "merkle", count: lists.length, packed: packMerkleLists(lists) },
+        { items: [], roots: { lists, resolve } },
+      );
     });
   }
 

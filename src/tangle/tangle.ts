@@ -244,20 +244,12 @@ export class Tangle {
     hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
   ): Promise<boolean> {
     const key = toHex(blockId);
-    if (this.storing.has(key) || (await this.hasBlock(blockId))) return false;
+    if (await this.hasBlock(blockId)) return false;
     if (this.storing.has(key)) return false; // stored by a concurrent submission meanwhile
     this.storing.add(key);
     try {
       const arrivalTime = Math.floor(Date.now() / 1000);
-      const meta: BlockMetadataRecord = {
-        solid: false,
-        milestone,
-        referencedByMilestoneIndex: 0,
-        whiteFlagIndex: 0,
-        inclusionState: 0,
-        conflictReason: 0,
-        arrivalTime,
-      };
+      const meta = unreferencedMetadata({ solid: false, milestone, arrivalTime });
       const batch = this.intake.batch();
       batch
         .put(idKey(Bucket.Block, blockId), bytes)
@@ -474,7 +466,9 @@ export class Tangle {
 }
 
 /** What the metadata of a block not yet referenced says: as stored at intake, with its solidity. */
-function unreferencedMetadata(entry: UnreferencedBlock): BlockMetadataRecord {
+function unreferencedMetadata(
+  entry: Pick<UnreferencedBlock, "solid" | "milestone" | "arrivalTime">,
+): BlockMetadataRecord {
   return {
     solid: entry.solid,
     milestone: entry.milestone,
