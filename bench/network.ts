@@ -145,7 +145,7 @@ async function child(): Promise<void> {
       };
       node = await LedgerNode.open(options);
       const network = await node.startNetwork(undefined, { heartbeatIntervalMs: 250 });
-      node.tangle.onSolid(counted);
+      node.events.on("blockSolid", counted);
       dial = async (address) => void (await network.connect(address));
       publishAll = async () => {
         for (const b of prepared) await network.broadcast(b);

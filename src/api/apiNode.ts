@@ -1,6 +1,10 @@
 import type { Block } from "../codec/types.js";
+import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
+import type { BlockSource } from "../tangle/events.js";
+import type { IntakeVerdict } from "../tangle/intake.js";
+import type { NodeMetrics } from "../tangle/metrics.js";
 import type { Tangle } from "../tangle/tangle.js";
 
 /**
@@ -11,11 +15,15 @@ export interface ApiNode {
   tangle: Tangle;
   /** Public key(s) whose signature makes a milestone valid. */
   coordinatorPublicKey: Uint8Array;
-  /**
-   * The internal submit path (src/tangle/acceptBlock.ts): decode, syntactic rules, PoW or
-   * milestone signature, store, solidify, with signatures pre-checked on worker threads.
-   */
-  submitBlock(bytes: Uint8Array, checked?: Block): Promise<{ blockId: Uint8Array; isNew: boolean }>;
+  /** The node's one intake (src/tangle/intake.ts): the submit route maps its verdict to a status. */
+  intake: {
+    refusal(source: BlockSource): IntakeVerdict | undefined;
+    submit(bytes: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict>;
+  };
+  /** The indexer behind the indexer routes, kept in step with the ledger by the node. */
+  indexer: Indexer;
+  /** The `metrics` of the info route, kept by the node from its events. */
+  metrics: { readonly metrics: NodeMetrics };
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
   /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */

@@ -15,12 +15,14 @@ import {
   type KvStore,
   type WriteBatch,
 } from "../storage/index.js";
-import { type ConfirmationWriter, type MilestoneInfo, readLedgerIndex, type Tangle } from "../tangle/tangle.js";
+import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
+import { readLedgerIndex } from "../tangle/tangle.js";
 import { IndexerError, IndexerErrorCode } from "./errors.js";
 
 /**
  * Per-address data for the explorer (Chronicle's balance, ledger updates, richest addresses and
- * token distribution), kept in each milestone's batch by a confirmation writer:
+ * token distribution), kept in each milestone's batch (a `LedgerIndex` attached to the node's
+ * events):
  *
  * - AddressBalance: each owner address's total over its unspent outputs (created adds, consumed
  *   subtracts) and AddressConditional: its unspent outputs with a timelock or expiration, so the
@@ -248,14 +250,16 @@ export async function addAddressLedgerWrites(
   batch.put(STATE_KEY, new WriteStream(8).u32(ADDRESS_LEDGER_VERSION).u32(milestone.index).finish());
 }
 
-const attachedTangles = new WeakSet<Tangle>();
-
-/** Registers the writer of the address buckets on `tangle` (once per tangle). */
-export function attachAddressLedger(tangle: Tangle): void {
-  if (attachedTangles.has(tangle)) return;
-  attachedTangles.add(tangle);
-  const writer: ConfirmationWriter = (batch, result, ms) => addAddressLedgerWrites(tangle.store, batch, result, ms);
-  tangle.confirmationWriters.push(writer);
+/**
+ * The address buckets as a ledger index. Catching up is the next milestone's job: it rebuilds
+ * them inside its own batch when their marker lags, and reads answer from the ledger until then.
+ */
+export function addressLedger(store: KvStore): LedgerIndex {
+  return {
+    name: "explorer address ledger",
+    writeMilestone: (batch, result, milestone) => addAddressLedgerWrites(store, batch, result, milestone),
+    catchUp: async () => {},
+  };
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import { Bucket, childKey, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
-import type { ConfirmationWriter, MilestoneInfo, Tangle } from "../tangle/tangle.js";
+import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { IndexerError, IndexerErrorCode } from "./errors.js";
 
 /**
  * The explorer's index of the blocks each milestone referenced, in white-flag order, with the
- * type of each block's payload: written by a confirmation writer into the milestone's batch, so
- * a milestone's block listing appears atomically with the milestone.
+ * type of each block's payload: written into the milestone's batch (a `LedgerIndex` attached to
+ * the node's events), so a milestone's block listing appears atomically with the milestone.
  */
 
 /** Payload type stored for a block without a payload. */
@@ -49,14 +49,17 @@ export async function addMilestoneBlockWrites(
   });
 }
 
-const attachedTangles = new WeakSet<Tangle>();
-
-/** Registers the writer of the milestone block index on `tangle` (once per tangle). */
-export function attachExplorerIndex(tangle: Tangle): void {
-  if (attachedTangles.has(tangle)) return;
-  attachedTangles.add(tangle);
-  const writer: ConfirmationWriter = (batch, result, ms) => addMilestoneBlockWrites(tangle.store, batch, result, ms);
-  tangle.confirmationWriters.push(writer);
+/**
+ * The milestone block index as a ledger index. It has nothing to catch up: the blocks of
+ * milestones confirmed before it existed are not rebuildable from the ledger (docs/decisions.md,
+ * Explorer).
+ */
+export function explorerIndex(store: KvStore): LedgerIndex {
+  return {
+    name: "explorer milestone blocks",
+    writeMilestone: (batch, result, milestone) => addMilestoneBlockWrites(store, batch, result, milestone),
+    catchUp: async () => {},
+  };
 }
 
 export interface MilestoneBlock {

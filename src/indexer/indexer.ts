@@ -13,7 +13,8 @@ import {
   type RangeReader,
   type WriteBatch,
 } from "../storage/index.js";
-import { type ConfirmationWriter, type MilestoneInfo, readLedgerIndex, type Tangle } from "../tangle/tangle.js";
+import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
+import { readLedgerIndex } from "../tangle/tangle.js";
 import { IndexerError, IndexerErrorCode } from "./errors.js";
 import {
   chainIdOf,
@@ -177,8 +178,6 @@ export interface OutputPage {
 /** The position at the end of a listing key, as bytes that sort in listing order. */
 const positionSlice = (key: Uint8Array) => key.subarray(key.length - POSITION_LENGTH);
 
-const attached = new WeakMap<Tangle, Indexer>();
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs tasks one at a time, in call order. */
@@ -192,7 +191,8 @@ class Serial {
   }
 }
 
-export class Indexer {
+export class Indexer implements LedgerIndex {
+  readonly name = "indexer";
   /** True while every milestone's batch carries the index writes. */
   private synced = false;
   /** Ledger index the indexes reach once the batches handed to the writer are written. */
@@ -202,28 +202,16 @@ export class Indexer {
   /** The writer and a direct rebuild never overlap: a rebuild must see no milestone land. */
   private readonly serial = new Serial();
 
-  private constructor(private readonly tangle: Tangle) {}
-
   /**
-   * The indexer of this tangle: registers its confirmation writer (once per tangle; later calls
-   * return the same indexer) and brings the indexes to the ledger. Call it before the
-   * coordinator starts; attached later, it still converges: the indexes stay consistent with the
-   * ledger index they name, and the next milestone's batch rebuilds them if a confirmation
-   * slipped past.
+   * The node attaches it to its events before the coordinator starts and calls `catchUp`;
+   * attached later, it still converges: the indexes stay consistent with the ledger index they
+   * name, and the next milestone's batch rebuilds them if a confirmation slipped past.
    */
-  static async attach(tangle: Tangle): Promise<Indexer> {
-    let indexer = attached.get(tangle);
-    if (!indexer) {
-      indexer = new Indexer(tangle);
-      tangle.confirmationWriters.push(indexer.writer);
-      attached.set(tangle, indexer);
-    }
-    if (!indexer.synced) await indexer.sync();
-    return indexer;
-  }
+  constructor(private readonly store: KvStore) {}
 
-  private get store(): KvStore {
-    return this.tangle.store;
+  /** Brings the indexes to the ledger when they do not follow it milestone by milestone (reads call it). */
+  async catchUp(): Promise<void> {
+    if (!this.synced) await this.sync();
   }
 
   /** Whether the indexes follow the ledger milestone by milestone right now. */
@@ -237,7 +225,7 @@ export class Indexer {
    * are not known to be at that ledger (first milestone after attaching, one that slipped past),
    * they are rebuilt from it inside this same batch, so they land atomically with the milestone.
    */
-  private readonly writer: ConfirmationWriter = (batch: WriteBatch, result: WhiteFlagResult, ms: MilestoneInfo) =>
+  readonly writeMilestone = (batch: WriteBatch, result: WhiteFlagResult, ms: MilestoneInfo): Promise<void> =>
     this.serial.run(async () => {
       this.lastWritten = Math.max(this.lastWritten, ms.index);
       if (!this.synced || ms.index !== this.indexedIndex + 1) {

@@ -1,14 +1,15 @@
 import "./polyfill.js";
 import { type GossipSub, type Message, TopicValidatorResult } from "@libp2p/gossipsub";
-import type { BlockVerdict, InvalidBlock, ValidatedBlock } from "./validateBlocks.js";
+import type { IntakeVerdict } from "../tangle/intake.js";
 
 /**
  * Blocks on gossipsub. Messages are the raw block bytes, unsigned (`StrictNoSign`: a block
  * carries its own PoW or, for a milestone, the coordinator's signature, so a libp2p signature
  * would add nothing); the message ID is the block ID. Every message passes the topic validator
- * before gossipsub delivers or forwards it: an invalid block is rejected (not forwarded, and
- * the peer that sent it loses score), a valid one is handed to `onValid`, which decides between
- * accept (forward) and ignore (drop quietly, e.g. a milestone older than the ledger).
+ * before gossipsub delivers or forwards it, and the node's intake gives the verdict
+ * (tangle/intake.ts): a rejected block is not forwarded and the peer that sent it loses score;
+ * an ignored one (a milestone older than the ledger) is dropped quietly; an accepted one is
+ * forwarded.
  */
 
 /** The blocks topic of a network. */
@@ -17,17 +18,16 @@ export function blocksTopic(networkName: string): string {
 }
 
 export interface BlockGossipHandlers {
-  /** A valid block from `peer`: store it; return "accept" to forward it, "ignore" to drop it. */
-  onValid(block: ValidatedBlock, peer: string): "accept" | "ignore";
-  /** An invalid block (or a signed message) from `peer`. */
-  onInvalid(peer: string, verdict: InvalidBlock): void;
+  /** The intake's verdict on a block from `peer` (it takes accepted blocks in). */
+  receive(bytes: Uint8Array, peer: string): Promise<IntakeVerdict>;
+  /** A rejected block, or a signed message, from `peer`. */
+  onInvalid(peer: string, code: string, reason: string): void;
 }
 
 export class BlockGossip {
   constructor(
     private readonly pubsub: GossipSub,
     readonly topic: string,
-    private readonly validate: (bytes: Uint8Array) => Promise<BlockVerdict>,
     private readonly handlers: BlockGossipHandlers,
   ) {}
 
@@ -53,16 +53,14 @@ export class BlockGossip {
 
   private async check(peer: string, message: Message): Promise<TopicValidatorResult> {
     if (message.type !== "unsigned") {
-      this.handlers.onInvalid(peer, { kind: "invalid", code: "GOSSIP_SIGNED_MESSAGE", reason: "signed message" });
+      this.handlers.onInvalid(peer, "GOSSIP_SIGNED_MESSAGE", "signed message");
       return TopicValidatorResult.Reject;
     }
-    const verdict = await this.validate(message.data);
-    if (verdict.kind === "invalid") {
-      this.handlers.onInvalid(peer, verdict);
+    const verdict = await this.handlers.receive(message.data, peer);
+    if (verdict.kind === "rejected") {
+      this.handlers.onInvalid(peer, verdict.code, verdict.details);
       return TopicValidatorResult.Reject;
     }
-    return this.handlers.onValid(verdict, peer) === "accept"
-      ? TopicValidatorResult.Accept
-      : TopicValidatorResult.Ignore;
+    return verdict.kind === "accepted" ? TopicValidatorResult.Accept : TopicValidatorResult.Ignore;
   }
 }

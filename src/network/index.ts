@@ -25,4 +25,3 @@ export { defaultNetworkOptions, type NetworkOptions } from "./options.js";
 export { backoffDelay, parsePeerAddress } from "./peering.js";
 export { PeerScores } from "./peerScores.js";
 export { requestProtocolId } from "./protocol.js";
-export { type BlockValidatorContext, type BlockVerdict, validateBlock } from "./validateBlocks.js";

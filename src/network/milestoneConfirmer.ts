@@ -1,4 +1,4 @@
-import type { Block, MilestonePayload } from "../codec/types.js";
+import { type Block, type MilestonePayload, PayloadType } from "../codec/types.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import type { MilestoneInfo, Tangle } from "../tangle/tangle.js";
@@ -25,7 +25,7 @@ export class MilestoneConfirmer {
     private readonly onConfirmed: (info: MilestoneInfo) => void,
     private readonly onFailure: (e: Error) => void,
   ) {
-    tangle.onSolid((blockId, block) => this.blockSolid(blockId, block));
+    tangle.events.on("blockSolid", (e) => this.blockSolid(e.blockId, e.block));
   }
 
   start(): void {
@@ -46,7 +46,7 @@ export class MilestoneConfirmer {
   }
 
   private blockSolid(blockId: Uint8Array, block: Block): void {
-    if (block.payload?.type !== 7) return;
+    if (block.payload?.type !== PayloadType.Milestone) return;
     const milestone = block.payload;
     if (milestone.index <= this.tangle.latestMilestone.index) return;
     this.solid.set(milestone.index, { blockId, milestone });

@@ -1,9 +1,8 @@
 import "./polyfill.js";
 import type { Connection, PeerId, Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
-import { essenceSigningHash } from "../codec/ids.js";
-import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import type { BlockIntake, CheckedBlock, IntakeVerdict } from "../tangle/intake.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { NetworkError, NetworkErrorCode } from "./errors.js";
 import { BlockGossip, blocksTopic } from "./gossip.js";
@@ -27,14 +26,15 @@ import {
   requestProtocolId,
 } from "./protocol.js";
 import { SyncManager } from "./syncManager.js";
-import { type BlockValidatorContext, type InvalidBlock, type ValidatedBlock, validateBlock } from "./validateBlocks.js";
 
 /**
  * The peer-to-peer layer of a node: a libp2p host (TCP, noise, yamux, identify, gossipsub) with
  * the node's identity key, and on it
  * - static peering with reconnect backoff (peering.ts),
- * - blocks on gossipsub, validated before they are stored or forwarded (gossip.ts,
- *   validateBlocks.ts), peers scored down for invalid ones (peerScores.ts),
+ * - blocks on gossipsub, judged by the node's one intake before they are stored or forwarded
+ *   (gossip.ts, tangle/intake.ts), peers scored down for rejected ones (peerScores.ts),
+ * - the blocks this node takes in from clients and its coordinator, broadcast (a subscriber of
+ *   the node's `blockTaken` events),
  * - the request/response protocol for blocks by ID and milestone cones by index, and
  *   heartbeats (protocol.ts, messages.ts),
  * - missing parents requested from peers (parentRequester.ts),
@@ -54,10 +54,11 @@ const silentLogger: NetworkLogger = { debug() {}, info() {}, warn() {}, error() 
 
 export interface NetworkDeps {
   tangle: Tangle;
+  /** The node's one intake: every block from a peer goes through it. */
+  intake: BlockIntake;
   /** The identity key is kept in `<dataDir>/p2p`. */
   dataDir: string;
   /** Keys whose signature makes a milestone valid (the network configuration's). */
-  coordinatorPublicKeys: readonly Uint8Array[];
   /**
    * This node issues the milestones: it never confirms received ones (its coordinator does)
    * and is the network's reference, hence always synced.
@@ -65,8 +66,6 @@ export interface NetworkDeps {
   isCoordinator: boolean;
   /** Semantic validation for white-flag (the node's). */
   validate: SemanticValidator;
-  /** Pre-checks transaction signatures of received blocks, as the HTTP intake does. */
-  verifyPool?: VerifyPool;
   log?: NetworkLogger;
 }
 
@@ -79,7 +78,8 @@ export class Network implements NetworkView {
   private readonly protocolId: string;
   readonly scores: PeerScores;
   readonly sync: SyncManager;
-  private readonly validationContext: BlockValidatorContext;
+  /** Unsubscriptions from the node's events, undone at stop. */
+  private readonly subscriptions: (() => void)[] = [];
   readonly confirmer: MilestoneConfirmer | undefined;
   readonly parentRequester: ParentRequester;
   private readonly heartbeats: HeartbeatSender;
@@ -98,12 +98,6 @@ export class Network implements NetworkView {
       banThreshold: options.banThreshold,
       banMs: options.banMs,
     });
-    this.validationContext = {
-      get protocolParameters() {
-        return tangle.protocolParameters;
-      },
-      coordinatorPublicKeys: deps.coordinatorPublicKeys,
-    };
     this.confirmer = deps.isCoordinator
       ? undefined
       : new MilestoneConfirmer(
@@ -180,16 +174,19 @@ export class Network implements NetworkView {
     host.addEventListener("peer:connect", (e) => this.peerConnected(e.detail));
     host.addEventListener("peer:disconnect", (e) => this.peerDisconnected(e.detail));
 
-    this.gossip = new BlockGossip(
-      host.services.pubsub,
-      blocksTopic(this.deps.tangle.protocolParameters.networkName),
-      (bytes) => validateBlock(bytes, this.validationContext),
-      {
-        onValid: (block, peer) => this.gossipReceived(block, peer),
-        onInvalid: (peer, verdict) => this.invalid(peer, verdict),
-      },
-    );
+    this.gossip = new BlockGossip(host.services.pubsub, blocksTopic(this.deps.tangle.protocolParameters.networkName), {
+      receive: (bytes, peer) => this.gossipReceived(bytes, peer),
+      onInvalid: (peer, code, reason) => this.invalid(peer, { code, reason }),
+    });
     this.gossip.start();
+    const events = this.deps.tangle.events;
+    this.subscriptions.push(
+      // blocks from clients and the coordinator go out; gossipsub forwards those of peers itself
+      events.on("blockTaken", (e) => {
+        if (e.source !== "peer") void this.broadcast(e.bytes);
+      }),
+      events.on("latestMilestone", (e) => this.sync.milestoneSeen(e.index)),
+    );
 
     this.peering = new Peering(
       this.options.peers,
@@ -209,6 +206,7 @@ export class Network implements NetworkView {
   }
 
   async stop(): Promise<void> {
+    for (const unsubscribe of this.subscriptions.splice(0)) unsubscribe();
     this.heartbeats.stop();
     this.parentRequester.stop();
     this.sync.stop();
@@ -289,42 +287,29 @@ export class Network implements NetworkView {
     await this.gossip?.publish(bytes).catch((e) => this.log.debug({ err: (e as Error).message }, "publish failed"));
   }
 
-  /**
-   * Stores a valid block from a peer. A transaction's signatures are pre-checked on the
-   * signature pool, as at HTTP intake, so confirmation finds them cached.
-   */
-  private async ingest(v: ValidatedBlock, peer: string): Promise<boolean> {
-    if (v.milestone) this.sync.milestoneSeen(v.milestone.index);
+  /** Takes in a block a peer checked and answered with, counting it for the peer. */
+  private async ingest(checked: CheckedBlock, peer: string): Promise<void> {
     const m = this.metrics.of(peer);
     m.receivedBlocks++;
-    const isNew = await this.deps.tangle.storeBlock(v.blockId, v.block, v.bytes, v.milestone !== undefined);
-    if (isNew) m.newBlocks++;
+    const verdict = await this.deps.intake.take(checked, "peer");
+    if (verdict.kind === "accepted") m.newBlocks++;
     else m.knownBlocks++;
-    const pool = this.deps.verifyPool;
-    if (isNew && pool && v.block.payload?.type === 6) {
-      const message = essenceSigningHash(v.block.payload.essence);
-      for (const u of v.block.payload.unlocks) {
-        if (u.type === 0) {
-          pool
-            .verify({ publicKey: u.signature.publicKey, message, signature: u.signature.signature })
-            .catch(() => false);
-        }
-      }
-    }
-    return isNew;
   }
 
-  private gossipReceived(v: ValidatedBlock, peer: string): "accept" | "ignore" {
-    if (v.milestone && v.milestone.index <= this.deps.tangle.latestMilestone.index) {
-      // an old milestone: nothing to do with it, and nothing to forward
-      return "ignore";
+  /**
+   * A gossiped block: the intake's checks decide (forward, drop, or reject and score the peer);
+   * an accepted block is taken in behind the verdict, so gossipsub forwards it at once.
+   */
+  private async gossipReceived(bytes: Uint8Array, peer: string): Promise<IntakeVerdict> {
+    const verdict = await this.deps.intake.check(bytes, "peer");
+    if (verdict.kind === "accepted") {
+      this.ingest(verdict, peer).catch((e) => this.log.error({ err: e }, "storing a gossiped block failed"));
     }
-    this.ingest(v, peer).catch((e) => this.log.error({ err: e }, "storing a gossiped block failed"));
-    return "accept";
+    return verdict;
   }
 
   /** An invalid block or malformed message: the peer loses score, and is dropped when banned. */
-  private invalid(peer: string, verdict: Pick<InvalidBlock, "code" | "reason">): void {
+  private invalid(peer: string, verdict: { code: string; reason: string }): void {
     this.metrics.of(peer).invalidMessages++;
     this.log.debug({ peer, code: verdict.code, reason: verdict.reason }, "invalid message from peer");
     if (this.scores.penalize(peer)) {
@@ -342,24 +327,33 @@ export class Network implements NetworkView {
     this.log.debug({ peer, ...what, err: (e as Error).message }, "request failed");
   }
 
-  /** Validates blocks a peer answered with; any invalid block discards the answer and costs score. */
-  private async validateAnswer(peer: string, blocks: Uint8Array[]): Promise<ValidatedBlock[]> {
-    const verdicts = await Promise.all(blocks.map((b) => validateBlock(b, this.validationContext)));
-    const bad = verdicts.find((v) => v.kind === "invalid");
-    if (bad) {
-      this.invalid(peer, bad);
-      throw new NetworkError(
-        NetworkErrorCode.UnexpectedResponse,
-        `${peer} answered with an invalid block: ${bad.reason}`,
-      );
+  /**
+   * Checks every block a peer answered with (the intake's checks, nothing stored yet): a rejected
+   * block discards the answer and costs score; ignored ones (a milestone confirmed meanwhile)
+   * are left out.
+   */
+  private async checkAnswer(peer: string, blocks: Uint8Array[]): Promise<CheckedBlock[]> {
+    const verdicts = await Promise.all(blocks.map((b) => this.deps.intake.check(b, "peer")));
+    const accepted: CheckedBlock[] = [];
+    for (const v of verdicts) {
+      if (v.kind === "rejected") {
+        this.invalid(peer, { code: v.code, reason: v.details });
+        throw new NetworkError(
+          NetworkErrorCode.UnexpectedResponse,
+          `${peer} answered with an invalid block: ${v.details}`,
+        );
+      }
+      if (v.kind === "accepted") accepted.push(v);
     }
-    return verdicts as ValidatedBlock[];
+    return accepted;
   }
 
   private async fetchCone(peer: string, index: number): Promise<void> {
     this.metrics.of(peer).sentMilestoneRequests++;
     const blocks = await requestMilestoneCone(this.openStream, peer, index, this.options.requestTimeoutMs);
-    const valid = await this.validateAnswer(peer, blocks);
+    const valid = await this.checkAnswer(peer, blocks);
+    // confirmed meanwhile (its milestone block was ignored as stale): nothing left to take in
+    if (index <= this.deps.tangle.latestMilestone.index) return;
     const last = valid[valid.length - 1]!;
     if (last.milestone?.index !== index) {
       this.invalid(peer, {
@@ -377,8 +371,8 @@ export class Network implements NetworkView {
   private async fetchBlock(peer: string, blockId: Uint8Array): Promise<void> {
     this.metrics.of(peer).sentBlockRequests++;
     const bytes = await requestBlock(this.openStream, peer, blockId, this.options.requestTimeoutMs);
-    const [valid] = await this.validateAnswer(peer, [bytes]);
-    await this.ingest(valid!, peer);
+    const [valid] = await this.checkAnswer(peer, [bytes]);
+    if (valid) await this.ingest(valid, peer);
   }
 
   private readonly openStream: OpenStream = async (peer, signal) => {

@@ -37,8 +37,10 @@ import {
   nodeStateKey,
   type SpentRecord,
   spentOutputRecord,
+  type WriteBatch,
 } from "../storage/index.js";
-import type { MilestoneInfo, Tangle } from "./tangle.js";
+import type { MilestoneInfo, NodeEvents } from "./events.js";
+import type { Tangle } from "./tangle.js";
 
 /**
  * Milestone confirmation: walk the cone (TIP-2), read the ledger state of every input it names,
@@ -127,13 +129,16 @@ export async function planConfirmation(
   });
   const entries = whiteFlagRootEntries(cone, mutations);
   const [inclusionMerkleRoot, appliedMerkleRoot] = (
-    tangle.merkleRoots ? await tangle.merkleRoots(entries) : entries.map((e) => merkleRoot(e))
+    tangle.options.merkleRoots ? await tangle.options.merkleRoots(entries) : entries.map((e) => merkleRoot(e))
   ) as [Uint8Array, Uint8Array];
   const result: WhiteFlagResult = { ...mutations, inclusionMerkleRoot, appliedMerkleRoot };
   return { index, timestamp, result, inputRecords };
 }
 
-/** Step 4: the one atomic batch, then the in-memory view. */
+/**
+ * Step 4: the one atomic batch (block metadata, ledger, milestone, the attached indexes), then
+ * the in-memory view, then the events. Readers hear of the milestone only once it is on disk.
+ */
 export async function applyConfirmation(
   tangle: Tangle,
   plan: PlannedConfirmation,
@@ -141,18 +146,35 @@ export async function applyConfirmation(
   milestoneBlockId: Uint8Array,
 ): Promise<MilestoneInfo> {
   const { index, timestamp, result } = plan;
-  const store = tangle.store;
+  const info: MilestoneInfo = { index, milestoneId, blockId: milestoneBlockId, timestamp };
   // the referenced blocks' own writes land first: this batch overwrites their metadata
   await tangle.intakeWritten();
-  const batch = store.batch();
+  const batch = tangle.store.batch();
+  await putReferencedMetadata(tangle, batch, plan);
+  putLedgerChanges(batch, plan);
+  putMilestone(batch, info);
+  await tangle.events.writeIndexes(batch, result, info);
+  await batch.write({ sync: true });
 
-  // block metadata: referenced, white-flag position, inclusion state. A cone holds blocks not
-  // referenced yet, whose metadata is in memory; any other would be read, so that a stored
-  // record is never overwritten blindly.
+  tangle.markConfirmed(
+    info,
+    result.referenced.map((r) => r.blockId),
+  );
+  emitConfirmed(tangle.events, info, result);
+  return info;
+}
+
+/**
+ * Block metadata: referenced, white-flag position, inclusion state. A cone holds blocks not
+ * referenced yet, whose metadata is in memory; any other would be read, so that a stored
+ * record is never overwritten blindly.
+ */
+async function putReferencedMetadata(tangle: Tangle, batch: WriteBatch, plan: PlannedConfirmation): Promise<void> {
+  const { index, timestamp, result } = plan;
   const known = result.referenced.map((r) => tangle.unreferencedMetadata(r.blockId));
   const unknown = result.referenced.filter((_, i) => !known[i]);
   const read =
-    unknown.length > 0 ? await store.getMany(unknown.map((r) => idKey(Bucket.BlockMetadata, r.blockId))) : [];
+    unknown.length > 0 ? await tangle.store.getMany(unknown.map((r) => idKey(Bucket.BlockMetadata, r.blockId))) : [];
   let nextRead = 0;
   result.referenced.forEach((r, i) => {
     let old = known[i];
@@ -174,8 +196,11 @@ export async function applyConfirmation(
     );
     batch.del(idKey(Bucket.Unreferenced, r.blockId));
   });
+}
 
-  // ledger: book created outputs with the proofs of their IDs, mark consumed ones spent
+/** The ledger: created outputs booked with the proofs of their IDs, consumed ones marked spent, the diff. */
+function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
+  const { index, timestamp, result } = plan;
   const proofs = new Map<string, Uint8Array[]>();
   for (const t of result.included) {
     const commitment = transactionCommitment(t.tx.essence);
@@ -216,23 +241,32 @@ export async function applyConfirmation(
       consumed: [...result.consumed, ...result.createdAndConsumed].map((s) => s.output.outputId),
     }),
   );
+}
 
-  // milestone record and ledger index
+/** The milestone's record, its ID's index entry and the ledger index. */
+function putMilestone(batch: WriteBatch, info: MilestoneInfo): void {
   batch.put(
-    indexKey(Bucket.MilestoneByIndex, index),
-    encodeMilestoneRecord({ milestoneId, blockId: milestoneBlockId, timestamp }),
+    indexKey(Bucket.MilestoneByIndex, info.index),
+    encodeMilestoneRecord({ milestoneId: info.milestoneId, blockId: info.blockId, timestamp: info.timestamp }),
   );
-  batch.put(idKey(Bucket.MilestoneById, milestoneId), encodeU32(index));
-  batch.put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(index));
-  const info = { index, milestoneId, blockId: milestoneBlockId, timestamp };
-  for (const writer of tangle.confirmationWriters) await writer(batch, result, info);
-  await batch.write({ sync: true });
+  batch.put(idKey(Bucket.MilestoneById, info.milestoneId), encodeU32(info.index));
+  batch.put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(info.index));
+}
 
-  tangle.markConfirmed(
-    info,
-    result.referenced.map((r) => r.blockId),
-  );
-  return info;
+/** The referenced blocks' new metadata in white-flag order (when anyone listens), then the milestone. */
+function emitConfirmed(events: NodeEvents, milestone: MilestoneInfo, result: WhiteFlagResult): void {
+  if (events.wants("blockReferenced")) {
+    for (const r of result.referenced) {
+      events.emit("blockReferenced", {
+        blockId: r.blockId,
+        milestoneIndex: milestone.index,
+        whiteFlagIndex: r.whiteFlagIndex,
+        inclusionState: r.inclusionState,
+        conflictReason: r.conflictReason,
+      });
+    }
+  }
+  events.emit("milestoneConfirmed", { milestone, result });
 }
 
 export class MilestoneMismatchError extends Error {

@@ -1,7 +1,13 @@
 import { encodeBlock } from "../codec/block.js";
 import { bytesEqual, compareBytes, toHex } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
-import type { Block, MilestoneEssence, MilestonePayload } from "../codec/types.js";
+import {
+  type Block,
+  type MilestoneEssence,
+  type MilestonePayload,
+  PayloadType,
+  SignatureType,
+} from "../codec/types.js";
 import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
@@ -23,8 +29,19 @@ export interface CoordinatorOptions {
   verifyPool?: VerifyPool;
   /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
   powWorkers?: number;
-  /** Called with every block the coordinator stores (checkpoints, milestones), e.g. to gossip it. */
-  onBlockIssued?: (bytes: Uint8Array) => void;
+  /**
+   * Called with every block the coordinator stores (checkpoints, milestones) once it is on disk:
+   * the node announces it on its event stream (and so to its peers).
+   */
+  onBlockIssued?: (issued: IssuedBlock) => void;
+}
+
+/** A block the coordinator made; `milestone` when it carries one. */
+export interface IssuedBlock {
+  blockId: Uint8Array;
+  block: Block;
+  bytes: Uint8Array;
+  milestone?: MilestonePayload;
 }
 
 const MAX_PARENTS = 8;
@@ -85,7 +102,7 @@ export class Coordinator {
     let carry: Uint8Array[] = [latest.blockId];
     let next = 0;
     const canMine = this.tangle.protocolParameters.minPowScore === 0 || (this.options.powWorkers ?? 1) > 0;
-    const checkpoints: { blockId: Uint8Array; block: Block; bytes: Uint8Array }[] = [];
+    const checkpoints: IssuedBlock[] = [];
     for (let n = 0; canMine && n < MAX_CHECKPOINTS && tips.length - next > MAX_PARENTS - carry.length; n++) {
       const group = tips.slice(next, next + MAX_PARENTS - carry.length);
       next += group.length;
@@ -99,13 +116,13 @@ export class Coordinator {
     await Promise.all(checkpoints.map((c) => this.tangle.storeBlock(c.blockId, c.block, c.bytes, false)));
     // on disk before they are announced, and before the milestone that names them
     await this.tangle.intakeWritten();
-    for (const c of checkpoints) this.options.onBlockIssued?.(c.bytes);
+    for (const c of checkpoints) this.options.onBlockIssued?.(c);
     const group = tips.slice(next, next + MAX_PARENTS - carry.length);
     return uniqueSorted([...carry, ...group]);
   }
 
   /** A checkpoint: a block without payload referencing `parents`, mined to the minimum score. */
-  private async checkpoint(parents: Uint8Array[]): Promise<{ blockId: Uint8Array; block: Block; bytes: Uint8Array }> {
+  private async checkpoint(parents: Uint8Array[]): Promise<IssuedBlock> {
     const params = this.tangle.protocolParameters;
     const block: Block = { protocolVersion: params.protocolVersion, parents: uniqueSorted(parents), nonce: 0n };
     let bytes = encodeBlock(block);
@@ -154,11 +171,11 @@ export class Coordinator {
     };
     const milestoneId = computeMilestoneId(essence);
     const payload: MilestonePayload = {
-      type: 7,
+      type: PayloadType.Milestone,
       ...essence,
       signatures: [
         {
-          type: 0,
+          type: SignatureType.Ed25519,
           publicKey: this.options.keyPair.publicKey,
           signature: ed25519Sign(this.options.keyPair, milestoneId),
         },
@@ -174,7 +191,7 @@ export class Coordinator {
     // of it, so a node restarted before its batch applies this milestone rather than issuing
     // another one of the same index.
     await this.tangle.intakeWritten();
-    this.options.onBlockIssued?.(bytes);
+    this.options.onBlockIssued?.({ blockId, block, bytes, milestone: payload });
     return { plan, milestoneId, blockId };
   }
 }

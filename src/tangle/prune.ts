@@ -284,6 +284,7 @@ export class Pruner {
       if (lowest === undefined || lowest >= horizon) break;
       await this.pruneMilestone(lowest);
     }
+    if (!this.stopped) this.tangle.events.emit("pruned", { index: horizon });
     return horizon;
   }
 

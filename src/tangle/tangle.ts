@@ -3,7 +3,6 @@ import { toHex } from "../codec/hex.js";
 import { transactionHashesFromBytes } from "../codec/ids.js";
 import type { Block, MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
-import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import {
   type BlockMetadataRecord,
   Bucket,
@@ -18,9 +17,9 @@ import {
   NodeStateKey,
   nodeStateKey,
   putChildLinks,
-  type WriteBatch,
 } from "../storage/index.js";
 import { type ConeRootEntry, recomputeConeRoots } from "./coneRoots.js";
+import { type BlockSource, type MilestoneInfo, NodeEvents } from "./events.js";
 import { IntakeWrites } from "./intakeWrites.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
 
@@ -35,14 +34,16 @@ import { TipPool, type TipPoolOptions } from "./tipPool.js";
 export interface TangleOptions {
   protocolParameters: ProtocolParameters;
   tipPool: Omit<TipPoolOptions, "belowMaxDepth">;
+  /** The node's event stream (the node passes its own; a tangle opened alone makes one). */
+  events?: NodeEvents;
+  /**
+   * Hashes the TIP-4 Merkle root of each list (a milestone's two roots) off the main thread, so
+   * intake goes on meanwhile (the node's verify pool); unset, confirmation hashes them in place.
+   */
+  merkleRoots?: (lists: readonly (readonly Uint8Array[])[]) => Promise<Uint8Array[]>;
 }
 
-export interface MilestoneInfo {
-  index: number;
-  milestoneId: Uint8Array;
-  blockId: Uint8Array;
-  timestamp: number;
-}
+export type { MilestoneInfo };
 
 interface UnreferencedBlock extends ConeBlock, ConeRootEntry {
   /** The block ID in hex, and its parents' (`parentKeys`): the maps of the tangle are keyed by them. */
@@ -55,16 +56,6 @@ interface UnreferencedBlock extends ConeBlock, ConeRootEntry {
   /** Unix seconds when the block was taken in (stored in its metadata). */
   arrivalTime: number;
 }
-
-/**
- * Adds writes for a milestone to its batch, so that secondary data (indexes) is committed
- * atomically with the ledger. Called with the white-flag result before the batch is written.
- */
-export type ConfirmationWriter = (
-  batch: WriteBatch,
-  result: WhiteFlagResult,
-  milestone: MilestoneInfo,
-) => void | Promise<void>;
 
 const RECENTLY_REFERENCED_MAX = 200_000;
 const MILESTONE_IDS_MAX = 100_000;
@@ -93,7 +84,8 @@ export class Tangle {
   private readonly waiting = new Map<string, Set<string>>();
   private readonly solidEntryPoints = new Map<string, number>();
   private latest: MilestoneInfo;
-  private readonly solidListeners: ((blockId: Uint8Array, block: Block) => void)[] = [];
+  /** Where the tangle reports blocks turning solid and milestones confirmed (see events.ts). */
+  readonly events: NodeEvents;
   /** Blocks being written right now (deduplicates concurrent submissions of one block). */
   private readonly storing = new Set<string>();
   /** Referencing milestone of recently referenced blocks: parents of new blocks are mostly these. */
@@ -104,16 +96,6 @@ export class Tangle {
   private readonly milestoneIds = new Map<number, Uint8Array>();
   /** Intake's batches, written behind (storeBlock). */
   private readonly intake: IntakeWrites;
-  /** Called after each milestone's batch is written and taken in (pruning, automatic snapshots). */
-  private readonly confirmedListeners: ((index: number) => void)[] = [];
-  /** Layers above (the indexer) that add their writes to each milestone's atomic batch. */
-  readonly confirmationWriters: ConfirmationWriter[] = [];
-  /**
-   * Hashes the TIP-4 Merkle root of each list (a milestone's two roots) off the main thread, so
-   * intake goes on meanwhile; unset, confirmation hashes them in place.
-   */
-  merkleRoots?: (lists: readonly (readonly Uint8Array[])[]) => Promise<Uint8Array[]>;
-
   private constructor(
     readonly store: KvStore,
     readonly options: TangleOptions,
@@ -121,6 +103,7 @@ export class Tangle {
   ) {
     this.tips = new TipPool({ ...options.tipPool, belowMaxDepth: options.protocolParameters.belowMaxDepth });
     this.latest = latest;
+    this.events = options.events ?? new NodeEvents();
     this.intake = new IntakeWrites(store);
   }
 
@@ -165,16 +148,6 @@ export class Tangle {
   /** Registers a solid entry point (genesis or snapshot import); written by the caller's batch. */
   addSolidEntryPoint(blockId: Uint8Array, index: number): void {
     this.solidEntryPoints.set(toHex(blockId), index);
-  }
-
-  /** Registers a listener for every confirmed milestone (after its batch). */
-  onConfirmed(listener: (index: number) => void): void {
-    this.confirmedListeners.push(listener);
-  }
-
-  /** Called for every block that becomes solid (milestone confirmation listens here). */
-  onSolid(listener: (blockId: Uint8Array, block: Block) => void): void {
-    this.solidListeners.push(listener);
   }
 
   unreferencedCount(): number {
@@ -234,7 +207,7 @@ export class Tangle {
    * milestone references it, and a milestone's batch is written only after every intake batch
    * handed to storage before it (`intakeWritten`), so the ledger never names a block the disk
    * lacks. An unconfirmed block lost in a crash can be submitted again, as with Hornet's
-   * write-behind object storage.
+   * write-behind object storage. With `source`, a new block is announced as `blockTaken`.
    */
   async storeBlock(
     blockId: Uint8Array,
@@ -242,6 +215,7 @@ export class Tangle {
     bytes: Uint8Array,
     milestone: boolean,
     hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
+    source?: BlockSource,
   ): Promise<boolean> {
     const key = toHex(blockId);
     if (await this.hasBlock(blockId)) return false;
@@ -256,6 +230,9 @@ export class Tangle {
         .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
         .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
       putChildLinks(batch, block.parents, blockId);
+      // announced as taken before it can be announced solid (a coordinator announces its own
+      // blocks later, once they are on disk)
+      if (source) this.events.emit("blockTaken", { blockId, block, bytes, source });
       await this.admit(blockId, block, bytes, milestone, arrivalTime, hashes ?? transactionHashesOf(block, bytes));
     } finally {
       this.storing.delete(key);
@@ -369,7 +346,7 @@ export class Tangle {
     // a milestone references its own cone: blocks built on it root there
     if (entry.block.payload?.type === 7) entry.ycri = entry.ocri = entry.block.payload.index;
     this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri, entry);
-    for (const l of this.solidListeners) l(entry.blockId, entry.block);
+    this.events.emit("blockSolid", { blockId: entry.blockId, block: entry.block });
     return true;
   }
 
@@ -461,7 +438,6 @@ export class Tangle {
     this.latest = milestone;
     this.rememberMilestoneId(milestone.index, milestone.milestoneId);
     this.recomputeConeRoots();
-    for (const l of this.confirmedListeners) l(milestone.index);
   }
 }
 

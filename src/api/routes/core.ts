@@ -9,7 +9,6 @@ import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { arrayOf, closedObject, integer, openObject, responses, type Schema, string, Tag } from "../schemas/common.js";
 import { blockId, milestoneId } from "../schemas/core.js";
 import { registerBlockRoutes } from "./coreBlocks.js";
-import { MetricsTracker } from "./coreMetrics.js";
 import { registerMilestoneRoutes } from "./coreMilestones.js";
 import { registerOutputRoutes } from "./coreOutputs.js";
 import { CORE_V2 } from "./coreParams.js";
@@ -185,8 +184,6 @@ export const CORE_INFO_ROUTES = {
 } satisfies Record<string, RouteDefinition>;
 
 export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
-  const metrics = new MetricsTracker(app, node.tangle);
-
   registerRoute(app, CORE_INFO_ROUTES.info, async (): Promise<InfoJson> => {
     const tangle = node.tangle;
     const params = tangle.protocolParameters;
@@ -216,7 +213,7 @@ export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
         decimals: 6,
         useMetricPrefix: false,
       },
-      metrics: metrics.metrics,
+      metrics: node.metrics.metrics,
       features: node.options.powWorkers > 0 ? ["pow"] : [],
       ...(network && sync
         ? {

@@ -5,6 +5,7 @@ import { expectObject } from "../../codec/json.js";
 import { validateBlockSyntax } from "../../codec/syntactic.js";
 import { type Block, PayloadType } from "../../codec/types.js";
 import { minerPool, powDigest, powScore, withNonce } from "../../pow/index.js";
+import { IgnoreReason, type IntakeVerdict } from "../../tangle/intake.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, unavailable } from "../errors.js";
 import type { BlockCreatedJson } from "../json/core.js";
@@ -25,8 +26,11 @@ import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
  * 4. Nonce missing or 0 and the PoW score short → the node mines (its worker pool, to
  *    `minPowScore`; 503 when it has no workers). A non-zero nonce is never re-mined, and a
  *    milestone block keeps nonce 0 (the coordinator's signature stands in for PoW).
- * 5. `node.submitBlock` (acceptBlock): PoW score or coordinator signature, store, solidify. 201 `{blockId}` with
- *    `Location: /api/core/v2/blocks/<blockId>`.
+ * 5. The node's intake (src/tangle/intake.ts): PoW score or coordinator signature, store,
+ *    solidify. Its verdict becomes the answer: accepted or already known → 201 `{blockId}` with
+ *    `Location: /api/core/v2/blocks/<blockId>`; not synced → 503; rejected or a stale milestone → 400.
+ *    The intake is asked first whether it would take a client's block at all, so nothing is
+ *    mined for a node that is behind.
  */
 
 const JSON_FIELDS = ["protocolVersion", "parents", "payload", "nonce"];
@@ -164,6 +168,19 @@ async function completeBlock(
   return { bytes, block: { ...block, nonce } };
 }
 
+/** The ID of an accepted or already known block; any other verdict is the error it answers with. */
+function blockIdOf(verdict: IntakeVerdict): Uint8Array {
+  if (verdict.kind === "accepted") return verdict.blockId;
+  if (verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate) return verdict.blockId!;
+  throw verdictError(verdict);
+}
+
+/** Not synced → 503; rejected (codec, syntax, PoW, signature) or a stale milestone → 400. */
+function verdictError(verdict: IntakeVerdict): Error {
+  if (verdict.kind === "ignored" && verdict.reason === IgnoreReason.NotSynced) return unavailable(verdict.details);
+  return badRequest(verdict.kind === "accepted" ? "accepted" : verdict.details);
+}
+
 export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): void {
   // A scope of its own, so its body parsers apply to this route only.
   void app.register(async (scope) => {
@@ -182,15 +199,12 @@ export function registerSubmitBlockRoute(app: FastifyInstance, node: ApiNode): v
       scope,
       SUBMIT_BLOCK_ROUTE,
       async (request, reply): Promise<BlockCreatedJson> => {
-        const sync = node.network?.syncStatus();
-        if (sync && !sync.isSynced) {
-          throw unavailable(
-            `the node is not synced: ledger at milestone ${sync.confirmedMilestoneIndex}, network at ${sync.latestMilestoneIndex}`,
-          );
-        }
+        const refused = node.intake.refusal("api");
+        if (refused) throw verdictError(refused);
         const submission = parseSubmission(request, node);
         const { bytes, block } = await completeBlock(node, submission, reply);
-        const { blockId } = await node.submitBlock(bytes, block);
+        const verdict = await node.intake.submit(bytes, "api", block);
+        const blockId = blockIdOf(verdict);
         const id = toHex(blockId);
         void reply.code(201).header("location", `${CORE_V2}/blocks/${id}`);
         return { blockId: id };

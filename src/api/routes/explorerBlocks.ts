@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
-import { attachExplorerIndex, blockChildren, IndexerError, milestoneBlocks } from "../../indexer/index.js";
+import { blockChildren, IndexerError, milestoneBlocks } from "../../indexer/index.js";
 import { Bucket, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
@@ -185,7 +185,6 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
 
 /** Registers the milestone-blocks and children routes and the writer of the milestone block index. */
 export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
-  attachExplorerIndex(node.tangle);
   const store = () => node.tangle.store;
 
   const listBlocks = async (request: FastifyRequest, index: number): Promise<MilestoneBlocksPage> => {

@@ -5,7 +5,6 @@ import { decodeOutput } from "../../codec/outputs/output.js";
 import { ReadStream } from "../../codec/readStream.js";
 import {
   addressUpdates,
-  attachAddressLedger,
   availableBalance,
   IndexerError,
   ownerAddress,
@@ -323,7 +322,6 @@ const RICHEST_PARAMS = new Set(["top"]);
 
 /** Registers the balance, ledger update, richest address and distribution routes and their writer. */
 export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
-  attachAddressLedger(node.tangle);
   const store = () => node.tangle.store;
   const hrp = () => node.tangle.protocolParameters.bech32Hrp;
   const addressParam = (raw: unknown) =>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
-import { Indexer, IndexerError, POSITION_LENGTH } from "../../indexer/index.js";
+import { IndexerError, POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
 import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
@@ -164,11 +164,13 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
 }
 
 export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void {
-  const indexer = () => guarded(() => Indexer.attach(node.tangle));
-  // Build or catch up the indexes before the first request (a node process attaches it earlier).
-  app.addHook("onReady", async () => {
-    await indexer();
-  });
+  // The node keeps the indexes in step with the ledger; a read first lets them catch up when
+  // they lag (a rebuild after a milestone slipped past them).
+  const indexer = () =>
+    guarded(async () => {
+      await node.indexer.catchUp();
+      return node.indexer;
+    });
 
   const none = new Set<string>();
   for (const lookup of LOOKUPS) {

@@ -60,7 +60,9 @@ export function viewWith(node: LedgerNode, options: Partial<ApiNode["options"]>)
     coordinatorPublicKey: node.coordinatorPublicKey,
     jwtSecret: node.jwtSecret,
     options: { ...node.options, ...options },
-    submitBlock: (bytes, checked) => node.submitBlock(bytes, checked),
+    intake: node.intake,
+    indexer: node.indexer,
+    metrics: node.metrics,
   };
 }
 

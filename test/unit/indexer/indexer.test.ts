@@ -58,7 +58,8 @@ describe("indexer over a real ledger", () => {
 
   before(async () => {
     ledger = await TestLedger.open("indexer");
-    indexer = await Indexer.attach(ledger.node.tangle);
+    indexer = ledger.node.indexer;
+    await indexer.catchUp();
   });
   after(async () => {
     await ledger.close();
@@ -198,7 +199,8 @@ describe("indexer over a real ledger", () => {
       new Uint8Array(34),
     );
     await ledger.reopen();
-    const rebuilt = await Indexer.attach(ledger.node.tangle);
+    const rebuilt = ledger.node.indexer;
+    await rebuilt.catchUp();
     assert.equal(rebuilt.isSynced, true);
     assert.deepEqual(await dumpIndexes(ledger), incremental);
     indexer = rebuilt;
@@ -206,11 +208,14 @@ describe("indexer over a real ledger", () => {
 
   it("catches up with milestones confirmed while no indexer was attached", async () => {
     await ledger.reopen();
+    ledger.node.events.detachIndex(ledger.node.indexer);
     // milestone C: bob spends his output again, with no indexer attached to this node
     const sent = await ledger.send([h.destroy.outputs[0]!], [basic(h.alice.address)], [h.bob]);
     const msC = await ledger.milestone();
     await ledger.assertIncluded(sent);
-    const late = await Indexer.attach(ledger.node.tangle);
+    const late = new Indexer(ledger.node.store);
+    ledger.node.events.attachIndex(late);
+    await late.catchUp();
     const page = await late.outputs({
       type: OutputType.Basic,
       fields: [addr(IndexedField.Address, h.alice.address)],
@@ -231,11 +236,16 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
     try {
       const dev = devWallet();
       const alice = wallet("alice");
+      ledger.node.events.detachIndex(ledger.node.indexer);
       ledger.node.start();
       let funds = GENESIS;
       let attaching: Promise<Indexer> | undefined;
       for (let i = 0; i < 8; i++) {
-        if (i === 3) attaching = Indexer.attach(ledger.node.tangle);
+        if (i === 3) {
+          const late = new Indexer(ledger.node.store);
+          ledger.node.events.attachIndex(late);
+          attaching = late.catchUp().then(() => late);
+        }
         const amount = funds.output.amount - 1_000_000n;
         const sent = await ledger.send([funds], [basic(alice.address), basic(dev.address, { amount })], [dev]);
         for (let polls = 0; polls < 2000; polls++) {
@@ -263,7 +273,7 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
       const live = await dumpIndexes(ledger);
       await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
       await ledger.reopen();
-      await Indexer.attach(ledger.node.tangle);
+      await ledger.node.indexer.catchUp();
       assert.deepEqual(await dumpIndexes(ledger), live);
     } finally {
       await ledger.close();
@@ -275,9 +285,8 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
     try {
       const dev = devWallet();
       const alice = wallet("alice");
-      const indexer = await Indexer.attach(ledger.node.tangle);
-      const writers = ledger.node.tangle.confirmationWriters;
-      const [writer] = writers.splice(0, writers.length);
+      const indexer = ledger.node.indexer;
+      ledger.node.events.detachIndex(indexer);
       const sent = await ledger.send(
         [GENESIS],
         [basic(alice.address), basic(dev.address, { amount: GENESIS.output.amount - 1_000_000n })],
@@ -289,7 +298,7 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
       assert.equal(stale.ledgerIndex, slipped.index - 1, "still consistent with the ledger it names");
       assert.deepEqual(hexes(stale.items), [toHex(GENESIS.outputId)]);
 
-      writers.push(writer!);
+      ledger.node.events.attachIndex(indexer);
       const next = await ledger.milestone();
       assert.equal(indexer.isSynced, true);
       const page = await indexer.outputs({ type: OutputType.Basic, pageSize: 10 });

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from "fastify";
-import type { Tangle } from "../../tangle/tangle.js";
+import type { NodeEvents } from "./events.js";
 
 /**
  * The `metrics` of `GET /api/core/v2/info`, computed as Hornet does at each confirmed milestone:
  * blocks that became solid since the previous milestone and blocks the milestone referenced,
  * each divided by the time between the two milestones' timestamps; the referenced rate is the
- * ratio of the two in percent. Zero until two milestones were seen by this server.
+ * ratio of the two in percent. Zero until two milestones were confirmed while the node ran.
  */
 export interface NodeMetrics {
   blocksPerSecond: number;
@@ -13,28 +12,19 @@ export interface NodeMetrics {
   referencedRate: number;
 }
 
+/** A subscriber of the node's events that keeps `NodeMetrics` current. */
 export class MetricsTracker {
   private newBlocks = 0;
   private lastTimestamp: number | undefined;
-  private closed = false;
   private current: NodeMetrics = { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 };
 
-  /** Listens to the tangle until the server closes. */
-  constructor(app: FastifyInstance, tangle: Tangle) {
-    this.lastTimestamp = tangle.latestMilestone.index > 0 ? tangle.latestMilestone.timestamp : undefined;
-    tangle.onSolid(() => {
-      if (!this.closed) this.newBlocks++;
+  /** `lastTimestamp`: the latest milestone's timestamp when there is one (the first interval's start). */
+  constructor(events: NodeEvents, lastTimestamp: number | undefined) {
+    this.lastTimestamp = lastTimestamp;
+    events.on("blockSolid", () => {
+      this.newBlocks++;
     });
-    // Adds no writes to the milestone's batch: it only reads how many blocks the milestone referenced.
-    const writer: Tangle["confirmationWriters"][number] = (_batch, result, milestone) => {
-      this.onMilestone(result.referenced.length, milestone.timestamp);
-    };
-    tangle.confirmationWriters.push(writer);
-    app.addHook("onClose", async () => {
-      this.closed = true;
-      const i = tangle.confirmationWriters.indexOf(writer);
-      if (i >= 0) tangle.confirmationWriters.splice(i, 1);
-    });
+    events.on("milestoneConfirmed", (e) => this.onMilestone(e.result.referenced.length, e.milestone.timestamp));
   }
 
   get metrics(): NodeMetrics {
