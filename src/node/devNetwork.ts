@@ -1,5 +1,11 @@
 import { fromHex } from "../codec/hex.js";
-import type { BasicOutput, ProtocolParameters } from "../codec/types.js";
+import {
+  AddressType,
+  type BasicOutput,
+  OutputType,
+  type ProtocolParameters,
+  UnlockConditionType,
+} from "../codec/types.js";
 
 /**
  * The dev network of DESIGN.md section 7: its protocol parameters and its genesis, one basic
@@ -33,11 +39,14 @@ export function devProtocolParameters(minPowScore: number): ProtocolParameters {
 /** The genesis output: the whole supply to the dev key's Ed25519 address. */
 export function devGenesisOutput(): BasicOutput {
   return {
-    type: 3,
+    type: OutputType.Basic,
     amount: DEV_TOKEN_SUPPLY,
     nativeTokens: [],
     unlockConditions: [
-      { type: 0, address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32) } },
+      {
+        type: UnlockConditionType.Address,
+        address: { type: AddressType.Ed25519, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32) },
+      },
     ],
     features: [],
   };

@@ -1,4 +1,4 @@
-import type { Block } from "../codec/types.js";
+import { type Block, PayloadType } from "../codec/types.js";
 
 /** What the cone-root update reads and writes of a block not yet referenced by a milestone. */
 export interface ConeRootEntry {
@@ -46,7 +46,7 @@ export function recomputeConeRoots<E extends ConeRootEntry>(
       stack.pop();
       if (e.coneRootPass === pass) continue;
       e.coneRootPass = pass;
-      if (e.block.payload?.type === 7) continue; // a milestone block roots at its own index
+      if (e.block.payload?.type === PayloadType.Milestone) continue; // a milestone block roots at its own index
       let y = 0;
       let o = Number.MAX_SAFE_INTEGER;
       for (const pk of e.parentKeys) {

@@ -8,7 +8,7 @@ import {
 } from "../codec/ids.js";
 import { outputLeafHashes, storedOutputIdProofs, transactionCommitment } from "../codec/outputIdProof.js";
 import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
-import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
+import { type MilestonePayload, PayloadType, type ProtocolParameters } from "../codec/types.js";
 import { merkleRoot } from "../crypto/merkle.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
 import {
@@ -75,7 +75,7 @@ export async function planConfirmation(
   const createdInCone = new Set<string>();
   const needed: Uint8Array[] = [];
   for (const c of cone) {
-    if (c.block.payload?.type !== 6) continue;
+    if (c.block.payload?.type !== PayloadType.Transaction) continue;
     const tx = c.block.payload;
     const transactionId = c.transactionId ?? computeTransactionId(tx);
     const inputIds = tx.essence.inputs.map(outputIdOfInput);

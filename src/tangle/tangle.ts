@@ -1,7 +1,7 @@
 import { decodeOwnedBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import { transactionHashesFromBytes } from "../codec/ids.js";
-import type { Block, MilestonePayload, ProtocolParameters } from "../codec/types.js";
+import { type Block, type MilestonePayload, PayloadType, type ProtocolParameters } from "../codec/types.js";
 import type { ConeBlock } from "../ledger/pastCone.js";
 import {
   type BlockMetadataRecord,
@@ -69,7 +69,7 @@ export function transactionHashesOf(
   block: Block,
   bytes: Uint8Array,
 ): { transactionId: Uint8Array; signingHash: Uint8Array } | undefined {
-  if (block.payload?.type !== 6) return undefined;
+  if (block.payload?.type !== PayloadType.Transaction) return undefined;
   const start = 2 + 32 * block.parents.length + 4;
   return transactionHashesFromBytes(block.payload, bytes.subarray(start, bytes.length - 8));
 }
@@ -344,7 +344,7 @@ export class Tangle {
     entry.ycri = ycri;
     entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
     // a milestone references its own cone: blocks built on it root there
-    if (entry.block.payload?.type === 7) entry.ycri = entry.ocri = entry.block.payload.index;
+    if (entry.block.payload?.type === PayloadType.Milestone) entry.ycri = entry.ocri = entry.block.payload.index;
     this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri, entry);
     this.events.emit("blockSolid", { blockId: entry.blockId, block: entry.block });
     return true;
@@ -414,7 +414,8 @@ export class Tangle {
   pendingMilestones(): { blockId: Uint8Array; milestone: MilestonePayload }[] {
     const found: { blockId: Uint8Array; milestone: MilestonePayload }[] = [];
     for (const e of this.unreferenced.values()) {
-      if (e.solid && e.block.payload?.type === 7) found.push({ blockId: e.blockId, milestone: e.block.payload });
+      if (e.solid && e.block.payload?.type === PayloadType.Milestone)
+        found.push({ blockId: e.blockId, milestone: e.block.payload });
     }
     return found.sort((a, b) => a.milestone.index - b.milestone.index);
   }
