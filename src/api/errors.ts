@@ -1,13 +1,17 @@
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
-import { isCodecError } from "../codec/errors.js";
-import { isNetworkError, NetworkErrorCode } from "../network/errors.js";
+import { CodecErrorCode } from "../codec/errors.js";
+import { IndexerErrorCode } from "../indexer/errors.js";
+import { LedgerErrorCode } from "../ledger/errors.js";
+import { NetworkErrorCode } from "../network/errors.js";
 import { isPowError, PowErrorCode } from "../pow/errors.js";
-import { SnapshotError, SnapshotErrorCode } from "../snapshot/errors.js";
-import { BlockError } from "../tangle/errors.js";
+import { SnapshotErrorCode } from "../snapshot/errors.js";
+import { StorageErrorCode } from "../storage/errors.js";
+import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
- * The one place where errors become HTTP answers (DESIGN.md section 3). Every error body is
+ * The one place where errors become HTTP answers (docs/decisions.md, HTTP API). Every error body is
  * `{"error": {"code": <status>, "message": <spec text>, "details": <reason>}}`; bad input of any
  * kind (malformed JSON, wrong content type, huge bodies, codec and syntactic errors) is a 400,
  * never a 500, and a 500 never carries a stack trace.
@@ -48,28 +52,95 @@ export function errorBody(status: number, details?: string): ErrorBody {
   };
 }
 
-const SNAPSHOT_STATUS: Partial<Record<SnapshotErrorCode, number>> = {
+/** The statuses an error of a layer below the API can become. */
+type DomainStatus = 400 | 404 | 500 | 503;
+
+/**
+ * Every code of every layer, mapped deliberately: the caller's fault (400), data that is not
+ * there (404), the node not able to serve now (503), or the node's own failure (500). A code
+ * added to an enum without a status here does not compile.
+ */
+const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
+  // decoding and syntactic rules: what was sent is wrong
+  ...allCodes(CodecErrorCode, 400),
+  // intake: the block is wrong (PoW, signature) or late (a stale milestone)
+  ...allCodes(BlockErrorCode, 400),
+  [TangleErrorCode.MilestoneMismatch]: 500,
+  [TangleErrorCode.NotCoordinator]: 503,
+  // the database: the node's own failures
+  ...allCodes(StorageErrorCode, 500),
+  // a ledger contract broken inside the node (a conflict never reaches a caller as an error)
+  ...allCodes(LedgerErrorCode, 500),
+  // PoW: the node cannot mine this block now (disabled, aborted, its miner failed)
+  ...allCodes(PowErrorCode, 503),
+  // snapshots: the request's fault, data pruned away, or a real failure
   [SnapshotErrorCode.BadIndex]: 400,
   [SnapshotErrorCode.NoFullSnapshot]: 400,
   [SnapshotErrorCode.NotMergeable]: 400,
   [SnapshotErrorCode.Pruned]: 404,
+  [SnapshotErrorCode.Unreadable]: 500,
+  [SnapshotErrorCode.Truncated]: 500,
+  [SnapshotErrorCode.Corrupted]: 500,
+  [SnapshotErrorCode.UnsupportedVersion]: 500,
+  [SnapshotErrorCode.WrongType]: 500,
+  [SnapshotErrorCode.WrongNetwork]: 500,
+  [SnapshotErrorCode.DatabaseNotEmpty]: 500,
+  [SnapshotErrorCode.IncompleteImport]: 500,
+  [SnapshotErrorCode.LedgerInconsistent]: 500,
+  [SnapshotErrorCode.WriteFailed]: 500,
+  // the indexes: busy while the ledger moves (retry), or damaged
+  [IndexerErrorCode.Busy]: 503,
+  [IndexerErrorCode.NotReady]: 503,
+  [IndexerErrorCode.Corrupt]: 500,
+  [IndexerErrorCode.ListMoved]: 503,
+  // the network: behind it (503); peers' failures never reach a client
+  [NetworkErrorCode.NotSynced]: 503,
+  [NetworkErrorCode.NoPeer]: 503,
+  [NetworkErrorCode.Timeout]: 503,
+  [NetworkErrorCode.NotFound]: 404,
+  [NetworkErrorCode.MalformedMessage]: 500,
+  [NetworkErrorCode.UnexpectedResponse]: 500,
+  [NetworkErrorCode.InvalidIdentity]: 500,
+  [NetworkErrorCode.InvalidNetworkConfig]: 500,
+  [NetworkErrorCode.InvalidPeerAddress]: 400,
 };
+
+/** The code of any layer below the API. */
+type DomainErrorCode =
+  | CodecErrorCode
+  | BlockErrorCode
+  | TangleErrorCode
+  | StorageErrorCode
+  | LedgerErrorCode
+  | PowErrorCode
+  | SnapshotErrorCode
+  | IndexerErrorCode
+  | NetworkErrorCode;
+
+function allCodes<C extends string>(codes: Record<string, C>, status: DomainStatus): Record<C, DomainStatus> {
+  return Object.fromEntries(Object.values(codes).map((c) => [c, status])) as Record<C, DomainStatus>;
+}
+
+/** The status of a code of a layer below the API (undefined for any other code). */
+export function statusOfCode(code: string): DomainStatus | undefined {
+  return Object.hasOwn(STATUS_OF_CODE, code) ? STATUS_OF_CODE[code as DomainErrorCode] : undefined;
+}
+
+/** What a 503 for a PoW failure says (the spec's client sees the reason). */
+function powDetails(e: LedgerNodeError<string, unknown>): string {
+  return e.code === PowErrorCode.Disabled
+    ? "proof of work is needed but disabled on this node"
+    : `proof of work failed: ${e.message}`;
+}
 
 /** Maps an error of any layer to a status and a reason; `request` lets a reason name what was sent. */
 export function toHttpError(e: unknown, request?: FastifyRequest): { status: number; details: string } {
   if (e instanceof ApiError) return { status: e.status, details: e.details };
-  if (isCodecError(e)) return { status: 400, details: e.message };
-  if (e instanceof BlockError) return { status: 400, details: e.message };
-  if (isNetworkError(e, NetworkErrorCode.NotSynced)) return { status: 503, details: e.message };
-  if (e instanceof SnapshotError) {
-    // the request's fault (400), data pruned away (404), or a real write failure (500)
-    const status = SNAPSHOT_STATUS[e.code] ?? 500;
-    return { status, details: e.message };
-  }
-  if (isPowError(e)) {
-    if (e.code === PowErrorCode.Disabled)
-      return { status: 503, details: "proof of work is needed but disabled on this node" };
-    return { status: 503, details: `proof of work failed: ${e.message}` };
+  if (e instanceof LedgerNodeError) {
+    const status = statusOfCode(e.code);
+    if (status !== undefined) {
+      return { status, details: isPowError(e) && status === 503 ? powDetails(e) : e.message };
+    }
   }
   const fe = e as FastifyError;
   if (fe?.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" && request) {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parsePeerAddress } from "../network/peering.js";
 import { defaultNodeOptions, type NodeOptions } from "../node/options.js";
+import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
  * Flags → NodeOptions. Each flag can also come from the environment (`LEDGER_NODE_<FLAG>`, e.g.
@@ -83,8 +84,19 @@ export const FLAGS: FlagSpec[] = [
   },
 ];
 
-export class UsageError extends Error {
-  readonly code = "CLI_USAGE";
+/** Why the command line was refused. */
+export enum CliErrorCode {
+  /** A flag, value or argument the command does not take (the message says which). */
+  Usage = "CLI_USAGE",
+}
+
+/** The command line is wrong: the CLI prints the message and exits with 2. */
+export function usageError(message: string): LedgerNodeError<CliErrorCode> {
+  return new LedgerNodeError(CliErrorCode.Usage, message);
+}
+
+export function isUsageError(e: unknown): e is LedgerNodeError<CliErrorCode> {
+  return isLedgerNodeError(e, CliErrorCode, CliErrorCode.Usage);
 }
 
 const envName = (flag: string) => `LEDGER_NODE_${flag.toUpperCase().replace(/-/g, "_")}`;
@@ -92,8 +104,7 @@ const envName = (flag: string) => `LEDGER_NODE_${flag.toUpperCase().replace(/-/g
 function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[keyof NodeOptions] {
   const text = Array.isArray(raw) ? raw.join(",") : String(raw);
   if (spec.kind === "int") {
-    if (!/^\d+$/.test(text))
-      throw new UsageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
+    if (!/^\d+$/.test(text)) throw usageError(`${source}: --${spec.flag} takes a non-negative integer, got "${text}"`);
     return Number(text);
   }
   if (spec.kind === "list") {
@@ -105,7 +116,7 @@ function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[k
   }
   if (spec.kind === "level") {
     if (!(LEVELS as readonly string[]).includes(text))
-      throw new UsageError(`${source}: --${spec.flag} takes one of ${LEVELS.join(", ")}`);
+      throw usageError(`${source}: --${spec.flag} takes one of ${LEVELS.join(", ")}`);
     return text as NodeOptions["logLevel"];
   }
   return text;
@@ -126,24 +137,24 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
       help = true;
       continue;
     }
-    if (!arg.startsWith("--")) throw new UsageError(`unexpected argument "${arg}"`);
+    if (!arg.startsWith("--")) throw usageError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (value === undefined) throw usageError(`--${name} needs a value`);
     const spec = FLAGS.find((f) => f.flag === name);
     if (name === "config") configPath = value;
     // a list flag may be repeated (--peer a --peer b), its values add up
     else if (spec?.kind === "list" && fromFlags.has(name)) fromFlags.set(name, `${fromFlags.get(name)},${value}`);
     else if (spec) fromFlags.set(name, value);
-    else throw new UsageError(`unknown flag --${name} (see --help)`);
+    else throw usageError(`unknown flag --${name} (see --help)`);
   }
   let fromFile: Record<string, unknown> = {};
   if (configPath) {
     try {
       fromFile = JSON.parse(readFileSync(configPath, "utf8"));
     } catch (e) {
-      throw new UsageError(`cannot read config file ${configPath}: ${(e as Error).message}`);
+      throw usageError(`cannot read config file ${configPath}: ${(e as Error).message}`);
     }
   }
   const options = { ...defaultNodeOptions } as Record<keyof NodeOptions, unknown>;
@@ -160,7 +171,7 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     try {
       parsePeerAddress(peer);
     } catch (e) {
-      throw new UsageError(`--peer ${(e as Error).message}`);
+      throw usageError(`--peer ${(e as Error).message}`);
     }
   }
   return { options: options as unknown as NodeOptions, help };

@@ -8,7 +8,7 @@ import {
   type SnapshotHeader,
   SnapshotType,
 } from "../snapshot/index.js";
-import { UsageError } from "./flags.js";
+import { isUsageError, usageError } from "./flags.js";
 
 /**
  * `npm start -- inspect <snapshot file> [--json]`: reads a TIP-35 snapshot file completely and
@@ -41,11 +41,11 @@ export function parseInspectArgs(argv: readonly string[]): InspectArgs {
   for (const arg of argv) {
     if (arg === "--help" || arg === "-h") help = true;
     else if (arg === "--json") json = true;
-    else if (arg.startsWith("--")) throw new UsageError(`unknown flag ${arg} (see inspect --help)`);
+    else if (arg.startsWith("--")) throw usageError(`unknown flag ${arg} (see inspect --help)`);
     else if (file === undefined) file = arg;
-    else throw new UsageError(`unexpected argument "${arg}": inspect reads one file`);
+    else throw usageError(`unexpected argument "${arg}": inspect reads one file`);
   }
-  if (!file && !help) throw new UsageError("inspect needs the path of a snapshot file (see inspect --help)");
+  if (!file && !help) throw usageError("inspect needs the path of a snapshot file (see inspect --help)");
   return { file: file ?? "", json, help };
 }
 
@@ -238,7 +238,7 @@ export async function runInspectCommand(
   try {
     args = parseInspectArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       io.err.write(`error: ${e.message}\n`);
       return 2;
     }
@@ -262,7 +262,7 @@ export async function runInspectCommand(
   } catch (e) {
     bar?.end();
     if (isSnapshotError(e)) {
-      io.err.write(`error: ${args.file} is not a valid snapshot (${e.code}): ${e.reason}\n`);
+      io.err.write(`error: ${args.file} is not a valid snapshot (${e.code}): ${e.message}\n`);
       return 1;
     }
     throw e;

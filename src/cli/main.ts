@@ -2,7 +2,7 @@
 import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
-import { helpText, parseArgs, UsageError } from "./flags.js";
+import { helpText, isUsageError, parseArgs } from "./flags.js";
 import { runTokenCommand } from "./token.js";
 
 /**
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   try {
     parsed = parseArgs(process.argv.slice(2));
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       console.error(`error: ${e.message}`);
       process.exit(2);
     }

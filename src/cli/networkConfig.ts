@@ -1,6 +1,6 @@
 import { networkConfigPath, networkConfigToJson, readNetworkConfig } from "../network/index.js";
 import { defaultNodeOptions } from "../node/options.js";
-import { UsageError } from "./flags.js";
+import { isUsageError, usageError } from "./flags.js";
 
 /**
  * `npm start -- network-config [--data-dir d]`: prints the network configuration of the node
@@ -21,8 +21,8 @@ function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { dataDir: stri
     const eq = arg.indexOf("=");
     const name = arg.startsWith("--") ? arg.slice(2, eq < 0 ? undefined : eq) : "";
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (name !== "data-dir") throw new UsageError(`unexpected argument "${arg}" (see network-config --help)`);
-    if (value === undefined) throw new UsageError("--data-dir needs a value");
+    if (name !== "data-dir") throw usageError(`unexpected argument "${arg}" (see network-config --help)`);
+    if (value === undefined) throw usageError("--data-dir needs a value");
     args.dataDir = value;
   }
   return args;
@@ -37,7 +37,7 @@ export async function runNetworkConfigCommand(
   try {
     args = parse(argv, env);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       console.error(`error: ${e.message}`);
       return 2;
     }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_TOKEN_LIFETIME, issueApiToken } from "../api/auth.js";
 import { defaultNodeOptions } from "../node/options.js";
 import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
-import { UsageError } from "./flags.js";
+import { isUsageError, usageError } from "./flags.js";
 
 /**
  * `npm start -- token [--data-dir d] [--expires-in 7d]`: prints a JWT that opens the protected
@@ -33,18 +33,18 @@ export function parseTokenArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       args.help = true;
       continue;
     }
-    if (!arg.startsWith("--")) throw new UsageError(`unexpected argument "${arg}"`);
+    if (!arg.startsWith("--")) throw usageError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf("=");
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (value === undefined) throw usageError(`--${name} needs a value`);
     if (name === "data-dir") args.dataDir = value;
     else if (name === "expires-in") {
       if (!TIME_SPAN.test(value.trim())) {
-        throw new UsageError(`--expires-in takes a time span such as 12h, 7d or 1y, got "${value}"`);
+        throw usageError(`--expires-in takes a time span such as 12h, 7d or 1y, got "${value}"`);
       }
       args.expiresIn = value.trim();
-    } else throw new UsageError(`unknown flag --${name} (see token --help)`);
+    } else throw usageError(`unknown flag --${name} (see token --help)`);
   }
   return args;
 }
@@ -89,7 +89,7 @@ export async function runTokenCommand(argv: readonly string[]): Promise<number> 
   try {
     args = parseTokenArgs(argv);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       console.error(`error: ${e.message}`);
       return 2;
     }

@@ -1,5 +1,5 @@
 import { bech32Decode, bech32Encode } from "../crypto/bech32.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { bytesEqual, toHex } from "./hex.js";
 import { expectHex, expectObject, expectU8 } from "./json.js";
 import { ReadStream } from "./readStream.js";
@@ -56,7 +56,7 @@ function addressFromParts(type: number, hash: Uint8Array, field: string, code: C
     case AddressType.Nft:
       return { type: AddressType.Nft, nftId: hash };
     default:
-      throw new CodecError(code, field, `unknown address type ${type}`);
+      throw codecError(code, field, `unknown address type ${type}`);
   }
 }
 
@@ -70,7 +70,7 @@ export function serializeAddress(w: WriteStream, address: Address): void {
 export function deserializeAddress(r: ReadStream, field: string): Address {
   const type = r.u8(`${field}.type`);
   if (type !== AddressType.Ed25519 && type !== AddressType.Alias && type !== AddressType.Nft) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown address type ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown address type ${type}`);
   }
   const hash = r.bytesN(ADDRESS_HASH_LENGTH, `${field}.${hashKey(type)}`);
   return addressFromParts(type, hash, `${field}.type`, CodecErrorCode.UnknownType);
@@ -105,7 +105,7 @@ export function addressFromJson(json: unknown, field: string): Address {
   const head = expectObject(json, field, ["type"], ["pubKeyHash", "aliasId", "nftId"]);
   const type = expectU8(head.type, `${field}.type`);
   if (type !== AddressType.Ed25519 && type !== AddressType.Alias && type !== AddressType.Nft) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown address type ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown address type ${type}`);
   }
   const key = hashKey(type);
   const obj = expectObject(json, field, ["type", key]);
@@ -147,14 +147,14 @@ export function addressFromBech32(value: string, hrp: string, field: string): Ad
   try {
     decoded = bech32Decode(value);
   } catch (e) {
-    throw new CodecError(CodecErrorCode.InvalidBech32, field, `not a valid bech32 string (${(e as Error).message})`);
+    throw codecError(CodecErrorCode.InvalidBech32, field, `not a valid bech32 string (${(e as Error).message})`);
   }
   // BIP-173 decoders accept an all-upper-case string; its HRP comes back lower-cased.
   if (decoded.hrp !== hrp.toLowerCase()) {
-    throw new CodecError(CodecErrorCode.InvalidBech32, field, `expected HRP "${hrp}", got "${decoded.hrp}"`);
+    throw codecError(CodecErrorCode.InvalidBech32, field, `expected HRP "${hrp}", got "${decoded.hrp}"`);
   }
   if (decoded.data.length !== SERIALIZED_ADDRESS_LENGTH) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.InvalidBech32,
       field,
       `an address is ${SERIALIZED_ADDRESS_LENGTH} bytes, got ${decoded.data.length}`,

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import { expectObject, expectU8, expectU64String, type JsonObject } from "./json.js";
 import { deserializeParents, parentsFromJson, serializeParents } from "./milestone.js";
@@ -89,7 +89,7 @@ export function blockFromJson(json: unknown, field = "block"): Block {
 
 function checkBlockLength(length: number, field: string): void {
   if (length > MAX_BLOCK_LENGTH) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.CountOutOfRange,
       field,
       `block is ${length} bytes, the limit is ${MAX_BLOCK_LENGTH}`,

@@ -1,3 +1,5 @@
+import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /**
  * Codec errors. Every decode or syntactic failure is a `CodecError` carrying a string code
  * and the label of the field it failed on (e.g. "basicOutput.amount"), so the API can answer
@@ -28,19 +30,14 @@ export enum CodecErrorCode {
   InvalidBech32 = "CODEC_INVALID_BECH32",
 }
 
-export class CodecError extends Error {
-  readonly code: CodecErrorCode;
-  /** Dotted path of the field the error is about, e.g. "block.payload.essence.outputs[2].amount". */
-  readonly field: string;
+/** A codec error: `data.field` is the dotted path of the field, e.g. "block.payload.essence.outputs[2].amount". */
+export type CodecError = LedgerNodeError<CodecErrorCode, { field: string }>;
 
-  constructor(code: CodecErrorCode, field: string, reason: string) {
-    super(`${field}: ${reason}`);
-    this.name = "CodecError";
-    this.code = code;
-    this.field = field;
-  }
+/** The error for `field`: its message names the field first. */
+export function codecError(code: CodecErrorCode, field: string, reason: string): CodecError {
+  return new LedgerNodeError(code, `${field}: ${reason}`, { field });
 }
 
-export function isCodecError(e: unknown): e is CodecError {
-  return e instanceof CodecError;
+export function isCodecError(e: unknown, code?: CodecErrorCode): e is CodecError {
+  return isLedgerNodeError(e, CodecErrorCode, code);
 }

@@ -1,5 +1,5 @@
 import { type AddressJson, addressFromJson, addressToJson, deserializeAddress, serializeAddress } from "./address.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import { expectArray, expectHex, expectObject, expectU8 } from "./json.js";
 import type { ReadStream } from "./readStream.js";
@@ -45,7 +45,7 @@ const isFeatureType = (t: number): boolean => t >= 0 && t <= FeatureType.Tag;
 
 function checkLength(length: number, max: number, field: string): void {
   if (length < 1 || length > max) {
-    throw new CodecError(CodecErrorCode.CountOutOfRange, field, `length must be in [1, ${max}], got ${length}`);
+    throw codecError(CodecErrorCode.CountOutOfRange, field, `length must be in [1, ${max}], got ${length}`);
   }
 }
 
@@ -93,7 +93,7 @@ function deserializeFeatureBody(r: ReadStream, type: number, field: string): Fea
       return { type, tag: r.bytesN(length, `${field}.tag`) };
     }
     default:
-      throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown feature type ${type}`);
+      throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown feature type ${type}`);
   }
 }
 
@@ -158,7 +158,7 @@ function featureBodyFromJson(json: unknown, type: number, field: string): Featur
       return { type, tag };
     }
     default:
-      throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown feature type ${type}`);
+      throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown feature type ${type}`);
   }
 }
 

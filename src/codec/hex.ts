@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 
 const HEX = "0123456789abcdef";
 const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i & 15]!);
@@ -56,12 +56,12 @@ function nibble(c: number): number {
  */
 export function fromHex(value: unknown, field: string, length?: number): Uint8Array {
   if (typeof value !== "string")
-    throw new CodecError(CodecErrorCode.InvalidHex, field, "expected a 0x-prefixed hex string");
-  if (!value.startsWith("0x")) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex must start with 0x");
+    throw codecError(CodecErrorCode.InvalidHex, field, "expected a 0x-prefixed hex string");
+  if (!value.startsWith("0x")) throw codecError(CodecErrorCode.InvalidHex, field, "hex must start with 0x");
   const n = value.length - 2;
-  if (n % 2 !== 0) throw new CodecError(CodecErrorCode.InvalidHex, field, "hex has an odd number of digits");
+  if (n % 2 !== 0) throw codecError(CodecErrorCode.InvalidHex, field, "hex has an odd number of digits");
   if (length !== undefined && n / 2 !== length) {
-    throw new CodecError(CodecErrorCode.InvalidHex, field, `expected ${length} bytes, got ${n / 2}`);
+    throw codecError(CodecErrorCode.InvalidHex, field, `expected ${length} bytes, got ${n / 2}`);
   }
   const size = n / 2;
   if (hexWrite && size >= NATIVE_FROM) {
@@ -78,7 +78,7 @@ export function fromHex(value: unknown, field: string, length?: number): Uint8Ar
   for (let i = 0; i < out.length; i++) {
     const hi = nibble(value.charCodeAt(2 + 2 * i));
     const lo = nibble(value.charCodeAt(3 + 2 * i));
-    if (hi < 0 || lo < 0) throw new CodecError(CodecErrorCode.InvalidHex, field, "invalid hex digit");
+    if (hi < 0 || lo < 0) throw codecError(CodecErrorCode.InvalidHex, field, "invalid hex digit");
     out[i] = (hi << 4) | lo;
   }
   return out;

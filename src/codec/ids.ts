@@ -1,6 +1,6 @@
 import { blake2b256 } from "../crypto/blake2b.js";
 import { encodeBlock } from "./block.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { fromHex, toHex } from "./hex.js";
 import { milestoneEssenceBytes } from "./milestone.js";
 import { encodeOutput } from "./outputs/output.js";
@@ -115,10 +115,10 @@ export function networkIdFromName(networkName: string): bigint {
 /** Output ID bytes: transaction ID ‖ output index as u16 LE. */
 export function outputIdFromParts(transactionId: Uint8Array, outputIndex: number): Uint8Array {
   if (transactionId.length !== ID_LENGTH) {
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputId.transactionId", "must be 32 bytes");
+    throw codecError(CodecErrorCode.ValueOutOfRange, "outputId.transactionId", "must be 32 bytes");
   }
   if (!Number.isInteger(outputIndex) || outputIndex < 0 || outputIndex > 0xffff) {
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputId.outputIndex", "must be a u16");
+    throw codecError(CodecErrorCode.ValueOutOfRange, "outputId.outputIndex", "must be a u16");
   }
   const out = new Uint8Array(OUTPUT_ID_LENGTH);
   out.set(transactionId);
@@ -134,8 +134,7 @@ export function outputIdOfInput(input: UtxoInput): Uint8Array {
 
 /** Splits 34 output ID bytes into transaction ID and index. */
 export function splitOutputId(id: Uint8Array): { transactionId: Uint8Array; outputIndex: number } {
-  if (id.length !== OUTPUT_ID_LENGTH)
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputId", "must be 34 bytes");
+  if (id.length !== OUTPUT_ID_LENGTH) throw codecError(CodecErrorCode.ValueOutOfRange, "outputId", "must be 34 bytes");
   return { transactionId: id.slice(0, ID_LENGTH), outputIndex: outputIndexOf(id) };
 }
 
@@ -185,7 +184,7 @@ export function nftIdFromOutputId(id: Uint8Array): Uint8Array {
  */
 export function computeFoundryId(aliasId: Uint8Array, serialNumber: number, tokenSchemeType: number): Uint8Array {
   if (aliasId.length !== ID_LENGTH)
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, "foundryId.aliasId", "must be 32 bytes");
+    throw codecError(CodecErrorCode.ValueOutOfRange, "foundryId.aliasId", "must be 32 bytes");
   const out = new Uint8Array(FOUNDRY_ID_LENGTH);
   out[0] = AddressType.Alias;
   out.set(aliasId, 1);

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import { expectHex, expectInt, expectObject, expectU16, type JsonObject } from "./json.js";
 import type { ReadStream } from "./readStream.js";
@@ -22,14 +22,14 @@ export const MILESTONE_ID_LENGTH = 32;
 /** Writes `bytes` after checking its length, so a malformed in-memory object cannot shift the stream. */
 export function writeFixed(w: WriteStream, bytes: Uint8Array, length: number, field: string): void {
   if (bytes.length !== length) {
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, field, `must be ${length} bytes, got ${bytes.length}`);
+    throw codecError(CodecErrorCode.ValueOutOfRange, field, `must be ${length} bytes, got ${bytes.length}`);
   }
   w.bytes(bytes);
 }
 
 /** Fails with UnknownType: `type` is not one of the kinds allowed at `field`. */
 export function unexpectedType(field: string, type: number, what: string): never {
-  throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `type ${type} is not a valid ${what}`);
+  throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `type ${type} is not a valid ${what}`);
 }
 
 // ---------------------------------------------------------------- binary
@@ -97,10 +97,10 @@ export function inputToJson(input: Input): JsonObject {
 /** The `type` of a JSON object, read before the rest so an unknown type fails as UnknownType. */
 export function jsonType(json: unknown, field: string): number {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new CodecError(CodecErrorCode.InvalidJson, field, "expected an object");
+    throw codecError(CodecErrorCode.InvalidJson, field, "expected an object");
   }
   const type = (json as JsonObject).type;
-  if (type === undefined) throw new CodecError(CodecErrorCode.InvalidJson, `${field}.type`, "is required");
+  if (type === undefined) throw codecError(CodecErrorCode.InvalidJson, `${field}.type`, "is required");
   return expectInt(type, `${field}.type`, 0, 0xffffffff);
 }
 
@@ -135,5 +135,5 @@ export function inputFromJson(json: unknown, field: string): Input {
 /** Fails with CountOutOfRange unless `min <= n <= max`. */
 export function checkCount(n: number, field: string, min: number, max: number): void {
   if (n < min || n > max)
-    throw new CodecError(CodecErrorCode.CountOutOfRange, field, `must be in [${min}, ${max}], got ${n}`);
+    throw codecError(CodecErrorCode.CountOutOfRange, field, `must be in [${min}, ${max}], got ${n}`);
 }

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { fromHex } from "./hex.js";
 
 /**
@@ -13,7 +13,7 @@ const MAX_U256 = (1n << 256n) - 1n;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
 function fail(field: string, reason: string): never {
-  throw new CodecError(CodecErrorCode.InvalidJson, field, reason);
+  throw codecError(CodecErrorCode.InvalidJson, field, reason);
 }
 
 /** `json` must be a plain object whose keys are all in `required` or `optional`. */
@@ -36,7 +36,7 @@ export function expectObject(
 export function expectInt(json: unknown, field: string, min: number, max: number): number {
   if (typeof json !== "number" || !Number.isInteger(json)) fail(field, "expected an integer");
   if (json < min || json > max) {
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, field, `must be in [${min}, ${max}], got ${json}`);
+    throw codecError(CodecErrorCode.ValueOutOfRange, field, `must be in [${min}, ${max}], got ${json}`);
   }
   return json;
 }
@@ -49,7 +49,7 @@ export const expectU32 = (json: unknown, field: string): number => expectInt(jso
 export function expectU64String(json: unknown, field: string): bigint {
   if (typeof json !== "string" || !DECIMAL.test(json)) fail(field, "expected a decimal string");
   const v = BigInt(json);
-  if (v > MAX_U64) throw new CodecError(CodecErrorCode.ValueOutOfRange, field, "exceeds u64");
+  if (v > MAX_U64) throw codecError(CodecErrorCode.ValueOutOfRange, field, "exceeds u64");
   return v;
 }
 
@@ -58,7 +58,7 @@ export function expectU256Hex(json: unknown, field: string): bigint {
   if (typeof json !== "string" || !/^0x[0-9a-fA-F]{1,64}$/.test(json))
     fail(field, "expected 0x-prefixed hex of 1..64 digits");
   const v = BigInt(json);
-  if (v > MAX_U256) throw new CodecError(CodecErrorCode.ValueOutOfRange, field, "exceeds uint256");
+  if (v > MAX_U256) throw codecError(CodecErrorCode.ValueOutOfRange, field, "exceeds uint256");
   return v;
 }
 

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { compareBytes, toHex } from "./hex.js";
 import { checkCount, jsonType, unexpectedType, writeFixed } from "./input.js";
 import { expectArray, expectHex, expectObject, expectU8, expectU32, type JsonObject } from "./json.js";
@@ -33,7 +33,7 @@ export function checkParents(parents: readonly Uint8Array[], field: string): voi
   checkCount(parents.length, field, MIN_PARENTS_COUNT, MAX_PARENTS_COUNT);
   for (let i = 1; i < parents.length; i++) {
     if (compareBytes(parents[i - 1]!, parents[i]!) >= 0) {
-      throw new CodecError(CodecErrorCode.NotSortedOrUnique, `${field}[${i}]`, "parents must be sorted and unique");
+      throw codecError(CodecErrorCode.NotSortedOrUnique, `${field}[${i}]`, "parents must be sorted and unique");
     }
   }
 }
@@ -133,7 +133,7 @@ export function deserializeMilestone(r: ReadStream, field: string): MilestonePay
 export function checkSignatureOrder(signatures: readonly Ed25519Signature[], field: string): void {
   for (let i = 1; i < signatures.length; i++) {
     if (compareBytes(signatures[i - 1]!.publicKey, signatures[i]!.publicKey) >= 0) {
-      throw new CodecError(
+      throw codecError(
         CodecErrorCode.NotSortedOrUnique,
         `${field}[${i}].publicKey`,
         "signatures must be sorted by public key, each key once",

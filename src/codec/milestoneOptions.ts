@@ -1,5 +1,5 @@
 import { addressFromJson, addressToJson, deserializeAddress, serializeAddress } from "./address.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { compareBytes, toHex } from "./hex.js";
 import { checkCount, jsonType, unexpectedType, writeFixed } from "./input.js";
 import {
@@ -123,11 +123,7 @@ function deserializeReceipt(r: ReadStream, field: string): ReceiptMilestoneOptio
 function checkOptionOrder(options: readonly MilestoneOption[], field: string): void {
   for (let i = 1; i < options.length; i++) {
     if (options[i]!.type <= options[i - 1]!.type) {
-      throw new CodecError(
-        CodecErrorCode.NotSortedOrUnique,
-        `${field}[${i}]`,
-        "options must ascend by type, each once",
-      );
+      throw codecError(CodecErrorCode.NotSortedOrUnique, `${field}[${i}]`, "options must ascend by type, each once");
     }
   }
 }
@@ -136,7 +132,7 @@ function checkOptionOrder(options: readonly MilestoneOption[], field: string): v
 function checkFundsOrder(funds: readonly MigratedFundsEntry[], field: string): void {
   for (let i = 1; i < funds.length; i++) {
     if (compareBytes(funds[i - 1]!.tailTransactionHash, funds[i]!.tailTransactionHash) >= 0) {
-      throw new CodecError(
+      throw codecError(
         CodecErrorCode.NotSortedOrUnique,
         `${field}[${i}].tailTransactionHash`,
         "entries must be sorted by tail transaction hash and unique",

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { compareBytes, toHex } from "./hex.js";
 import { expectArray, expectHex, expectObject, expectU256Hex, u256ToHex } from "./json.js";
 import type { ReadStream } from "./readStream.js";
@@ -23,7 +23,7 @@ export interface NativeTokenJson {
 
 function checkCount(count: number, field: string): void {
   if (count > MAX_NATIVE_TOKEN_COUNT) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.CountOutOfRange,
       field,
       `at most ${MAX_NATIVE_TOKEN_COUNT} native tokens, got ${count}`,
@@ -34,7 +34,7 @@ function checkCount(count: number, field: string): void {
 /** TIP-18: native tokens are sorted by token ID and unique, so each ID must exceed the previous. */
 function checkOrder(tokens: NativeToken[], i: number, field: string): void {
   if (i > 0 && compareBytes(tokens[i - 1]!.id, tokens[i]!.id) >= 0) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.NotSortedOrUnique,
       `${field}[${i}].id`,
       "native tokens must be sorted by token ID and unique",

@@ -7,7 +7,7 @@ import {
   merkleProofValueHash,
   merkleRootFromProof,
 } from "../crypto/merkle.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { bytesEqual, toHex } from "./hex.js";
 import { serializeUtxoInput } from "./input.js";
 import { expectHex, expectInt, expectObject } from "./json.js";
@@ -126,12 +126,12 @@ export function outputIdProofFromStored(
 }
 
 function readProofNode(r: ReadStream, field: string, depth: number): MerkleProofNode {
-  if (depth > 64) throw new CodecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
+  if (depth > 64) throw codecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
   const type = r.u8(`${field}.type`);
   if (type === 0) {
     return { type: 0, l: readProofNode(r, `${field}.l`, depth + 1), r: readProofNode(r, `${field}.r`, depth + 1) };
   }
-  if (type !== 1 && type !== 2) throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `node type ${type}`);
+  if (type !== 1 && type !== 2) throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `node type ${type}`);
   return { type, hash: r.view(32, `${field}.hash`) };
 }
 
@@ -167,7 +167,7 @@ function merkleProofNodeJson(node: MerkleProofNode): string {
 }
 
 export function merkleProofNodeFromJson(json: unknown, field: string, depth = 0): MerkleProofNode {
-  if (depth > 64) throw new CodecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
+  if (depth > 64) throw codecError(CodecErrorCode.CountOutOfRange, field, "proof is deeper than 64 levels");
   const type = expectInt((json as { type?: unknown })?.type, `${field}.type`, 0, 2);
   if (type === 0) {
     const o = expectObject(json, field, ["type", "l", "r"]);

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { expectObject, expectString, expectU8, expectU32, expectU64String, type JsonObject } from "./json.js";
 import { ReadStream } from "./readStream.js";
 import type { ProtocolParameters, RentStructure } from "./types.js";
@@ -104,12 +104,12 @@ export function protocolParametersFromJson(json: unknown, field: string): Protoc
 /** 1..255 printable ASCII characters (0x20..0x7e). */
 function checkString(s: string, field: string): string {
   if (s.length < 1 || s.length > 0xff) {
-    throw new CodecError(CodecErrorCode.CountOutOfRange, field, `must be 1..255 characters, got ${s.length}`);
+    throw codecError(CodecErrorCode.CountOutOfRange, field, `must be 1..255 characters, got ${s.length}`);
   }
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c > 0x7e) {
-      throw new CodecError(CodecErrorCode.ValueOutOfRange, field, `character ${i} is not printable ASCII`);
+      throw codecError(CodecErrorCode.ValueOutOfRange, field, `character ${i} is not printable ASCII`);
     }
   }
   return s;

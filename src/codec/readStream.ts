@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 
 /**
  * A cursor over bytes whose every read names the field it reads, so a truncated input fails
@@ -38,7 +38,7 @@ export class ReadStream {
 
   private need(n: number, field: string): void {
     if (this.pos + n > this.bytes.length) {
-      throw new CodecError(
+      throw codecError(
         CodecErrorCode.Truncated,
         field,
         `needs ${n} bytes at offset ${this.pos}, ${this.bytes.length - this.pos} left`,
@@ -124,14 +124,14 @@ export class ReadStream {
   /** A boolean byte: 0 or 1, anything else rejected. */
   bool(field: string): boolean {
     const v = this.u8(field);
-    if (v > 1) throw new CodecError(CodecErrorCode.ValueOutOfRange, field, `boolean byte must be 0 or 1, got ${v}`);
+    if (v > 1) throw codecError(CodecErrorCode.ValueOutOfRange, field, `boolean byte must be 0 or 1, got ${v}`);
     return v === 1;
   }
 
   /** Fails when bytes are left over after a complete top-level object. */
   expectEnd(field: string): void {
     if (this.pos !== this.bytes.length) {
-      throw new CodecError(CodecErrorCode.TrailingBytes, field, `${this.bytes.length - this.pos} trailing bytes`);
+      throw codecError(CodecErrorCode.TrailingBytes, field, `${this.bytes.length - this.pos} trailing bytes`);
     }
   }
 }

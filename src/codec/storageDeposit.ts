@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { encodeOutput } from "./outputs/output.js";
 import {
   type Address,
@@ -65,7 +65,7 @@ export function minStorageDepositForReturn(returnAddress: Address, rent: RentStr
 export function checkStorageDeposit(output: Output, rent: RentStructure, field: string): void {
   const min = minStorageDeposit(output, rent);
   if (output.amount < min) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.StorageDeposit,
       `${field}.amount`,
       `amount ${output.amount} is below the storage deposit ${min}`,
@@ -85,10 +85,10 @@ export function checkStorageDepositReturn(output: Output, rent: RentStructure, f
   const f = `${field}.unlockConditions[${i}].amount`;
   const min = minStorageDepositForReturn(uc.returnAddress, rent);
   if (uc.amount < min) {
-    throw new CodecError(CodecErrorCode.StorageDeposit, f, `return amount ${uc.amount} is below the minimum ${min}`);
+    throw codecError(CodecErrorCode.StorageDeposit, f, `return amount ${uc.amount} is below the minimum ${min}`);
   }
   if (uc.amount > output.amount) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.StorageDeposit,
       f,
       `return amount ${uc.amount} exceeds the output's amount ${output.amount}`,

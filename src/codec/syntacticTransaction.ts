@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import { networkIdFromName } from "./ids.js";
 import { validateOutput } from "./outputs/validateOutput.js";
@@ -30,7 +30,7 @@ import {
 export const MAX_NATIVE_TOKEN_COUNT_PER_TRANSACTION = 64;
 
 export function rule(field: string, reason: string): never {
-  throw new CodecError(CodecErrorCode.SyntacticRule, field, reason);
+  throw codecError(CodecErrorCode.SyntacticRule, field, reason);
 }
 
 /** TIP-23: `length(Tag)` ≤ Max Tag Length (64). */

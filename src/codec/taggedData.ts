@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import { checkCount, jsonType, unexpectedType } from "./input.js";
 import { expectHex, expectObject, type JsonObject } from "./json.js";
@@ -41,7 +41,7 @@ export function taggedDataFromJson(json: unknown, field: string): TaggedDataPayl
   if (type !== PayloadType.TaggedData) unexpectedType(field, type, "tagged data payload type");
   const o = expectObject(json, field, ["type"], ["tag", "data"]);
   const tag = optionalHex(o.tag, `${field}.tag`);
-  if (tag.length > 0xff) throw new CodecError(CodecErrorCode.CountOutOfRange, `${field}.tag`, "longer than 255 bytes");
+  if (tag.length > 0xff) throw codecError(CodecErrorCode.CountOutOfRange, `${field}.tag`, "longer than 255 bytes");
   return { type: PayloadType.TaggedData, tag, data: optionalHex(o.data, `${field}.data`) };
 }
 

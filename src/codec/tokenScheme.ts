@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { expectObject, expectU8, expectU256Hex, u256ToHex } from "./json.js";
 import type { ReadStream } from "./readStream.js";
 import { type TokenScheme, TokenSchemeType } from "./types.js";
@@ -29,7 +29,7 @@ export function serializeTokenScheme(w: WriteStream, scheme: TokenScheme): void 
 }
 
 function unknownScheme(type: number, field: string): never {
-  throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown token scheme type ${type}`);
+  throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown token scheme type ${type}`);
 }
 
 /** A type other than 0 fails with UnknownType on `${field}.type`. */

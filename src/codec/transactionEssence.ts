@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
 import {
   checkCount,
@@ -120,11 +120,7 @@ export function checkUniqueInputs(inputs: readonly UtxoInput[], field: string): 
     const input = inputs[i]!;
     const key = `${toHex(input.transactionId)}${input.transactionOutputIndex}`;
     if (seen.has(key)) {
-      throw new CodecError(
-        CodecErrorCode.NotSortedOrUnique,
-        `${field}[${i}]`,
-        "input references the same output twice",
-      );
+      throw codecError(CodecErrorCode.NotSortedOrUnique, `${field}[${i}]`, "input references the same output twice");
     }
     seen.add(key);
   }

@@ -1,5 +1,5 @@
 import { type AddressJson, addressFromJson, addressToJson, deserializeAddress, serializeAddress } from "./address.js";
-import { CodecError, CodecErrorCode } from "./errors.js";
+import { CodecErrorCode, codecError } from "./errors.js";
 import { expectArray, expectObject, expectU8, expectU32, expectU64String } from "./json.js";
 import type { ReadStream } from "./readStream.js";
 import { type Address, AddressType, type AliasAddress, type UnlockCondition, UnlockConditionType } from "./types.js";
@@ -53,7 +53,7 @@ export const NFT_UNLOCK_CONDITIONS: TypedListRules = { ...BASIC_UNLOCK_CONDITION
 /** Fails unless the list's count fits the rules: at least the mandatory types, at most all allowed ones. */
 export function checkTypedListCount(count: number, rules: TypedListRules, field: string): void {
   if (count < rules.required.length || count > rules.allowed.length) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.CountOutOfRange,
       field,
       `a ${rules.owner} holds ${rules.required.length}..${rules.allowed.length} entries here, got ${count}`,
@@ -73,16 +73,12 @@ export function checkTypedListElement(
   what: string,
   field: string,
 ): void {
-  if (!known(type)) throw new CodecError(CodecErrorCode.UnknownType, field, `unknown ${what} type ${type}`);
+  if (!known(type)) throw codecError(CodecErrorCode.UnknownType, field, `unknown ${what} type ${type}`);
   if (!rules.allowed.includes(type)) {
-    throw new CodecError(
-      CodecErrorCode.SyntacticRule,
-      field,
-      `${what} type ${type} is not allowed in a ${rules.owner}`,
-    );
+    throw codecError(CodecErrorCode.SyntacticRule, field, `${what} type ${type} is not allowed in a ${rules.owner}`);
   }
   if (previous !== undefined && type <= previous) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.NotSortedOrUnique,
       field,
       `${what}s must be sorted ascending by type, each at most once (type ${type} after ${previous})`,
@@ -99,7 +95,7 @@ export function checkTypedListRequired(
 ): void {
   for (const req of rules.required) {
     if (!types.includes(req)) {
-      throw new CodecError(CodecErrorCode.SyntacticRule, field, `a ${rules.owner} requires a ${what} of type ${req}`);
+      throw codecError(CodecErrorCode.SyntacticRule, field, `a ${rules.owner} requires a ${what} of type ${req}`);
     }
   }
 }
@@ -141,7 +137,7 @@ export function serializeUnlockConditions(w: WriteStream, ucs: UnlockCondition[]
 /** TIP-18: the Immutable Alias Address condition holds an alias address only. */
 function expectAliasAddress(address: Address, field: string): AliasAddress {
   if (address.type !== AddressType.Alias) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.SyntacticRule,
       `${field}.type`,
       `an immutable alias address unlock condition needs an alias address, got type ${address.type}`,
@@ -172,7 +168,7 @@ function deserializeUnlockConditionBody(r: ReadStream, type: number, field: stri
     case UnlockConditionType.ImmutableAliasAddress:
       return { type, address: expectAliasAddress(deserializeAddress(r, `${field}.address`), `${field}.address`) };
     default:
-      throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown unlock condition type ${type}`);
+      throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown unlock condition type ${type}`);
   }
 }
 
@@ -259,7 +255,7 @@ function unlockConditionBodyFromJson(json: unknown, type: number, field: string)
       return { type, returnAddress, unixTime: expectU32(o.unixTime, `${field}.unixTime`) };
     }
     default:
-      throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown unlock condition type ${type}`);
+      throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown unlock condition type ${type}`);
   }
 }
 

@@ -17,7 +17,8 @@ import {
 } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { readLedgerIndex } from "../tangle/tangle.js";
-import { IndexerError, IndexerErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { IndexerErrorCode } from "./errors.js";
 
 /**
  * Per-address data for the explorer (Chronicle's balance, ledger updates, richest addresses and
@@ -151,7 +152,7 @@ export async function scanLedgerAddresses(store: KvStore): Promise<Map<string, A
   const flush = async () => {
     const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
     records.forEach((rec, i) => {
-      if (!rec) throw new IndexerError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+      if (!rec) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
       addOutput(out, ids[i]!, decodeOutput(decodeOutputRecord(rec).outputBytes));
     });
     ids = [];
@@ -243,7 +244,7 @@ export async function addAddressLedgerWrites(
   for (const s of result.consumed) apply(s.output, -1n);
   for (const e of table.values()) {
     if (e.count < 0 || e.total < 0n)
-      throw new IndexerError(IndexerErrorCode.Corrupt, "an address balance fell below zero");
+      throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an address balance fell below zero");
     if (e.count === 0) batch.del(balanceKey(e.address));
     else batch.put(balanceKey(e.address), encodeBalance(e.total, e.count));
   }
@@ -277,7 +278,7 @@ async function consistent<T>(
     const ms = await store.get(indexKey(Bucket.MilestoneByIndex, before));
     return { value, ledgerIndex: before, timestamp: ms ? decodeMilestoneRecord(ms).timestamp : 0 };
   }
-  throw new IndexerError(IndexerErrorCode.Corrupt, "the ledger kept moving while the balances were read");
+  throw new LedgerNodeError(IndexerErrorCode.Corrupt, "the ledger kept moving while the balances were read");
 }
 
 /** One address's entry (zeros when it owns nothing), the ledger index and its milestone timestamp. */
@@ -349,7 +350,7 @@ export async function addressUpdates(
   const range = bound ? (opts.reverse ? { lte: bound } : { gte: bound }) : {};
   const out: AddressUpdate[] = [];
   for await (const key of store.scanKeys({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
-    if (key.length !== 73) throw new IndexerError(IndexerErrorCode.Corrupt, "an address update key does not decode");
+    if (key.length !== 73) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an address update key does not decode");
     out.push({
       milestoneIndex: new DataView(key.buffer, key.byteOffset + 34, 4).getUint32(0, false),
       outputId: key.slice(38, 72),

@@ -1,3 +1,4 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
 /** Why the indexer could not answer; the API answers 500 with the message as the reason. */
 export enum IndexerErrorCode {
   /** The indexes have not been built yet (or have another layout version). */
@@ -6,13 +7,16 @@ export enum IndexerErrorCode {
   Busy = "INDEXER_BUSY",
   /** An index entry does not decode: the database is damaged. */
   Corrupt = "INDEXER_CORRUPT",
+  /**
+   * A chunk a list's directory names is not stored: a milestone rewrote the list between the two
+   * reads (the reader retries), or the index is damaged (when the ledger did not move).
+   */
+  ListMoved = "INDEXER_LIST_MOVED",
 }
 
-export class IndexerError extends Error {
-  readonly code: IndexerErrorCode;
-  constructor(code: IndexerErrorCode, message: string) {
-    super(message);
-    this.name = "IndexerError";
-    this.code = code;
-  }
+/** An error of this layer: the one error class with one of its codes. */
+export type IndexerError = LedgerNodeError<IndexerErrorCode>;
+
+export function isIndexerError(e: unknown, code?: IndexerErrorCode): e is IndexerError {
+  return isLedgerNodeError(e, IndexerErrorCode, code);
 }

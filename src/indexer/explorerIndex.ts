@@ -1,7 +1,8 @@
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import { Bucket, childKey, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
-import { IndexerError, IndexerErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { IndexerErrorCode } from "./errors.js";
 
 /**
  * The explorer's index of the blocks each milestone referenced, in white-flag order, with the
@@ -84,7 +85,7 @@ export async function milestoneBlocks(
   const prefix = milestoneBlockKey(index, 0).subarray(0, 5);
   for await (const [key, value] of store.scan({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
     if (value.length !== 36)
-      throw new IndexerError(IndexerErrorCode.Corrupt, "a milestone block entry does not decode");
+      throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a milestone block entry does not decode");
     const type = new DataView(value.buffer, value.byteOffset + 32, 4).getUint32(0, true);
     out.push({
       blockId: value.slice(0, 32),

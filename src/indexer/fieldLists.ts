@@ -1,6 +1,7 @@
 import { compareBytes } from "../codec/hex.js";
 import { Bucket, type KvStore, type WriteBatch } from "../storage/index.js";
-import { IndexerError, IndexerErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { IndexerErrorCode } from "./errors.js";
 import { POSITION_LENGTH } from "./keys.js";
 
 /**
@@ -38,7 +39,7 @@ interface DirEntry {
 
 const DIR_ENTRY = 4 + POSITION_LENGTH;
 
-const corrupt = (what: string) => new IndexerError(IndexerErrorCode.Corrupt, `a field list ${what} does not decode`);
+const corrupt = (what: string) => new LedgerNodeError(IndexerErrorCode.Corrupt, `a field list ${what} does not decode`);
 
 function dirKey(list: Uint8Array): Uint8Array {
   const key = new Uint8Array(1 + list.length);
@@ -155,7 +156,7 @@ export function addListWrites(store: KvStore, batch: WriteBatch, changes: Iterab
       let entries = touched.get(i);
       if (!entries) {
         const bytes = store.getSync(chunkKey(list, dir[i]!.seq));
-        if (!bytes) throw new IndexerError(IndexerErrorCode.Corrupt, "a field list chunk is missing");
+        if (!bytes) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a field list chunk is missing");
         entries = decodeChunk(bytes);
         touched.set(i, entries);
       }
@@ -220,12 +221,6 @@ export function addWholeList(batch: WriteBatch, list: Uint8Array, entries: reado
 }
 
 /**
- * A chunk the directory names is not stored: a milestone rewrote the list between the two reads
- * (the reader retries), or the index is damaged (when the ledger did not move).
- */
-export class ListMoved extends Error {}
-
-/**
  * Reads a list in position order from the first entry at or after `from`, a chunk at a time,
  * with synchronous point reads. The directory read when it is created and the chunks read as
  * they are reached belong to one ledger state only if the caller checks that no milestone
@@ -256,7 +251,8 @@ export class ListReader {
       }
       if (this.chunk >= this.dir.length) return undefined;
       const bytes = this.store.getSync(chunkKey(this.list, this.dir[this.chunk++]!.seq));
-      if (!bytes) throw new ListMoved("a field list chunk named by its directory is missing");
+      if (!bytes)
+        throw new LedgerNodeError(IndexerErrorCode.ListMoved, "a field list chunk named by its directory is missing");
       this.entries = decodeChunk(bytes);
       this.at = 0;
     }

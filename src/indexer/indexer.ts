@@ -15,7 +15,8 @@ import {
 } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { readLedgerIndex } from "../tangle/tangle.js";
-import { IndexerError, IndexerErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { IndexerErrorCode, isIndexerError } from "./errors.js";
 import {
   chainIdOf,
   decodeOutputFacts,
@@ -24,7 +25,7 @@ import {
   type IndexedOutputType,
   outputFacts,
 } from "./facts.js";
-import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListMoved, ListReader } from "./fieldLists.js";
+import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListReader } from "./fieldLists.js";
 import {
   chainKey,
   fieldList,
@@ -280,7 +281,7 @@ export class Indexer implements LedgerIndex {
     const flush = async () => {
       const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
       records.forEach((rec, i) => {
-        if (!rec) throw new IndexerError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+        if (!rec) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
         const r = decodeOutputRecord(rec);
         const o = {
           outputId: ids[i]!,
@@ -326,20 +327,22 @@ export class Indexer implements LedgerIndex {
       // the marker is one small hot key: a synchronous read answers it from LevelDB's cache
       const before = this.readStateSync();
       if (before?.version !== INDEXER_VERSION)
-        throw new IndexerError(IndexerErrorCode.NotReady, "the indexes are not built yet");
+        throw new LedgerNodeError(IndexerErrorCode.NotReady, "the indexes are not built yet");
       let result: T;
       try {
         result = await read();
       } catch (e) {
         // a chunk named by the directory just read was rewritten meanwhile: read again
-        if (e instanceof ListMoved && this.readStateSync()?.ledgerIndex !== before.ledgerIndex) continue;
-        if (e instanceof ListMoved) throw new IndexerError(IndexerErrorCode.Corrupt, e.message);
+        if (isIndexerError(e, IndexerErrorCode.ListMoved) && this.readStateSync()?.ledgerIndex !== before.ledgerIndex)
+          continue;
+        if (isIndexerError(e, IndexerErrorCode.ListMoved))
+          throw new LedgerNodeError(IndexerErrorCode.Corrupt, e.message);
         throw e;
       }
       const after = this.readStateSync();
       if (after?.ledgerIndex === before.ledgerIndex) return { ...result, ledgerIndex: before.ledgerIndex };
     }
-    throw new IndexerError(IndexerErrorCode.Busy, "the ledger moved during every attempt to read the indexes");
+    throw new LedgerNodeError(IndexerErrorCode.Busy, "the ledger moved during every attempt to read the indexes");
   }
 
   /** The current unspent output of an alias, NFT (32-byte ID) or foundry (38-byte ID), if any. */
@@ -409,7 +412,7 @@ function accepts(value: Uint8Array | undefined, q: OutputQuery, indexed: ScanPla
   try {
     facts = decodeOutputFacts(value ?? new Uint8Array(0));
   } catch (e) {
-    throw new IndexerError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
+    throw new LedgerNodeError(IndexerErrorCode.Corrupt, `an index entry does not decode: ${(e as Error).message}`);
   }
   return matches(facts, q, indexed);
 }

@@ -1,3 +1,4 @@
+import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
 import type { ConflictReason } from "./conflictReason.js";
 
 /**
@@ -11,29 +12,21 @@ export enum LedgerErrorCode {
   InvalidContext = "LEDGER_INVALID_CONTEXT",
   /** The transaction breaks a semantic rule; `conflictReason` says which. */
   TransactionConflict = "LEDGER_TRANSACTION_CONFLICT",
+  /** A milestone's past cone misses a block (white-flag needs a solid cone). */
+  ConeNotSolid = "LEDGER_CONE_NOT_SOLID",
 }
 
-export class LedgerError extends Error {
-  readonly code: LedgerErrorCode;
+/** An error of this layer: the one error class with one of its codes. */
+export type LedgerError = LedgerNodeError<
+  LedgerErrorCode,
+  { conflictReason?: ConflictReason; missingBlockId?: Uint8Array } | undefined
+>;
 
-  constructor(code: LedgerErrorCode, message: string) {
-    super(message);
-    this.name = "LedgerError";
-    this.code = code;
-  }
+export function isLedgerError(e: unknown, code?: LedgerErrorCode): e is LedgerError {
+  return isLedgerNodeError(e, LedgerErrorCode, code);
 }
 
-/** A semantic rule failed; `message` is the human-readable detail. */
-export class TransactionConflictError extends LedgerError {
-  readonly conflictReason: ConflictReason;
-
-  constructor(conflictReason: ConflictReason, details: string) {
-    super(LedgerErrorCode.TransactionConflict, details);
-    this.name = "TransactionConflictError";
-    this.conflictReason = conflictReason;
-  }
-}
-
-export function isLedgerError(e: unknown): e is LedgerError {
-  return e instanceof LedgerError;
+/** A semantic rule failed: `conflictReason` says which, the message is the detail. */
+export function transactionConflict(conflictReason: ConflictReason, details: string): LedgerError {
+  return new LedgerNodeError(LedgerErrorCode.TransactionConflict, details, { conflictReason });
 }

@@ -1,5 +1,7 @@
 import { toHex } from "../codec/hex.js";
 import type { Block } from "../codec/types.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type LedgerError, LedgerErrorCode } from "./errors.js";
 
 /** A block of a milestone's past cone, with its ID. */
 export interface ConeBlock {
@@ -20,12 +22,11 @@ export interface ConeBlock {
  */
 export type ConeLookup = (blockId: Uint8Array, key: string) => ConeBlock | "stop" | undefined;
 
-export class ConeNotSolidError extends Error {
-  readonly code = "LEDGER_CONE_NOT_SOLID";
-  constructor(readonly missingBlockId: Uint8Array) {
-    super(`past cone is missing block ${toHex(missingBlockId)}`);
-    this.name = "ConeNotSolidError";
-  }
+/** The error when the cone misses a block; `data.missingBlockId` names it. */
+function coneNotSolid(missingBlockId: Uint8Array): LedgerError {
+  return new LedgerNodeError(LedgerErrorCode.ConeNotSolid, `past cone is missing block ${toHex(missingBlockId)}`, {
+    missingBlockId,
+  });
 }
 
 /**
@@ -44,7 +45,7 @@ export function pastConeInWhiteFlagOrder(parents: readonly Uint8Array[], lookup:
     if (seen.has(key)) return;
     seen.add(key);
     const found = lookup(id, key);
-    if (found === undefined) throw new ConeNotSolidError(id);
+    if (found === undefined) throw coneNotSolid(id);
     if (found === "stop") return;
     stack.push({ cone: found, next: 0 });
   };

@@ -1,3 +1,4 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
 /** Why the network layer refused something; tests and logs assert the code, never the message. */
 export enum NetworkErrorCode {
   /** A request/response message that does not decode (unknown type, wrong length). */
@@ -20,15 +21,9 @@ export enum NetworkErrorCode {
   NotSynced = "NETWORK_NOT_SYNCED",
 }
 
-export class NetworkError extends Error {
-  readonly code: NetworkErrorCode;
-  constructor(code: NetworkErrorCode, message: string) {
-    super(message);
-    this.name = "NetworkError";
-    this.code = code;
-  }
-}
+/** An error of this layer: the one error class with one of its codes. */
+export type NetworkError = LedgerNodeError<NetworkErrorCode>;
 
 export function isNetworkError(e: unknown, code?: NetworkErrorCode): e is NetworkError {
-  return e instanceof NetworkError && (code === undefined || e.code === code);
+  return isLedgerNodeError(e, NetworkErrorCode, code);
 }

@@ -3,7 +3,8 @@ import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { generateKeyPair, privateKeyFromProtobuf, privateKeyToProtobuf } from "@libp2p/crypto/keys";
 import type { PrivateKey } from "@libp2p/interface";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { NetworkErrorCode } from "./errors.js";
 
 /**
  * The node's libp2p identity: an Ed25519 key kept in the data directory, so the peer ID (and
@@ -29,7 +30,7 @@ export async function loadOrCreateIdentity(dataDir: string): Promise<PrivateKey>
     try {
       return privateKeyFromProtobuf(new Uint8Array(bytes));
     } catch (e) {
-      throw new NetworkError(NetworkErrorCode.InvalidIdentity, `${path}: ${(e as Error).message}`);
+      throw new LedgerNodeError(NetworkErrorCode.InvalidIdentity, `${path}: ${(e as Error).message}`);
     }
   }
   const key = await generateKeyPair("Ed25519");

@@ -1,5 +1,6 @@
 import { MAX_BLOCK_LENGTH } from "../codec/block.js";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type NetworkError, NetworkErrorCode } from "./errors.js";
 
 /**
  * The request/response protocol between peers (one libp2p stream per request; every message is
@@ -57,7 +58,7 @@ export const MAX_MESSAGE_LENGTH = MAX_BLOCK_LENGTH + 1;
 const HEARTBEAT_LENGTH = 14;
 
 function malformed(message: string): NetworkError {
-  return new NetworkError(NetworkErrorCode.MalformedMessage, message);
+  return new LedgerNodeError(NetworkErrorCode.MalformedMessage, message);
 }
 
 export function encodeMessage(m: Message): Uint8Array {

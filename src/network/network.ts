@@ -4,7 +4,8 @@ import { peerIdFromString } from "@libp2p/peer-id";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import type { BlockIntake, CheckedBlock, IntakeVerdict } from "../tangle/intake.js";
 import type { Tangle } from "../tangle/tangle.js";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type NetworkError, NetworkErrorCode } from "./errors.js";
 import { BlockGossip, blocksTopic } from "./gossip.js";
 import { HeartbeatSender } from "./heartbeat.js";
 import { type NetworkHost, startHost } from "./host.js";
@@ -219,7 +220,7 @@ export class Network implements NetworkView {
 
   /** Dials a peer now (not kept as a static peer); resolves with its peer ID. */
   async connect(address: string): Promise<string> {
-    if (!this.host) throw new NetworkError(NetworkErrorCode.NoPeer, "the network is stopped");
+    if (!this.host) throw new LedgerNodeError(NetworkErrorCode.NoPeer, "the network is stopped");
     const connection = await this.host.dial(parsePeerAddress(address).address);
     return connection.remotePeer.toString();
   }
@@ -338,7 +339,7 @@ export class Network implements NetworkView {
     for (const v of verdicts) {
       if (v.kind === "rejected") {
         this.invalid(peer, { code: v.code, reason: v.details });
-        throw new NetworkError(
+        throw new LedgerNodeError(
           NetworkErrorCode.UnexpectedResponse,
           `${peer} answered with an invalid block: ${v.details}`,
         );
@@ -360,7 +361,7 @@ export class Network implements NetworkView {
         code: NetworkErrorCode.UnexpectedResponse,
         reason: `cone ${index} ends in no milestone ${index}`,
       });
-      throw new NetworkError(
+      throw new LedgerNodeError(
         NetworkErrorCode.UnexpectedResponse,
         `${peer}: cone ${index} does not end in its milestone`,
       );
@@ -376,7 +377,7 @@ export class Network implements NetworkView {
   }
 
   private readonly openStream: OpenStream = async (peer, signal) => {
-    if (!this.host) throw new NetworkError(NetworkErrorCode.NoPeer, "the network is stopped");
+    if (!this.host) throw new LedgerNodeError(NetworkErrorCode.NoPeer, "the network is stopped");
     return this.host.dialProtocol(peerIdFromString(peer), this.protocolId, { signal });
   };
 

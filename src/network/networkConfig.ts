@@ -6,7 +6,8 @@ import { expectArray, expectHex, expectObject, expectString } from "../codec/jso
 import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
 import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
 import type { Output, ProtocolParameters } from "../codec/types.js";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { NetworkErrorCode } from "./errors.js";
 
 /**
  * The description of a network that a node needs to join it without the coordinator's key:
@@ -70,7 +71,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
     const networkName = expectString(o.networkName, "networkConfig.networkName");
     const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
     if (protocol.networkName !== networkName) {
-      throw new NetworkError(
+      throw new LedgerNodeError(
         NetworkErrorCode.InvalidNetworkConfig,
         `${source}: protocol.networkName "${protocol.networkName}" is not "${networkName}"`,
       );
@@ -79,11 +80,11 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       expectHex(k, `networkConfig.coordinatorPublicKeys[${i}]`, 32),
     );
     if (keys.length === 0) {
-      throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${source}: no coordinator public key`);
+      throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: no coordinator public key`);
     }
     const g = expectObject(o.genesis, "networkConfig.genesis", ["kind", "outputs"]);
     if (g.kind !== "dev") {
-      throw new NetworkError(
+      throw new LedgerNodeError(
         NetworkErrorCode.InvalidNetworkConfig,
         `${source}: genesis kind ${JSON.stringify(g.kind)} is not supported (only "dev")`,
       );
@@ -102,7 +103,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
         : expectArray(o.peers, "networkConfig.peers").map((p, i) => expectString(p, `networkConfig.peers[${i}]`));
     return { networkName, protocol, coordinatorPublicKeys: keys, genesis: { kind: "dev", outputs }, peers };
   } catch (e) {
-    if (isCodecError(e)) throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
+    if (isCodecError(e)) throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
     throw e;
   }
 }
@@ -112,13 +113,13 @@ export async function readNetworkConfig(path: string): Promise<NetworkConfig> {
   try {
     text = await readFile(path, "utf8");
   } catch (e) {
-    throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `cannot read ${path}: ${(e as Error).message}`);
+    throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `cannot read ${path}: ${(e as Error).message}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${path} is not JSON: ${(e as Error).message}`);
+    throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${path} is not JSON: ${(e as Error).message}`);
   }
   return networkConfigFromJson(json, path);
 }

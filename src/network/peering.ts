@@ -1,6 +1,7 @@
 import "./polyfill.js";
 import { type Multiaddr, multiaddr } from "@multiformats/multiaddr";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { NetworkErrorCode } from "./errors.js";
 
 /**
  * Static peering: the peers given with `--peer` are dialled at start and, whenever the
@@ -26,11 +27,11 @@ export function parsePeerAddress(text: string): { address: Multiaddr; peerId?: s
   try {
     address = multiaddr(text);
   } catch (e) {
-    throw new NetworkError(NetworkErrorCode.InvalidPeerAddress, `"${text}": ${(e as Error).message}`);
+    throw new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `"${text}": ${(e as Error).message}`);
   }
   const components = address.getComponents();
   if (!components.some((c) => c.name === "tcp")) {
-    throw new NetworkError(NetworkErrorCode.InvalidPeerAddress, `"${text}": only TCP addresses can be dialled`);
+    throw new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `"${text}": only TCP addresses can be dialled`);
   }
   const peerId = components.find((c) => c.name === "p2p")?.value;
   return peerId ? { address, peerId } : { address };

@@ -4,7 +4,8 @@ import type { Stream } from "@libp2p/interface";
 import * as lp from "it-length-prefixed";
 import { bytesEqual, toHex } from "../codec/hex.js";
 import { blockIdFromBytes } from "../codec/ids.js";
-import { NetworkError, NetworkErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { isNetworkError, NetworkErrorCode } from "./errors.js";
 import {
   decodeMessage,
   encodeMessage,
@@ -61,11 +62,11 @@ export class FrameDecoder {
         length += (byte & 0x7f) * 2 ** shift;
         shift += 7;
         if ((byte & 0x80) === 0) break;
-        if (shift > 28) throw new NetworkError(NetworkErrorCode.MalformedMessage, "frame length is not a varint");
+        if (shift > 28) throw new LedgerNodeError(NetworkErrorCode.MalformedMessage, "frame length is not a varint");
       }
       if (i >= joined.length) break; // length incomplete
       if (length > this.maxLength) {
-        throw new NetworkError(
+        throw new LedgerNodeError(
           NetworkErrorCode.MalformedMessage,
           `frame of ${length} bytes, the limit is ${this.maxLength}`,
         );
@@ -97,7 +98,7 @@ export function readMessages(stream: Stream, onMessage: (m: Message) => boolean 
       stream.removeEventListener("close", onClose);
       if (e) reject(e);
       else if (decoder.pending > 0)
-        reject(new NetworkError(NetworkErrorCode.MalformedMessage, "the stream ended inside a frame"));
+        reject(new LedgerNodeError(NetworkErrorCode.MalformedMessage, "the stream ended inside a frame"));
       else resolve();
     };
     const onData = (evt: { data: { subarray(): Uint8Array } }) => {
@@ -119,7 +120,7 @@ export function readMessages(stream: Stream, onMessage: (m: Message) => boolean 
     stream.addEventListener("close", onClose);
     if (stream.readableEnded && stream.readBufferLength === 0) finish();
     else if (stream.status === "aborted" || stream.status === "reset") {
-      finish(new NetworkError(NetworkErrorCode.UnexpectedResponse, `the stream was ${stream.status}`));
+      finish(new LedgerNodeError(NetworkErrorCode.UnexpectedResponse, `the stream was ${stream.status}`));
     }
   });
 }
@@ -178,7 +179,7 @@ export async function handleRequestStream(stream: Stream, peer: string, deps: Re
     }
     await stream.close();
   } catch (e) {
-    if (e instanceof NetworkError && e.code === NetworkErrorCode.MalformedMessage) deps.onMalformed(peer, e.message);
+    if (isNetworkError(e) && e.code === NetworkErrorCode.MalformedMessage) deps.onMalformed(peer, e.message);
     stream.abort(e as Error);
   }
 }
@@ -197,7 +198,7 @@ async function exchange(open: OpenStream, peer: string, request: Message, timeou
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const e = new NetworkError(NetworkErrorCode.Timeout, `no answer from ${peer} within ${timeoutMs} ms`);
+      const e = new LedgerNodeError(NetworkErrorCode.Timeout, `no answer from ${peer} within ${timeoutMs} ms`);
       controller.abort(e);
       stream?.abort(e);
       reject(e);
@@ -219,8 +220,8 @@ async function exchange(open: OpenStream, peer: string, request: Message, timeou
     return answer;
   } catch (e) {
     stream?.abort(e as Error);
-    if (signal.aborted && !(e instanceof NetworkError)) {
-      throw new NetworkError(NetworkErrorCode.Timeout, `no answer from ${peer} within ${timeoutMs} ms`);
+    if (signal.aborted && !isNetworkError(e)) {
+      throw new LedgerNodeError(NetworkErrorCode.Timeout, `no answer from ${peer} within ${timeoutMs} ms`);
     }
     throw e;
   } finally {
@@ -248,10 +249,13 @@ export async function requestBlock(
   const answer = await exchange(open, peer, { type: MessageType.BlockRequest, blockId }, timeoutMs);
   const first = answer[0];
   if (answer.length === 1 && first?.type === MessageType.NotFound) {
-    throw new NetworkError(NetworkErrorCode.NotFound, `${peer} has no block ${toHex(blockId)}`);
+    throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no block ${toHex(blockId)}`);
   }
   if (answer.length !== 1 || first?.type !== MessageType.Block || !bytesEqual(blockIdFromBytes(first.bytes), blockId)) {
-    throw new NetworkError(NetworkErrorCode.UnexpectedResponse, `${peer} answered a block request with something else`);
+    throw new LedgerNodeError(
+      NetworkErrorCode.UnexpectedResponse,
+      `${peer} answered a block request with something else`,
+    );
   }
   return first.bytes;
 }
@@ -265,7 +269,7 @@ export async function requestMilestoneCone(
 ): Promise<Uint8Array[]> {
   const answer = await exchange(open, peer, { type: MessageType.MilestoneRequest, index }, timeoutMs);
   if (answer.length === 1 && answer[0]?.type === MessageType.NotFound) {
-    throw new NetworkError(NetworkErrorCode.NotFound, `${peer} has no milestone ${index}`);
+    throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no milestone ${index}`);
   }
   const end = answer[answer.length - 1];
   const blocks = answer.slice(0, -1);
@@ -276,7 +280,7 @@ export async function requestMilestoneCone(
     blocks.length === 0 ||
     blocks.some((m) => m.type !== MessageType.Block)
   ) {
-    throw new NetworkError(
+    throw new LedgerNodeError(
       NetworkErrorCode.UnexpectedResponse,
       `${peer} sent an incomplete cone of milestone ${index}`,
     );

@@ -14,10 +14,10 @@ import {
   NodeStateKey,
   nodeStateKey,
   SCHEMA_VERSION,
-  StorageError,
   StorageErrorCode,
 } from "../storage/index.js";
 import { NULL_BLOCK_ID } from "../tangle/tangle.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { DEV_NETWORK_NAME, devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetwork.js";
 
 /**
@@ -48,14 +48,14 @@ export async function initDatabase(
   if (name) {
     const stored = new TextDecoder().decode(name);
     if (stored !== params.networkName) {
-      throw new StorageError(
+      throw new LedgerNodeError(
         StorageErrorCode.IncompatibleDatabase,
         `the data directory belongs to network "${stored}", this node runs "${params.networkName}"`,
       );
     }
     const version = await store.get(nodeStateKey(NodeStateKey.SchemaVersion));
     if (!version || decodeU32(version, "schemaVersion") !== SCHEMA_VERSION) {
-      throw new StorageError(StorageErrorCode.IncompatibleDatabase, "the data directory has another schema version");
+      throw new LedgerNodeError(StorageErrorCode.IncompatibleDatabase, "the data directory has another schema version");
     }
     const paramBytes = await store.get(indexKey(Bucket.ProtocolParameters, 0));
     const stored_params = paramBytes ? decodeProtocolParameters(paramBytes) : params;
@@ -70,7 +70,7 @@ export async function initDatabase(
     };
   }
   if (params.networkName !== DEV_NETWORK_NAME) {
-    throw new StorageError(
+    throw new LedgerNodeError(
       StorageErrorCode.IncompatibleDatabase,
       `the dev genesis is only for network "${DEV_NETWORK_NAME}"`,
     );

@@ -6,7 +6,6 @@ import {
   defaultNetworkOptions,
   Network,
   type NetworkConfig,
-  NetworkError,
   NetworkErrorCode,
   type NetworkLogger,
   type NetworkOptions,
@@ -16,12 +15,13 @@ import {
 import type { SnapshotManager } from "../snapshot/index.js";
 import type { KvStore } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
-import { BlockErrorCode } from "../tangle/errors.js";
+import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import type { NodeEvents } from "../tangle/events.js";
 import { type BlockIntake, IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
 import type { MetricsTracker } from "../tangle/metrics.js";
 import type { Pruner } from "../tangle/prune.js";
 import type { Tangle } from "../tangle/tangle.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { buildComponents, type NodeComponents, semanticValidator } from "./components.js";
 import { devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetwork.js";
 import type { NodeSecrets } from "./initDatabase.js";
@@ -29,22 +29,6 @@ import { type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
 export { semanticValidator };
-
-/** Why the node refused an operation (the network layer has its own errors). */
-export enum NodeErrorCode {
-  /** The node follows a network: it holds no coordinator key and issues no milestones. */
-  NotCoordinator = "NODE_NOT_COORDINATOR",
-}
-
-export class NodeError extends Error {
-  constructor(
-    readonly code: NodeErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = "NodeError";
-  }
-}
 
 /**
  * A running node: storage, tangle, the built-in coordinator (on the node that started the
@@ -126,7 +110,7 @@ export class LedgerNode {
   /** The built-in coordinator; NotCoordinator on a follower. */
   get coordinator(): Coordinator {
     if (!this.coordinatorOrUndefined) {
-      throw new NodeError(NodeErrorCode.NotCoordinator, "this node follows a network and issues no milestones");
+      throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "this node follows a network and issues no milestones");
     }
     return this.coordinatorOrUndefined;
   }
@@ -221,6 +205,7 @@ export class LedgerNode {
 /** The error a refused verdict stands for (what `submitBlock` throws). */
 function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): Error {
   if (verdict.kind === "rejected") return Object.assign(new Error(verdict.details), { code: verdict.code });
-  if (verdict.reason === IgnoreReason.NotSynced) return new NetworkError(NetworkErrorCode.NotSynced, verdict.details);
+  if (verdict.reason === IgnoreReason.NotSynced)
+    return new LedgerNodeError(NetworkErrorCode.NotSynced, verdict.details);
   return Object.assign(new Error(verdict.details), { code: BlockErrorCode.StaleMilestone });
 }

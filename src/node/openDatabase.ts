@@ -3,23 +3,18 @@ import { bytesEqual } from "../codec/hex.js";
 import { encodeOutput } from "../codec/outputs/output.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
-import {
-  type NetworkConfig,
-  NetworkError,
-  NetworkErrorCode,
-  networkConfigPath,
-  readNetworkConfig,
-} from "../network/index.js";
+import { type NetworkConfig, NetworkErrorCode, networkConfigPath, readNetworkConfig } from "../network/index.js";
+import { isSnapshotError } from "../snapshot/errors.js";
 import {
   assertNoIncompleteImport,
   importSnapshot,
-  SnapshotError,
   type VerifiedDelta,
   type VerifiedFull,
   verifyDeltaSnapshot,
   verifyFullSnapshot,
 } from "../snapshot/index.js";
 import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { DEV_NETWORK_NAME, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "./devNetwork.js";
 import { initDatabase, type NodeSecrets } from "./initDatabase.js";
 import type { NodeOptions } from "./options.js";
@@ -79,7 +74,7 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
       coordinator: !follows,
     });
     if (!follows && !init.secrets.coordinatorSeed) {
-      throw new NetworkError(
+      throw new LedgerNodeError(
         NetworkErrorCode.InvalidNetworkConfig,
         "this data directory holds no coordinator key: start it with --network-config <file> to follow a network",
       );
@@ -102,8 +97,8 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
 /** Both snapshot files checked against each other and the dev network, nothing written. */
 async function verifySnapshotFiles(options: NodeOptions): Promise<{ full: VerifiedFull; delta?: VerifiedDelta }> {
   const refused = (path: string) => (e: unknown) => {
-    if (e instanceof SnapshotError) {
-      throw new SnapshotError(
+    if (isSnapshotError(e)) {
+      throw new LedgerNodeError(
         e.code,
         `snapshot file ${path} refused (${e.code}): ${e.message}; the data dir was not touched`,
       );
@@ -138,6 +133,6 @@ function checkDevGenesis(config: NetworkConfig, source: string): void {
     !bytesEqual(g[0]!.outputId, GENESIS_OUTPUT_ID) ||
     !bytesEqual(encodeOutput(g[0]!.output), expected)
   ) {
-    throw new NetworkError(NetworkErrorCode.InvalidNetworkConfig, `${source}: the genesis is not the dev genesis`);
+    throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: the genesis is not the dev genesis`);
   }
 }

@@ -1,3 +1,4 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
 /**
  * Proof-of-work errors. Every failure of scoring or mining is a `PowError` with a string code,
  * so the API can map codes to HTTP statuses in one place (`Disabled` becomes 503) and tests
@@ -23,17 +24,12 @@ export enum PowErrorCode {
 }
 
 /** The one error class of `src/pow`; callers branch on `code`. */
-export class PowError extends Error {
-  readonly code: PowErrorCode;
-
-  constructor(code: PowErrorCode, message: string) {
-    super(message);
-    this.name = "PowError";
-    this.code = code;
-  }
-}
 
 /** True for a `PowError`, optionally of the given code. */
+
+/** An error of this layer: the one error class with one of its codes. */
+export type PowError = LedgerNodeError<PowErrorCode>;
+
 export function isPowError(e: unknown, code?: PowErrorCode): e is PowError {
-  return e instanceof PowError && (code === undefined || e.code === code);
+  return isLedgerNodeError(e, PowErrorCode, code);
 }

@@ -1,7 +1,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { CURL_HASH_LENGTH } from "./curl.js";
-import { PowError, PowErrorCode } from "./errors.js";
+import { type PowError, PowErrorCode } from "./errors.js";
 import type { MinerJob, MinerReply } from "./minerWorker.js";
 import { NONCE_LENGTH, POW_DIGEST_LENGTH } from "./powInput.js";
 import { scoreForZeros, targetTrailingZeros, trailingZeros } from "./score.js";
@@ -62,18 +63,18 @@ interface RunningJob {
  */
 function checkRequest(digest: Uint8Array, targetScore: number, blockLength: number, workers: number): number {
   if (!Number.isInteger(workers) || workers < 0) {
-    throw new PowError(PowErrorCode.InvalidWorkers, `workers must be a non-negative integer, got ${workers}`);
+    throw new LedgerNodeError(PowErrorCode.InvalidWorkers, `workers must be a non-negative integer, got ${workers}`);
   }
-  if (workers === 0) throw new PowError(PowErrorCode.Disabled, "proof of work is disabled on this node");
+  if (workers === 0) throw new LedgerNodeError(PowErrorCode.Disabled, "proof of work is disabled on this node");
   if (digest.length !== POW_DIGEST_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `PoW digest must be 32 bytes, got ${digest.length}`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `PoW digest must be 32 bytes, got ${digest.length}`);
   }
   if (!Number.isInteger(blockLength) || blockLength < NONCE_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `block length ${blockLength} cannot hold a nonce`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `block length ${blockLength} cannot hold a nonce`);
   }
   const zeros = targetTrailingZeros(targetScore, blockLength);
   if (zeros > CURL_HASH_LENGTH) {
-    throw new PowError(PowErrorCode.UnreachableTarget, `score ${targetScore} needs more than 243 zero trits`);
+    throw new LedgerNodeError(PowErrorCode.UnreachableTarget, `score ${targetScore} needs more than 243 zero trits`);
   }
   return zeros;
 }
@@ -106,8 +107,8 @@ export class MinerPool {
   async mine(digest: Uint8Array, targetScore: number, blockLength: number, options: MineOptions): Promise<bigint> {
     const { workers, signal } = options;
     const zeros = checkRequest(digest, targetScore, blockLength, workers);
-    if (this.closed) throw new PowError(PowErrorCode.PoolClosed, "the miner pool is closed");
-    if (signal?.aborted) throw new PowError(PowErrorCode.Aborted, "proof of work aborted");
+    if (this.closed) throw new LedgerNodeError(PowErrorCode.PoolClosed, "the miner pool is closed");
+    if (signal?.aborted) throw new LedgerNodeError(PowErrorCode.Aborted, "proof of work aborted");
     if (zeros === 0) return 0n;
     return this.run({ digest: digest.slice(), zeros, targetScore, blockLength, workers, signal });
   }
@@ -128,17 +129,18 @@ export class MinerPool {
         if (error === null) resolve(nonce);
         else reject(error);
       };
-      const onAbort = (): void => settle(new PowError(PowErrorCode.Aborted, "proof of work aborted"), 0n);
+      const onAbort = (): void => settle(new LedgerNodeError(PowErrorCode.Aborted, "proof of work aborted"), 0n);
       this.jobs.set(id, {
         onReply: (reply) => {
           answered++;
           if (reply.nonce !== null) {
             const z = trailingZeros(digest, reply.nonce);
             if (z >= zeros && scoreForZeros(z, blockLength) >= targetScore) settle(null, reply.nonce);
-            else settle(new PowError(PowErrorCode.NonceRejected, `worker nonce ${reply.nonce} has ${z} zeros`), 0n);
+            else
+              settle(new LedgerNodeError(PowErrorCode.NonceRejected, `worker nonce ${reply.nonce} has ${z} zeros`), 0n);
           } else if (answered === threads.length) {
             // every thread ran out of nonces (not reachable in practice) without a stop
-            settle(new PowError(PowErrorCode.WorkerFailed, "nonce space exhausted"), 0n);
+            settle(new LedgerNodeError(PowErrorCode.WorkerFailed, "nonce space exhausted"), 0n);
           }
         },
         onFailure: (error) => settle(error, 0n),
@@ -166,7 +168,7 @@ export class MinerPool {
     this.closed = true;
     const threads = this.threads.splice(0);
     for (const job of [...this.jobs.values()])
-      job.onFailure(new PowError(PowErrorCode.PoolClosed, "the miner pool was closed"));
+      job.onFailure(new LedgerNodeError(PowErrorCode.PoolClosed, "the miner pool was closed"));
     // an unref'd worker would not keep the event loop alive until its termination completes
     await Promise.all(
       threads.map((t) => {
@@ -198,7 +200,7 @@ export class MinerPool {
       if (i >= 0) this.threads.splice(i, 1);
       const ids = [...thread.pending];
       thread.pending.clear();
-      for (const id of ids) this.jobs.get(id)?.onFailure(new PowError(PowErrorCode.WorkerFailed, reason));
+      for (const id of ids) this.jobs.get(id)?.onFailure(new LedgerNodeError(PowErrorCode.WorkerFailed, reason));
     };
     worker.on("error", (e) => fail(`mining thread failed: ${e.message}`));
     worker.on("exit", (code) => fail(`mining thread exited with code ${code}`));

@@ -1,6 +1,7 @@
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { b1t6EncodeInto } from "./b1t6.js";
 import { CURL_HASH_LENGTH } from "./curl.js";
-import { PowError, PowErrorCode } from "./errors.js";
+import { PowErrorCode } from "./errors.js";
 
 /**
  * The layout of the single 243-trit Curl block that TIP-12 hashes: the b1t6 encoding of the
@@ -20,13 +21,14 @@ const MAX_U64 = (1n << 64n) - 1n;
 
 /** Throws `InvalidInput` unless `nonce` fits a u64. */
 export function checkNonce(nonce: bigint): void {
-  if (nonce < 0n || nonce > MAX_U64) throw new PowError(PowErrorCode.InvalidInput, `nonce ${nonce} is not a u64`);
+  if (nonce < 0n || nonce > MAX_U64)
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `nonce ${nonce} is not a u64`);
 }
 
 /** The 243-trit Curl input for a digest and nonce. */
 export function powCurlInput(digest: Uint8Array, nonce: bigint): Int8Array {
   if (digest.length !== POW_DIGEST_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `PoW digest must be 32 bytes, got ${digest.length}`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `PoW digest must be 32 bytes, got ${digest.length}`);
   }
   checkNonce(nonce);
   const nonceBytes = new Uint8Array(NONCE_LENGTH);

@@ -1,6 +1,7 @@
 import { blake2b256 } from "../crypto/blake2b.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { CURL_HASH_LENGTH, CURL_STATE_LENGTH, curlTransform } from "./curl.js";
-import { PowError, PowErrorCode } from "./errors.js";
+import { PowErrorCode } from "./errors.js";
 import { checkNonce, NONCE_LENGTH, powCurlInput } from "./powInput.js";
 
 /**
@@ -13,7 +14,7 @@ import { checkNonce, NONCE_LENGTH, powCurlInput } from "./powInput.js";
 /** BLAKE2b-256 of the block without its nonce, the part of the Curl input fixed while mining. */
 export function powDigest(blockBytes: Uint8Array): Uint8Array {
   if (blockBytes.length < NONCE_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
   }
   return blake2b256(blockBytes.subarray(0, blockBytes.length - NONCE_LENGTH));
 }
@@ -21,7 +22,7 @@ export function powDigest(blockBytes: Uint8Array): Uint8Array {
 /** The nonce stored in the last 8 bytes of a block. */
 export function readNonce(blockBytes: Uint8Array): bigint {
   if (blockBytes.length < NONCE_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
   }
   const v = new DataView(blockBytes.buffer, blockBytes.byteOffset + blockBytes.length - NONCE_LENGTH, NONCE_LENGTH);
   return v.getBigUint64(0, true);
@@ -31,7 +32,7 @@ export function readNonce(blockBytes: Uint8Array): bigint {
 export function withNonce(blockBytes: Uint8Array, nonce: bigint): Uint8Array {
   checkNonce(nonce);
   if (blockBytes.length < NONCE_LENGTH) {
-    throw new PowError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
+    throw new LedgerNodeError(PowErrorCode.InvalidInput, `a block of ${blockBytes.length} bytes has no 8-byte nonce`);
   }
   const out = blockBytes.slice();
   new DataView(out.buffer, out.length - NONCE_LENGTH, NONCE_LENGTH).setBigUint64(0, nonce, true);
@@ -73,7 +74,10 @@ export function powScore(blockBytes: Uint8Array): number {
  */
 export function targetTrailingZeros(targetScore: number, blockLength: number): number {
   if (!(blockLength > 0) || Number.isNaN(targetScore)) {
-    throw new PowError(PowErrorCode.InvalidInput, `no zero count for score ${targetScore} at length ${blockLength}`);
+    throw new LedgerNodeError(
+      PowErrorCode.InvalidInput,
+      `no zero count for score ${targetScore} at length ${blockLength}`,
+    );
   }
   let z = 0;
   while (z <= CURL_HASH_LENGTH && scoreForZeros(z, blockLength) < targetScore) z++;

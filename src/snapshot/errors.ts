@@ -1,3 +1,4 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
 /**
  * Snapshot errors: every failure to read, write or import a TIP-35 file is a `SnapshotError`
  * with a string code and a human reason. The API maps codes to statuses in one place:
@@ -35,19 +36,9 @@ export enum SnapshotErrorCode {
   WriteFailed = "SNAPSHOT_WRITE_FAILED",
 }
 
-export class SnapshotError extends Error {
-  readonly code: SnapshotErrorCode;
-  /** What went wrong, for people (the API's `details`). */
-  readonly reason: string;
+/** An error of this layer: the one error class with one of its codes. */
+export type SnapshotError = LedgerNodeError<SnapshotErrorCode>;
 
-  constructor(code: SnapshotErrorCode, reason: string, options?: { cause?: unknown }) {
-    super(reason, options);
-    this.name = "SnapshotError";
-    this.code = code;
-    this.reason = reason;
-  }
-}
-
-export function isSnapshotError(e: unknown): e is SnapshotError {
-  return e instanceof SnapshotError;
+export function isSnapshotError(e: unknown, code?: SnapshotErrorCode): e is SnapshotError {
+  return isLedgerNodeError(e, SnapshotErrorCode, code);
 }

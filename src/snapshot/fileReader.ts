@@ -6,7 +6,8 @@ import { decodeOutput } from "../codec/outputs/output.js";
 import { decodePayload } from "../codec/payload.js";
 import { decodeProtocolParameters } from "../codec/protocolParameters.js";
 import { MilestoneOptionType, type MilestonePayload, PayloadType } from "../codec/types.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type SnapshotError, SnapshotErrorCode } from "./errors.js";
 import { CHECKSUM_SUFFIX } from "./fileWriter.js";
 import {
   BLOCK_ID_LENGTH,
@@ -94,7 +95,7 @@ class FileSource {
   async need(n: number, field: string): Promise<void> {
     if (this.end - this.start >= n) return;
     if (this.offset + n > this.size) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Truncated,
         `the file ends inside ${field}: ${n} bytes needed at offset ${this.offset}, the file has ${this.size}`,
       );
@@ -111,7 +112,7 @@ class FileSource {
       const filePos = this.offset + this.end;
       const { bytesRead } = await this.fh.read(this.buf, this.end, this.buf.length - this.end, filePos);
       if (bytesRead === 0) {
-        throw new SnapshotError(SnapshotErrorCode.Truncated, `the file ends inside ${field} at offset ${filePos}`);
+        throw new LedgerNodeError(SnapshotErrorCode.Truncated, `the file ends inside ${field} at offset ${filePos}`);
       }
       this.hash.update(this.buf.subarray(this.end, this.end + bytesRead));
       this.end += bytesRead;
@@ -179,7 +180,12 @@ class FileSource {
 }
 
 function corrupted(reason: string, cause?: unknown): SnapshotError {
-  return new SnapshotError(SnapshotErrorCode.Corrupted, reason, cause === undefined ? undefined : { cause });
+  return new LedgerNodeError(
+    SnapshotErrorCode.Corrupted,
+    reason,
+    undefined,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** Reads a whole snapshot file, handing each item to `visitor`. */
@@ -192,7 +198,9 @@ export async function readSnapshot(
   try {
     fh = await open(path, "r");
   } catch (e) {
-    throw new SnapshotError(SnapshotErrorCode.Unreadable, `cannot open ${path}: ${(e as Error).message}`, { cause: e });
+    throw new LedgerNodeError(SnapshotErrorCode.Unreadable, `cannot open ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   try {
     const size = (await fh.stat()).size;
@@ -200,7 +208,7 @@ export async function readSnapshot(
     const header = await readHeader(src);
     if (options.expectedType !== undefined && header.type !== options.expectedType) {
       const names = ["full", "delta"];
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.WrongType,
         `${path} is a ${names[header.type]} snapshot, a ${names[options.expectedType]} snapshot was expected`,
       );
@@ -210,7 +218,7 @@ export async function readSnapshot(
 
     if (header.type === SnapshotType.Full) {
       if (header.outputCount * MIN_OUTPUT_ENTRY > src.remaining) {
-        throw new SnapshotError(
+        throw new LedgerNodeError(
           SnapshotErrorCode.Truncated,
           `the header promises ${header.outputCount} outputs, only ${src.remaining} bytes follow it`,
         );
@@ -222,7 +230,7 @@ export async function readSnapshot(
       }
     }
     if (header.milestoneDiffCount * MIN_DIFF > src.remaining) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Truncated,
         `the header promises ${header.milestoneDiffCount} milestone diffs, only ${src.remaining} bytes follow`,
       );
@@ -237,7 +245,7 @@ export async function readSnapshot(
     }
     if (header.sepCount * BLOCK_ID_LENGTH !== src.remaining) {
       if (header.sepCount * BLOCK_ID_LENGTH > src.remaining) {
-        throw new SnapshotError(
+        throw new LedgerNodeError(
           SnapshotErrorCode.Truncated,
           `the header promises ${header.sepCount} SEPs (${header.sepCount * BLOCK_ID_LENGTH} bytes), ${src.remaining} bytes are left`,
         );
@@ -261,7 +269,9 @@ export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> 
   try {
     fh = await open(path, "r");
   } catch (e) {
-    throw new SnapshotError(SnapshotErrorCode.Unreadable, `cannot open ${path}: ${(e as Error).message}`, { cause: e });
+    throw new LedgerNodeError(SnapshotErrorCode.Unreadable, `cannot open ${path}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   try {
     return await readHeader(new FileSource(fh, (await fh.stat()).size));
@@ -287,7 +297,7 @@ async function readHeader(src: FileSource): Promise<SnapshotHeader> {
   await src.need(2, "header.version");
   const version = src.u8();
   if (version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.UnsupportedVersion,
       `snapshot file format version ${version}, this node reads version ${SNAPSHOT_VERSION} (TIP-35)`,
     );
@@ -370,7 +380,7 @@ async function readDeltaHeader(src: FileSource, version: number): Promise<DeltaS
   const milestoneDiffCount = src.u32();
   const sepCount = src.u16();
   if (sepFileOffset > BigInt(src.size)) {
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.Truncated,
       `the SEPs start at offset ${sepFileOffset}, the file ends at ${src.size}`,
     );
@@ -424,7 +434,7 @@ async function readMilestoneDiff(src: FileSource, field: string, decode: boolean
   const diffLength = src.u32();
   if (diffLength < MIN_DIFF || diffLength - 4 > src.remaining) {
     if (diffLength >= MIN_DIFF) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Truncated,
         `the file ends inside ${field}: it is ${diffLength} bytes long, ${src.remaining + 4} bytes are left`,
       );

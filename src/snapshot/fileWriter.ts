@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { type FileHandle, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { isSnapshotError, type SnapshotError, SnapshotErrorCode } from "./errors.js";
 
 /**
  * Writes a file the crash-safe way: everything goes to a temporary name in the same directory,
@@ -178,8 +179,10 @@ export class SnapshotFileWriter {
 }
 
 function writeFailed(what: string, e: unknown): SnapshotError {
-  if (e instanceof SnapshotError) return e;
-  return new SnapshotError(SnapshotErrorCode.WriteFailed, `${what}: ${(e as Error).message}`, { cause: e });
+  if (isSnapshotError(e)) return e;
+  return new LedgerNodeError(SnapshotErrorCode.WriteFailed, `${what}: ${(e as Error).message}`, undefined, {
+    cause: e,
+  });
 }
 
 /** SHA-256 of a whole file, hex. */

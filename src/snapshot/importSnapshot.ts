@@ -11,7 +11,8 @@ import {
   nodeStateKey,
   SCHEMA_VERSION,
 } from "../storage/index.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { isSnapshotError, SnapshotErrorCode } from "./errors.js";
 import { readSnapshot } from "./fileReader.js";
 import { type DeltaSnapshotHeader, type FullSnapshotHeader, outputRecordOf, SnapshotType } from "./format.js";
 import {
@@ -105,7 +106,7 @@ export async function readImportState(store: KvStore): Promise<ImportState> {
 /** Refuses a database whose snapshot import never finished (IncompleteImport). */
 export async function assertNoIncompleteImport(store: KvStore): Promise<void> {
   if ((await readImportState(store)) === "inProgress") {
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.IncompleteImport,
       "a snapshot import into this data directory did not finish: empty the directory and start from the snapshot again",
     );
@@ -135,7 +136,7 @@ async function clearStore(store: KvStore): Promise<void> {
 export async function importSnapshot(store: KvStore, options: ImportSnapshotOptions): Promise<ImportedSnapshot> {
   if (!(await isEmpty(store))) {
     await assertNoIncompleteImport(store);
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.DatabaseNotEmpty,
       "the database already holds data: import only into an empty one",
     );
@@ -150,7 +151,7 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
     options.verified?.full ??
     (await verifyFullSnapshot(options.fullPath, options.expectedNetworkName, progress("verify", options.fullPath)));
   if (full.protocolParameters.networkName !== options.expectedNetworkName) {
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.WrongNetwork,
       `the snapshot is of network "${full.protocolParameters.networkName}"`,
     );
@@ -172,8 +173,8 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
   } catch (e) {
     // 3. leave the database empty again (if even that fails, the marker makes every start refuse it)
     await clearStore(store).catch(() => {});
-    if (e instanceof SnapshotError) throw e;
-    throw new SnapshotError(SnapshotErrorCode.WriteFailed, `the snapshot import failed: ${(e as Error).message}`, {
+    if (isSnapshotError(e)) throw e;
+    throw new LedgerNodeError(SnapshotErrorCode.WriteFailed, `the snapshot import failed: ${(e as Error).message}`, {
       cause: e,
     });
   }
@@ -295,7 +296,7 @@ async function writeImport(
   // d. the ledger must add up before it is declared complete
   const supply = full.protocolParameters.tokenSupply - header.treasuryOutputAmount;
   if (total !== supply) {
-    throw new SnapshotError(
+    throw new LedgerNodeError(
       SnapshotErrorCode.LedgerInconsistent,
       `the imported ledger holds ${total}, the token supply outside the treasury is ${supply}`,
     );
@@ -333,6 +334,6 @@ async function writeImport(
 /** The second pass must have read the bytes the first one checked. */
 function checkUnchanged(path: string, sha256: string, verified: string): void {
   if (sha256 !== verified) {
-    throw new SnapshotError(SnapshotErrorCode.Corrupted, `${path} changed while it was being imported`);
+    throw new LedgerNodeError(SnapshotErrorCode.Corrupted, `${path} changed while it was being imported`);
   }
 }

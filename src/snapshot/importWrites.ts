@@ -16,7 +16,8 @@ import {
   spentOutputRecord,
   type WriteBatch,
 } from "../storage/index.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { SnapshotErrorCode } from "./errors.js";
 import { type MilestoneDiff, outputRecordOf } from "./format.js";
 import type { VerifiedMilestone } from "./verifySnapshot.js";
 
@@ -145,7 +146,7 @@ export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<v
   const present = await store.getMany(created.map((o) => idKey(Bucket.Unspent, o.outputId)));
   present.forEach((p, i) => {
     if (!p) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Corrupted,
         `milestone ${index} created ${toHex(created[i]!.outputId)}, which the snapshot's ledger does not hold`,
       );
@@ -155,7 +156,7 @@ export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<v
   const unspent = await store.getMany(consumed.map((id) => idKey(Bucket.Unspent, id)));
   unspent.forEach((u, i) => {
     if (u) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Corrupted,
         `milestone ${index} consumed ${toHex(consumed[i]!)}, which the snapshot's ledger holds unspent`,
       );
@@ -177,7 +178,7 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
   records.forEach((r, i) => {
     const unspent = r !== undefined && decodeOutputRecord(r).spent === undefined;
     if (!unspent && !createdIn.has(toHex(consumedIds[i]!))) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.NotMergeable,
         `milestone ${index} of the delta consumes ${toHex(consumedIds[i]!)}, which is not unspent`,
       );
@@ -186,7 +187,7 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
   const existing = await store.getMany(createdIds.map((id) => idKey(Bucket.Output, id)));
   existing.forEach((e, i) => {
     if (e) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.NotMergeable,
         `milestone ${index} of the delta creates ${toHex(createdIds[i]!)}, which already exists`,
       );

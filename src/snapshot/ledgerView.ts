@@ -10,7 +10,8 @@ import {
   NodeStateKey,
   nodeStateKey,
 } from "../storage/index.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { SnapshotErrorCode } from "./errors.js";
 
 /**
  * The unspent outputs and the ledger index they belong to, read from one consistent view while
@@ -65,7 +66,7 @@ export class LedgerView {
       const values = await this.store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
       values.forEach((rec, i) => {
         if (!rec) {
-          throw new SnapshotError(SnapshotErrorCode.LedgerInconsistent, `output ${toHex(ids[i]!)} has no record`);
+          throw new LedgerNodeError(SnapshotErrorCode.LedgerInconsistent, `output ${toHex(ids[i]!)} has no record`);
         }
       });
       return { ids, records: values as Uint8Array[] };

@@ -2,7 +2,8 @@ import { readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { KvStore } from "../storage/index.js";
 import type { Pruner } from "../tangle/prune.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { SnapshotErrorCode } from "./errors.js";
 import { readSnapshotHeader } from "./fileReader.js";
 import { CHECKSUM_SUFFIX } from "./fileWriter.js";
 import { type FullSnapshotHeader, SnapshotType } from "./format.js";
@@ -126,7 +127,7 @@ export class SnapshotManager {
     const release = pruner.pin(index);
     if (index < pruner.horizon) {
       release();
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.Pruned,
         `milestone ${index} is older than the pruning index ${pruner.horizon}`,
       );
@@ -152,14 +153,14 @@ export class SnapshotManager {
   private async writeDelta(index: number): Promise<DeltaSnapshotResult> {
     const full = await this.newestFullSnapshot();
     if (!full) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.NoFullSnapshot,
         `no full snapshot in ${resolve(this.options.directory)} to base a delta on: create one first`,
       );
     }
     const fullIndex = full.header.targetMilestoneIndex;
     if (index <= fullIndex) {
-      throw new SnapshotError(
+      throw new LedgerNodeError(
         SnapshotErrorCode.BadIndex,
         `a delta snapshot at ${index} is not newer than the newest full snapshot at ${fullIndex}`,
       );

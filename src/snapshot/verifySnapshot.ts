@@ -3,7 +3,8 @@ import { bytesEqual, toHex } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
 import type { MilestonePayload, ProtocolParameters } from "../codec/types.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type SnapshotError, SnapshotErrorCode } from "./errors.js";
 import { readChecksumFile, readSnapshot } from "./fileReader.js";
 import {
   amountOfOutputBytes,
@@ -62,7 +63,7 @@ export interface VerifiedDelta {
 }
 
 function corrupted(reason: string): SnapshotError {
-  return new SnapshotError(SnapshotErrorCode.Corrupted, reason);
+  return new LedgerNodeError(SnapshotErrorCode.Corrupted, reason);
 }
 
 /** The block a coordinator issues for a milestone: the payload on its own parents, nonce 0 (TIP-29). */
@@ -134,7 +135,7 @@ export async function verifyFullSnapshot(
         header = h as FullSnapshotHeader;
         const name = header.protocolParameters.parameters.networkName;
         if (name !== expectedNetworkName) {
-          throw new SnapshotError(
+          throw new LedgerNodeError(
             SnapshotErrorCode.WrongNetwork,
             `${path} is a snapshot of network "${name}", this node runs "${expectedNetworkName}"`,
           );
@@ -243,13 +244,13 @@ export async function verifyDeltaSnapshot(
       header(h) {
         header = h as DeltaSnapshotHeader;
         if (!bytesEqual(header.fullSnapshotTargetMilestoneId, full.targetMilestoneId)) {
-          throw new SnapshotError(
+          throw new LedgerNodeError(
             SnapshotErrorCode.NotMergeable,
             `${path} builds on milestone ${toHex(header.fullSnapshotTargetMilestoneId)}, the full snapshot's target is ${toHex(full.targetMilestoneId)}`,
           );
         }
         if (header.targetMilestoneIndex <= full.targetMilestoneIndex) {
-          throw new SnapshotError(
+          throw new LedgerNodeError(
             SnapshotErrorCode.NotMergeable,
             `the delta's target ${header.targetMilestoneIndex} is not above the full snapshot's ${full.targetMilestoneIndex}`,
           );

@@ -16,7 +16,8 @@ import {
 } from "../storage/index.js";
 import { readPruningIndex, solidEntryPointsAt } from "../tangle/prune.js";
 import { readLedgerIndex } from "../tangle/tangle.js";
-import { SnapshotError, SnapshotErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { isSnapshotError, type SnapshotError, SnapshotErrorCode } from "./errors.js";
 import { SnapshotFileWriter } from "./fileWriter.js";
 import {
   amountOfOutputBytes,
@@ -63,15 +64,15 @@ export interface WrittenSnapshot {
 }
 
 function badIndex(reason: string): SnapshotError {
-  return new SnapshotError(SnapshotErrorCode.BadIndex, reason);
+  return new LedgerNodeError(SnapshotErrorCode.BadIndex, reason);
 }
 
 function pruned(reason: string): SnapshotError {
-  return new SnapshotError(SnapshotErrorCode.Pruned, reason);
+  return new LedgerNodeError(SnapshotErrorCode.Pruned, reason);
 }
 
 function inconsistent(reason: string): SnapshotError {
-  return new SnapshotError(SnapshotErrorCode.LedgerInconsistent, reason);
+  return new LedgerNodeError(SnapshotErrorCode.LedgerInconsistent, reason);
 }
 
 export function checkIndex(index: unknown, what = "index"): number {
@@ -167,8 +168,8 @@ async function withFile(
     await write(w);
   } catch (e) {
     await w.abort();
-    if (e instanceof SnapshotError) throw e;
-    throw new SnapshotError(SnapshotErrorCode.WriteFailed, `cannot write ${filePath}: ${(e as Error).message}`, {
+    if (isSnapshotError(e)) throw e;
+    throw new LedgerNodeError(SnapshotErrorCode.WriteFailed, `cannot write ${filePath}: ${(e as Error).message}`, {
       cause: e,
     });
   }
@@ -351,7 +352,7 @@ export async function writeDeltaSnapshot(
       const diff = await milestoneDiffFromStore(store, m);
       if (!diff) throw pruned(`the data of milestone ${m} is no longer stored`);
       if (m === from + 1 && !bytesEqual(diff.milestone.previousMilestoneId, base.targetMilestoneId)) {
-        throw new SnapshotError(
+        throw new LedgerNodeError(
           SnapshotErrorCode.NotMergeable,
           `milestone ${m} does not follow the full snapshot's target milestone ${toHex(base.targetMilestoneId)}`,
         );

@@ -1,3 +1,4 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
 /** Storage errors: the database could not be opened, or holds what this node cannot use. */
 export enum StorageErrorCode {
   /** LevelDB could not open the directory (locked by another process, permissions, corruption). */
@@ -8,11 +9,9 @@ export enum StorageErrorCode {
   IncompatibleDatabase = "STORAGE_INCOMPATIBLE_DATABASE",
 }
 
-export class StorageError extends Error {
-  readonly code: StorageErrorCode;
-  constructor(code: StorageErrorCode, message: string) {
-    super(message);
-    this.name = "StorageError";
-    this.code = code;
-  }
+/** An error of this layer: the one error class with one of its codes. */
+export type StorageError = LedgerNodeError<StorageErrorCode>;
+
+export function isStorageError(e: unknown, code?: StorageErrorCode): e is StorageError {
+  return isLedgerNodeError(e, StorageErrorCode, code);
 }

@@ -1,5 +1,6 @@
 import { ClassicLevel } from "classic-level";
-import { StorageError, StorageErrorCode } from "./errors.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { StorageErrorCode } from "./errors.js";
 
 /**
  * A small key-value controller over LevelDB (classic-level): binary keys and values, point
@@ -169,7 +170,7 @@ export class KvStore {
       await db.open();
     } catch (e) {
       const cause = (e as { cause?: Error }).cause?.message ?? (e as Error).message;
-      throw new StorageError(StorageErrorCode.OpenFailed, `cannot open database at ${options.path}: ${cause}`);
+      throw new LedgerNodeError(StorageErrorCode.OpenFailed, `cannot open database at ${options.path}: ${cause}`);
     }
     return new KvStore(db);
   }

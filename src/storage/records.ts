@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "../codec/errors.js";
+import { CodecErrorCode, codecError } from "../codec/errors.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
 
@@ -134,7 +134,7 @@ export function decodeOutputRecord(bytes: Uint8Array): OutputRecord {
       spentTimestamp: r.u32("outputRecord.spent.spentTimestamp"),
     };
   } else if (flag !== 0) {
-    throw new CodecError(CodecErrorCode.ValueOutOfRange, "outputRecord.spent", `spent flag ${flag}`);
+    throw codecError(CodecErrorCode.ValueOutOfRange, "outputRecord.spent", `spent flag ${flag}`);
   }
   const proof = r.view(r.u16("outputRecord.proofLength"), "outputRecord.proof");
   const outputBytes = r.view(r.remaining(), "outputRecord.output");
@@ -149,11 +149,7 @@ export function decodeOutputRecord(bytes: Uint8Array): OutputRecord {
  */
 export function spentOutputRecord(unspent: Uint8Array, s: SpentRecord): Uint8Array {
   if (unspent.length <= SPENT_FLAG_AT || unspent[SPENT_FLAG_AT] !== 0) {
-    throw new CodecError(
-      CodecErrorCode.ValueOutOfRange,
-      "outputRecord.spent",
-      "the record is not of an unspent output",
-    );
+    throw codecError(CodecErrorCode.ValueOutOfRange, "outputRecord.spent", "the record is not of an unspent output");
   }
   return new WriteStream(unspent.length + SPENT_LENGTH)
     .bytes(unspent.subarray(0, SPENT_FLAG_AT))

@@ -39,6 +39,8 @@ import {
   spentOutputRecord,
   type WriteBatch,
 } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { TangleErrorCode } from "./errors.js";
 import type { MilestoneInfo, NodeEvents } from "./events.js";
 import type { Tangle } from "./tangle.js";
 
@@ -269,14 +271,6 @@ function emitConfirmed(events: NodeEvents, milestone: MilestoneInfo, result: Whi
   events.emit("milestoneConfirmed", { milestone, result });
 }
 
-export class MilestoneMismatchError extends Error {
-  readonly code = "TANGLE_MILESTONE_MISMATCH";
-  constructor(message: string) {
-    super(message);
-    this.name = "MilestoneMismatchError";
-  }
-}
-
 /**
  * Confirms a milestone that arrived as a block (a coordinator's milestone found unapplied at
  * start, or, on a follower, one received from a peer): white-flag over its cone must give the
@@ -290,21 +284,27 @@ export async function confirmMilestoneBlock(
 ): Promise<MilestoneInfo> {
   const latest = tangle.latestMilestone;
   if (milestone.index !== latest.index + 1) {
-    throw new MilestoneMismatchError(`milestone ${milestone.index} does not follow ${latest.index}`);
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
+      `milestone ${milestone.index} does not follow ${latest.index}`,
+    );
   }
   if (!bytesEqual(milestone.previousMilestoneId, latest.milestoneId)) {
-    throw new MilestoneMismatchError(
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
       `milestone ${milestone.index} does not name milestone ${latest.index} as previous`,
     );
   }
   const plan = await planConfirmation(tangle, milestone.parents, milestone.index, milestone.timestamp, validate);
   if (!bytesEqual(plan.result.inclusionMerkleRoot, milestone.inclusionMerkleRoot)) {
-    throw new MilestoneMismatchError(
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
       `milestone ${milestone.index}: inclusion Merkle root differs from this node's white-flag`,
     );
   }
   if (!bytesEqual(plan.result.appliedMerkleRoot, milestone.appliedMerkleRoot)) {
-    throw new MilestoneMismatchError(
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
       `milestone ${milestone.index}: applied Merkle root differs from this node's white-flag`,
     );
   }

@@ -1,3 +1,5 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /** Why a block was refused at intake; the API maps every code to 400 unless noted. */
 export enum BlockErrorCode {
   /** The block's PoW score is below the network's minimum (TIP-12). */
@@ -8,11 +10,22 @@ export enum BlockErrorCode {
   StaleMilestone = "BLOCK_STALE_MILESTONE",
 }
 
-export class BlockError extends Error {
-  readonly code: BlockErrorCode;
-  constructor(code: BlockErrorCode, message: string) {
-    super(message);
-    this.name = "BlockError";
-    this.code = code;
-  }
+/** Why the tangle refused an operation. */
+export enum TangleErrorCode {
+  /** A received milestone does not follow the ledger, or white-flag gives other Merkle roots (TIP-4). */
+  MilestoneMismatch = "TANGLE_MILESTONE_MISMATCH",
+  /** The node follows a network: it holds no coordinator key and issues no milestones. */
+  NotCoordinator = "TANGLE_NOT_COORDINATOR",
+}
+
+/** An error of this layer: the one error class with one of its codes. */
+export type BlockError = LedgerNodeError<BlockErrorCode>;
+export type TangleError = LedgerNodeError<TangleErrorCode>;
+
+export function isBlockError(e: unknown, code?: BlockErrorCode): e is BlockError {
+  return isLedgerNodeError(e, BlockErrorCode, code);
+}
+
+export function isTangleError(e: unknown, code?: TangleErrorCode): e is TangleError {
+  return isLedgerNodeError(e, TangleErrorCode, code);
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { blockFromJson, blockToJson, decodeBlock, encodeBlock, MAX_BLOCK_LENGTH } from "../../src/codec/block.js";
-import { CodecError, CodecErrorCode } from "../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../src/codec/errors.js";
 import { bytesEqual, toHex } from "../../src/codec/hex.js";
 import { Rng } from "../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../helpers/randomBlocks.js";
@@ -27,7 +27,7 @@ function feed(bytes: Uint8Array, tally: Tally, origin: string): void {
   try {
     block = decodeBlock(bytes);
   } catch (e) {
-    if (!(e instanceof CodecError) || !KNOWN_CODES.has(e.code)) {
+    if (!isCodecError(e) || !KNOWN_CODES.has(e.code)) {
       assert.fail(`${origin}: ${String(e)} on ${toHex(bytes.subarray(0, 96))}… (${bytes.length} bytes)`);
     }
     tally.rejected.set(e.code, (tally.rejected.get(e.code) ?? 0) + 1);

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 
 // ARCHITECTURE.md: an import never points upward. Layers from bottom to top.
 const LAYERS = [
+  "util",
   "crypto",
   "codec",
   "pow",

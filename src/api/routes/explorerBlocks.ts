@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
-import { blockChildren, IndexerError, milestoneBlocks } from "../../indexer/index.js";
+import { blockChildren, milestoneBlocks } from "../../indexer/index.js";
 import { Bucket, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
-import { ApiError, badRequest, notFound } from "../errors.js";
+import { badRequest, notFound } from "../errors.js";
 import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -174,15 +174,6 @@ export const EXPLORER_BLOCK_ROUTES = {
 const BLOCK_PARAMS = new Set(["sort", "pageSize", "cursor"]);
 const CHILD_PARAMS = new Set(["pageSize", "cursor"]);
 
-async function guarded<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof IndexerError) throw new ApiError(500, e.message);
-    throw e;
-  }
-}
-
 /** Registers the milestone-blocks and children routes and the writer of the milestone block index. */
 export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
   const store = () => node.tangle.store;
@@ -196,13 +187,11 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
       return Number(s);
     });
     if (!(await store().has(indexKey(Bucket.MilestoneByIndex, index)))) throw notFound(`no milestone ${index}`);
-    const rows = await guarded(() =>
-      milestoneBlocks(store(), index, {
-        ...(from === undefined ? {} : { from }),
-        reverse: sort === "newest",
-        limit: pageSize + 1,
-      }),
-    );
+    const rows = await milestoneBlocks(store(), index, {
+      ...(from === undefined ? {} : { from }),
+      reverse: sort === "newest",
+      limit: pageSize + 1,
+    });
     const next = rows.length > pageSize ? rows[pageSize] : undefined;
     return {
       blocks: rows.slice(0, pageSize).map((b) => ({ blockId: toHex(b.blockId), payloadType: b.payloadType ?? null })),

@@ -6,7 +6,6 @@ import { ReadStream } from "../../codec/readStream.js";
 import {
   addressUpdates,
   availableBalance,
-  IndexerError,
   ownerAddress,
   readAddressEntry,
   readAllBalances,
@@ -306,15 +305,6 @@ function paging<T>(p: Map<string, string>, parse: (position: string) => T): { pa
   };
 }
 
-async function guarded<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof IndexerError) throw new ApiError(500, e.message);
-    throw e;
-  }
-}
-
 const NO_PARAMS = new Set<string>();
 const PAGE_PARAMS = new Set(["pageSize", "cursor"]);
 const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "cursor"]);
@@ -331,7 +321,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   registerRoute(app, EXPLORER_LEDGER_ROUTES.balance, async (request): Promise<BalanceAnswer> => {
     params(request.query, NO_PARAMS);
     const address = addressParam(request.params);
-    const { value, ledgerIndex, timestamp } = await guarded(() => readAddressEntry(store(), address));
+    const { value, ledgerIndex, timestamp } = await readAddressEntry(store(), address);
     return {
       totalBalance: value.total.toString(),
       availableBalance: availableBalance(value, timestamp).toString(),
@@ -382,13 +372,11 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
         spent: m[3] === "1",
       };
     });
-    const rows = await guarded(() =>
-      addressUpdates(store(), address, {
-        ...(from ? { from } : {}),
-        reverse: sort === "newest",
-        limit: pageSize + 1,
-      }),
-    );
+    const rows = await addressUpdates(store(), address, {
+      ...(from ? { from } : {}),
+      reverse: sort === "newest",
+      limit: pageSize + 1,
+    });
     const next = rows.length > pageSize ? rows[pageSize] : undefined;
     return {
       address: bech32Of(address),
@@ -403,7 +391,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     const p = params(request.query, RICHEST_PARAMS);
     const raw = p.get("top");
     const top = raw === undefined ? DEFAULT_RICHEST_TOP : positive("top", raw, MAX_RICHEST_TOP);
-    const { value, ledgerIndex } = await guarded(() => readAllBalances(store()));
+    const { value, ledgerIndex } = await readAllBalances(store());
     value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
     return {
       top: value.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
@@ -413,7 +401,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
     params(request.query, NO_PARAMS);
-    const { value, ledgerIndex } = await guarded(() => readAllBalances(store()));
+    const { value, ledgerIndex } = await readAllBalances(store());
     // range k holds balances in [10^k, 10^(k+1)); an address listed owns outputs, so its balance is positive
     const ranges = new Map<number, { addressCount: number; total: bigint }>();
     for (const e of value) {

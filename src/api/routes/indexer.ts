@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
-import { IndexerError, POSITION_LENGTH } from "../../indexer/index.js";
+import { POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
-import { ApiError, notFound } from "../errors.js";
+import { notFound } from "../errors.js";
 import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -153,24 +153,13 @@ function article(what: string): string {
 
 // ---------------------------------------------------------------- routes
 
-/** The indexer's failures are the node's (500), with the reason. */
-async function guarded<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (e) {
-    if (e instanceof IndexerError) throw new ApiError(500, e.message);
-    throw e;
-  }
-}
-
 export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void {
   // The node keeps the indexes in step with the ledger; a read first lets them catch up when
   // they lag (a rebuild after a milestone slipped past them).
-  const indexer = () =>
-    guarded(async () => {
-      await node.indexer.catchUp();
-      return node.indexer;
-    });
+  const indexer = async () => {
+    await node.indexer.catchUp();
+    return node.indexer;
+  };
 
   const none = new Set<string>();
   for (const lookup of LOOKUPS) {
@@ -179,7 +168,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
       const raw = (request.params as Record<string, unknown>)[lookup.param];
       const chainId = fromHex(raw, lookup.param, lookup.length);
       const ix = await indexer();
-      const { ledgerIndex, outputId } = await guarded(() => ix.chainOutput(lookup.type, chainId));
+      const { ledgerIndex, outputId } = await ix.chainOutput(lookup.type, chainId);
       if (!outputId) throw notFound(`no unspent output of ${lookup.what} ${raw}`);
       return { ledgerIndex, items: [toHex(outputId)] };
     });
@@ -193,7 +182,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
         const params = queryParams(request, listing.params);
         const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
         const ix = await indexer();
-        const page = await guarded(() => ix.outputs(query));
+        const page = await ix.outputs(query);
         return {
           ledgerIndex: page.ledgerIndex,
           pageSize,

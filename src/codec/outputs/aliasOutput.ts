@@ -1,5 +1,5 @@
 import { ADDRESS_HASH_LENGTH } from "../address.js";
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import {
   ALIAS_FEATURES,
   ALIAS_IMMUTABLE_FEATURES,
@@ -53,14 +53,14 @@ export interface AliasOutputJson {
 
 function expectType(type: number, field: string): void {
   if (type !== OutputType.Alias) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `expected alias output type 4, got ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected alias output type 4, got ${type}`);
   }
 }
 
 /** TIP-18: `length(State Metadata)` ≤ `Max Metadata Length`. */
 function checkStateMetadataLength(length: number, field: string): void {
   if (length > MAX_METADATA_LENGTH) {
-    throw new CodecError(
+    throw codecError(
       CodecErrorCode.CountOutOfRange,
       field,
       `state metadata is at most ${MAX_METADATA_LENGTH} bytes, got ${length}`,

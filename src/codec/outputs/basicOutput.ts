@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import {
   BASIC_FEATURES,
   deserializeFeatures,
@@ -43,7 +43,7 @@ export interface BasicOutputJson {
 
 function expectType(type: number, field: string): void {
   if (type !== OutputType.Basic) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `expected basic output type 3, got ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected basic output type 3, got ${type}`);
   }
 }
 

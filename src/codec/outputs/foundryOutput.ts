@@ -1,5 +1,5 @@
 import { serializeAddressBytes } from "../address.js";
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import {
   deserializeFeatures,
   type FeatureJson,
@@ -56,7 +56,7 @@ export interface FoundryOutputJson {
 
 function expectType(type: number, field: string): void {
   if (type !== OutputType.Foundry) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `expected foundry output type 5, got ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected foundry output type 5, got ${type}`);
   }
 }
 
@@ -130,7 +130,7 @@ export function foundryOutputFromJson(json: unknown, field: string): FoundryOutp
 export function foundryAliasAddress(o: FoundryOutput): AliasAddress {
   const uc = o.unlockConditions.find((u) => u.type === UnlockConditionType.ImmutableAliasAddress);
   if (uc === undefined || uc.type !== UnlockConditionType.ImmutableAliasAddress) {
-    throw new CodecError(CodecErrorCode.SyntacticRule, "foundryOutput.unlockConditions", "no immutable alias address");
+    throw codecError(CodecErrorCode.SyntacticRule, "foundryOutput.unlockConditions", "no immutable alias address");
   }
   return uc.address;
 }

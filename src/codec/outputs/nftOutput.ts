@@ -1,5 +1,5 @@
 import { ADDRESS_HASH_LENGTH } from "../address.js";
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import {
   deserializeFeatures,
   type FeatureJson,
@@ -48,7 +48,7 @@ export interface NftOutputJson {
 
 function expectType(type: number, field: string): void {
   if (type !== OutputType.Nft) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `expected NFT output type 6, got ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected NFT output type 6, got ${type}`);
   }
 }
 

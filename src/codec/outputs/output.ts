@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import { expectU8 } from "../json.js";
 import { ReadStream } from "../readStream.js";
 import { type Output, OutputType } from "../types.js";
@@ -58,7 +58,7 @@ const OUTPUT_NAMES: Record<number, string> = {
 };
 
 function unknownOutput(type: number, field: string): never {
-  throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown output type ${type}`);
+  throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `unknown output type ${type}`);
 }
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
@@ -120,7 +120,7 @@ export function outputToJson(o: Output): OutputJson {
 /** Rejects what the binary decoder rejects, under the same code and field path. */
 export function outputFromJson(json: unknown, field: string): Output {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new CodecError(CodecErrorCode.InvalidJson, field, "expected an object");
+    throw codecError(CodecErrorCode.InvalidJson, field, "expected an object");
   }
   const type = expectU8((json as { type?: unknown }).type, `${field}.type`);
   switch (type) {

@@ -1,4 +1,4 @@
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import { expectObject, expectU8, expectU64String } from "../json.js";
 import type { ReadStream } from "../readStream.js";
 import { OutputType, type TreasuryOutput } from "../types.js";
@@ -16,7 +16,7 @@ export interface TreasuryOutputJson {
 
 function expectType(type: number, field: string): void {
   if (type !== OutputType.Treasury) {
-    throw new CodecError(CodecErrorCode.UnknownType, `${field}.type`, `expected treasury output type 2, got ${type}`);
+    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected treasury output type 2, got ${type}`);
   }
 }
 

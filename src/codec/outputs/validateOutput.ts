@@ -1,5 +1,5 @@
 import { ADDRESS_HASH_LENGTH, addressEquals, aliasAddressOf, nftAddressOf } from "../address.js";
-import { CodecError, CodecErrorCode } from "../errors.js";
+import { CodecErrorCode, codecError } from "../errors.js";
 import { checkStorageDeposit, checkStorageDepositReturn } from "../storageDeposit.js";
 import {
   type AliasOutput,
@@ -25,7 +25,7 @@ import {
 export type OutputValidationParams = Pick<ProtocolParameters, "tokenSupply" | "rentStructure">;
 
 function rule(field: string, reason: string): never {
-  throw new CodecError(CodecErrorCode.SyntacticRule, field, reason);
+  throw codecError(CodecErrorCode.SyntacticRule, field, reason);
 }
 
 const isZeroId = (id: Uint8Array): boolean => id.length === ADDRESS_HASH_LENGTH && id.every((b) => b === 0);

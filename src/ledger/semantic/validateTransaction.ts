@@ -1,7 +1,7 @@
 import { isCodecError } from "../../codec/errors.js";
 import type { TransactionPayload } from "../../codec/types.js";
 import { ConflictReason } from "../conflictReason.js";
-import { TransactionConflictError } from "../errors.js";
+import { isLedgerError, LedgerErrorCode } from "../errors.js";
 import type { SemanticValidationContext, SemanticValidationResult } from "./types.js";
 import { verifyTimelocks } from "./unlockConditions.js";
 import { verifyBalances } from "./verifyBalances.js";
@@ -41,8 +41,8 @@ export function validateTransaction(tx: TransactionPayload, ctx: SemanticValidat
     verifyChainTransitions(ws);
     return OK;
   } catch (e) {
-    if (e instanceof TransactionConflictError) {
-      return { ok: false, conflictReason: e.conflictReason, details: e.message };
+    if (isLedgerError(e, LedgerErrorCode.TransactionConflict)) {
+      return { ok: false, conflictReason: e.data!.conflictReason!, details: e.message };
     }
     if (isCodecError(e))
       return { ok: false, conflictReason: ConflictReason.SemanticValidationFailed, details: e.message };

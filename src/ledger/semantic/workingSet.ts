@@ -16,8 +16,9 @@ import {
   OutputType,
   type TransactionPayload,
 } from "../../codec/types.js";
+import { LedgerNodeError } from "../../util/ledgerNodeError.js";
 import { ConflictReason } from "../conflictReason.js";
-import { LedgerError, LedgerErrorCode } from "../errors.js";
+import { LedgerErrorCode } from "../errors.js";
 import { conflict } from "./conflict.js";
 import { addressKey, tokenKey } from "./keys.js";
 import type { SemanticValidationContext } from "./types.js";
@@ -114,13 +115,13 @@ export function buildWorkingSet(tx: TransactionPayload, ctx: SemanticValidationC
   const essence = tx.essence;
   // 1. the context: a 32-byte transaction ID, and per input the consumed output with its output ID
   if (ctx.transactionId.length !== 32) {
-    throw new LedgerError(
+    throw new LedgerNodeError(
       LedgerErrorCode.InvalidContext,
       `transaction ID has ${ctx.transactionId.length} bytes, not 32`,
     );
   }
   if (ctx.inputs.length !== essence.inputs.length) {
-    throw new LedgerError(
+    throw new LedgerNodeError(
       LedgerErrorCode.InvalidContext,
       `the transaction has ${essence.inputs.length} inputs but ${ctx.inputs.length} consumed outputs were given`,
     );
@@ -130,7 +131,7 @@ export function buildWorkingSet(tx: TransactionPayload, ctx: SemanticValidationC
     const input = essence.inputs[i]!;
     const consumed = ctx.inputs[i]!;
     if (!bytesEqual(consumed.outputId, outputIdOfInput(input))) {
-      throw new LedgerError(
+      throw new LedgerNodeError(
         LedgerErrorCode.InvalidContext,
         `consumed output ${i} has ID ${toHex(consumed.outputId)}, which input ${i} does not reference`,
       );

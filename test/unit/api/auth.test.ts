@@ -10,7 +10,7 @@ import {
   normalizePath,
   RouteAccessPolicy,
 } from "../../../src/api/auth.js";
-import { UsageError } from "../../../src/cli/flags.js";
+import { isUsageError } from "../../../src/cli/flags.js";
 import { parseTokenArgs, readJwtSecret } from "../../../src/cli/token.js";
 import { assertError, CORE, type Harness, openHarness } from "./coreHarness.js";
 
@@ -191,9 +191,18 @@ describe("token subcommand", () => {
     assert.deepEqual(a, { dataDir: "/tmp/x", expiresIn: "12h", help: false });
     assert.equal(parseTokenArgs([], { LEDGER_NODE_DATA_DIR: "/env" }).dataDir, "/env");
     assert.equal(parseTokenArgs(["--help"], {}).help, true);
-    assert.throws(() => parseTokenArgs(["--expires-in", "soon"], {}), UsageError);
-    assert.throws(() => parseTokenArgs(["--port", "1"], {}), UsageError);
-    assert.throws(() => parseTokenArgs(["--data-dir"], {}), UsageError);
+    assert.throws(
+      () => parseTokenArgs(["--expires-in", "soon"], {}),
+      (e) => isUsageError(e),
+    );
+    assert.throws(
+      () => parseTokenArgs(["--port", "1"], {}),
+      (e) => isUsageError(e),
+    );
+    assert.throws(
+      () => parseTokenArgs(["--data-dir"], {}),
+      (e) => isUsageError(e),
+    );
   });
 
   it("reads the secret of a stopped node's data dir, and explains a running one", async () => {

@@ -10,7 +10,7 @@ import {
   serializeAddress,
   serializeAddressBytes,
 } from "../../../src/codec/address.js";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { ReadStream } from "../../../src/codec/readStream.js";
 import type { Address } from "../../../src/codec/types.js";
@@ -19,9 +19,9 @@ import { bech32Encode } from "../../../src/crypto/bech32.js";
 
 function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof CodecError, `expected a CodecError, got ${String(e)}`);
+    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
     assert.equal(e.code, code, e.message);
-    assert.equal(e.field, field, e.message);
+    assert.equal(e.data.field, field, e.message);
     return true;
   });
 }

@@ -8,7 +8,7 @@ import {
   encodeBlock,
   MAX_BLOCK_LENGTH,
 } from "../../../src/codec/block.js";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { concatBytes, toHex } from "../../../src/codec/hex.js";
 import { type Block, PayloadType } from "../../../src/codec/types.js";
 import { WriteStream } from "../../../src/codec/writeStream.js";
@@ -17,9 +17,9 @@ import { BLOCK_KINDS, randomBlock } from "../../helpers/randomBlocks.js";
 
 function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof CodecError, `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, `code (field ${e.field}: ${e.message})`);
-    assert.equal(e.field, field);
+    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
+    assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
+    assert.equal(e.data.field, field);
     return true;
   });
 }

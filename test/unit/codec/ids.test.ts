@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, it } from "node:test";
 import { blockToJson } from "../../../src/codec/block.js";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { toHex } from "../../../src/codec/hex.js";
 import {
   aliasIdFromOutputId,
@@ -107,10 +107,13 @@ describe("identifiers", () => {
     assert.throws(
       () => parseOutputId(toHex(txId), "q.outputId"),
       (e: unknown) => {
-        return e instanceof CodecError && e.code === CodecErrorCode.InvalidHex && e.field === "q.outputId";
+        return isCodecError(e) && e.code === CodecErrorCode.InvalidHex && e.data.field === "q.outputId";
       },
     );
-    assert.throws(() => outputIdFromParts(txId, 65536), CodecError);
+    assert.throws(
+      () => outputIdFromParts(txId, 65536),
+      (e) => isCodecError(e),
+    );
     assert.deepEqual(parseBlockId(toHex(txId)), txId);
   });
 

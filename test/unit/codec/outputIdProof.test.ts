@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { isCodecError } from "../../../src/codec/errors.js";
 import { toHex } from "../../../src/codec/hex.js";
 import {
   buildOutputIdProof,
@@ -64,7 +65,7 @@ describe("output ID proof (DESIGN.md section 2)", () => {
         // the form kept in the output's record reads back as the same proof
         assert.deepEqual(outputIdProofFromStored(5, i, stored[i]!, bytes[i]!), proof);
         assert.throws(() => outputIdProofFromStored(5, i, stored[i]!.subarray(0, stored[i]!.length - 1), bytes[i]!), {
-          name: "CodecError",
+          name: "LedgerNodeError",
         });
         assert.deepEqual(verifyOutputIdProof(proof, bytes[i]!, root), root);
         // another output's bytes do not verify
@@ -91,10 +92,16 @@ describe("output ID proof (DESIGN.md section 2)", () => {
   });
 
   it("rejects malformed proof JSON with a typed error", () => {
-    assert.throws(() => merkleProofNodeFromJson({ type: 3, hash: "0x00" }, "p"), { name: "CodecError" });
-    assert.throws(() => merkleProofNodeFromJson({ type: 1, hash: "0x00" }, "p"), { name: "CodecError" });
+    assert.throws(
+      () => merkleProofNodeFromJson({ type: 3, hash: "0x00" }, "p"),
+      (e) => isCodecError(e),
+    );
+    assert.throws(
+      () => merkleProofNodeFromJson({ type: 1, hash: "0x00" }, "p"),
+      (e) => isCodecError(e),
+    );
     assert.throws(() => merkleProofNodeFromJson({ type: 0, l: { type: 1, hash: `0x${"00".repeat(32)}` } }, "p"), {
-      name: "CodecError",
+      name: "LedgerNodeError",
     });
   });
 });

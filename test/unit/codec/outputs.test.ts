@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { foundryId } from "../../../src/codec/outputs/foundryOutput.js";
 import { decodeOutput, encodeOutput, outputFromJson, outputToJson } from "../../../src/codec/outputs/output.js";
@@ -102,9 +102,9 @@ const NAMES: Record<number, string> = {
 
 function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof CodecError, `expected a CodecError, got ${String(e)}`);
+    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
     assert.equal(e.code, code, e.message);
-    assert.equal(e.field, field, e.message);
+    assert.equal(e.data.field, field, e.message);
     return true;
   });
 }
@@ -265,7 +265,7 @@ describe("outputs: structural rules, binary and JSON alike", () => {
     for (let n = 0; n < bytes.length; n++) {
       assert.throws(
         () => decodeOutput(bytes.subarray(0, n)),
-        (e: unknown) => e instanceof CodecError && e.code === C.Truncated,
+        (e: unknown) => isCodecError(e) && e.code === C.Truncated,
         `prefix of ${n} bytes`,
       );
     }

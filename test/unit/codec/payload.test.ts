@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { deserializeInput, inputFromJson, inputToJson, serializeInput } from "../../../src/codec/input.js";
 import { encodeMilestone, milestoneFromJson, milestoneToJson } from "../../../src/codec/milestone.js";
@@ -37,9 +37,9 @@ import {
 
 function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof CodecError, `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, `code (field ${e.field}: ${e.message})`);
-    assert.equal(e.field, field);
+    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
+    assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
+    assert.equal(e.data.field, field);
     return true;
   });
 }

@@ -66,7 +66,7 @@ describe("ReadStream", () => {
 
   it("names the field of a truncated read", () => {
     assert.throws(() => new ReadStream(Uint8Array.of(1, 2, 3)).u32("thing.count"), {
-      name: "CodecError",
+      name: "LedgerNodeError",
       message: /thing\.count/,
     });
     assert.throws(() => new ReadStream(Uint8Array.of(1)).view(2, "thing.id"), { message: /thing\.id/ });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CodecError, CodecErrorCode } from "../../../src/codec/errors.js";
+import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
 import { networkIdFromName } from "../../../src/codec/ids.js";
 import {
   checkNativeTokenCount,
@@ -26,9 +26,9 @@ import { BLOCK_KINDS, DEV_PARAMS, randomBlock, randomMilestone } from "../../hel
 
 function expectRule(fn: () => unknown, field: string, code = CodecErrorCode.SyntacticRule): void {
   assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof CodecError, `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, `code (field ${e.field}: ${e.message})`);
-    assert.equal(e.field, field);
+    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
+    assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
+    assert.equal(e.data.field, field);
     return true;
   });
 }

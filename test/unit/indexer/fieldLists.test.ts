@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { compareBytes, toHex } from "../../../src/codec/hex.js";
+import { IndexerErrorCode, isIndexerError } from "../../../src/indexer/errors.js";
 import {
   addListWrites,
   addWholeList,
@@ -11,7 +12,6 @@ import {
   CHUNK_ENTRIES,
   decodeChunk,
   type ListEntry,
-  ListMoved,
   ListReader,
   POSITION_LENGTH,
 } from "../../../src/indexer/index.js";
@@ -125,7 +125,10 @@ describe("chunked field lists", () => {
     const spend = store.batch();
     addListWrites(store, spend, [{ list, puts: [], dels: entries.slice(CHUNK_ENTRIES).map((e) => e.position) }]);
     await spend.write();
-    assert.throws(() => reader.next(), ListMoved);
+    assert.throws(
+      () => reader.next(),
+      (e) => isIndexerError(e, IndexerErrorCode.ListMoved),
+    );
   });
 
   it("reads a list written whole like one built step by step", async () => {

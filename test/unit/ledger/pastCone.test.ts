@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { toHex } from "../../../src/codec/hex.js";
 import type { Block } from "../../../src/codec/types.js";
-import { type ConeBlock, ConeNotSolidError, pastConeInWhiteFlagOrder } from "../../../src/ledger/pastCone.js";
+import { isLedgerError, LedgerErrorCode } from "../../../src/ledger/errors.js";
+import { type ConeBlock, pastConeInWhiteFlagOrder } from "../../../src/ledger/pastCone.js";
 
 const id = (n: number) => new Uint8Array(32).fill(n);
 const block = (...parents: number[]): Block => ({ protocolVersion: 2, parents: parents.map(id), nonce: 0n });
@@ -33,7 +34,10 @@ describe("pastConeInWhiteFlagOrder (TIP-2)", () => {
 
   it("stops at already referenced blocks and reports a missing block", () => {
     const lookup = lookupOf({ 2: [0], 3: [2, 9] });
-    assert.throws(() => pastConeInWhiteFlagOrder([id(3)], lookup), ConeNotSolidError);
+    assert.throws(
+      () => pastConeInWhiteFlagOrder([id(3)], lookup),
+      (e) => isLedgerError(e, LedgerErrorCode.ConeNotSolid),
+    );
     assert.deepEqual(pastConeInWhiteFlagOrder([id(0)], lookup), []);
   });
 

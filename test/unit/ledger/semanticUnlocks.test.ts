@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { UnlockConditionType } from "../../../src/codec/types.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
-import { LedgerError, LedgerErrorCode } from "../../../src/ledger/errors.js";
+import { isLedgerError, LedgerErrorCode } from "../../../src/ledger/errors.js";
 import { validateTransaction } from "../../../src/ledger/semantic/index.js";
 import {
   AMOUNT,
@@ -224,11 +224,11 @@ describe("semantic validation: context", () => {
     const wrong = { ...built.ctx, inputs: [consumed(basic(alice.address))] };
     assert.throws(
       () => validateTransaction(built.tx, wrong),
-      (e: unknown) => e instanceof LedgerError && e.code === LedgerErrorCode.InvalidContext,
+      (e: unknown) => isLedgerError(e) && e.code === LedgerErrorCode.InvalidContext,
     );
     assert.throws(
       () => validateTransaction(built.tx, { ...built.ctx, inputs: [] }),
-      (e: unknown) => e instanceof LedgerError && e.code === LedgerErrorCode.InvalidContext,
+      (e: unknown) => isLedgerError(e) && e.code === LedgerErrorCode.InvalidContext,
     );
   });
 });

@@ -37,7 +37,7 @@ describe("the network config file and a node's role", () => {
     nodes.push(b);
     assert.equal(b.node.isCoordinator, false);
     assert.equal(b.node.secrets.coordinatorSeed, undefined);
-    assert.throws(() => b.node.coordinator, { code: "NODE_NOT_COORDINATOR" });
+    assert.throws(() => b.node.coordinator, { code: "TANGLE_NOT_COORDINATOR" });
     assert.deepEqual(b.node.coordinatorPublicKeys, [a.node.coordinatorPublicKey]);
     assert.equal(b.node.tangle.protocolParameters.minPowScore, 7, "the network's PoW minimum");
     assert.deepEqual(

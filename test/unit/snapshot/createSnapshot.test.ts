@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { isSnapshotError } from "../../../src/snapshot/errors.js";
 import {
   outputRecordOf,
   readSnapshot,
-  SnapshotError,
   SnapshotErrorCode,
   SnapshotFileWriter,
   SnapshotManager,
@@ -38,7 +38,7 @@ async function ledgerInFile(path: string): Promise<LedgerState> {
   return { outputs, total };
 }
 
-const code = (c: SnapshotErrorCode) => (e: unknown) => e instanceof SnapshotError && e.code === c;
+const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.code === c;
 
 describe("creating snapshots", () => {
   let h: History;

@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { encodeOutput } from "../../../src/codec/outputs/output.js";
 import { WriteStream } from "../../../src/codec/writeStream.js";
 import { devGenesisOutput, devProtocolParameters } from "../../../src/node/devNetwork.js";
+import { isSnapshotError } from "../../../src/snapshot/errors.js";
 import {
   CHECKSUM_SUFFIX,
   encodeDeltaHeader,
@@ -12,7 +13,6 @@ import {
   protocolParamsOption,
   readSnapshot,
   readSnapshotHeader,
-  SnapshotError,
   SnapshotErrorCode,
   SnapshotFileWriter,
   SnapshotType,
@@ -26,7 +26,7 @@ describe("snapshot files", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   let minimal: Uint8Array;
 
-  const code = (c: SnapshotErrorCode) => (e: unknown) => e instanceof SnapshotError && e.code === c;
+  const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.code === c;
   const file = async (name: string, bytes: Uint8Array) => {
     const path = join(dir.path, name);
     await writeFile(path, bytes);

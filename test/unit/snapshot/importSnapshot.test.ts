@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { WriteStream } from "../../../src/codec/writeStream.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
+import { isSnapshotError } from "../../../src/snapshot/errors.js";
 import {
   CHECKSUM_SUFFIX,
   encodeFullHeader,
@@ -15,7 +16,6 @@ import {
   milestoneDiffFromStore,
   readImportState,
   readSnapshotHeader,
-  SnapshotError,
   SnapshotErrorCode,
   SnapshotFileWriter,
   SnapshotManager,
@@ -42,7 +42,7 @@ import { assertSameLedger, History, readLedgerState, tempDir } from "./history.j
  * state as one written at that index.
  */
 
-const code = (c: SnapshotErrorCode) => (e: unknown) => e instanceof SnapshotError && e.code === c;
+const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.code === c;
 
 describe("importing snapshot files", () => {
   let h: History;
@@ -74,7 +74,7 @@ describe("importing snapshot files", () => {
         () => undefined,
         (err: unknown) => err,
       );
-      assert.ok(e instanceof SnapshotError, `expected a SnapshotError, got ${e}`);
+      assert.ok(isSnapshotError(e), `expected a SnapshotError, got ${e}`);
       assert.equal(await keysOf(store), 0, "the database is left empty");
       return e;
     } finally {
@@ -109,7 +109,7 @@ describe("importing snapshot files", () => {
         await writeFile(cut, bytes.subarray(0, at));
         const files = name === "full" ? { fullPath: cut } : { fullPath: full, deltaPath: cut };
         const e = await refused(files);
-        assert.equal(e.code, SnapshotErrorCode.Truncated, `${name} cut at ${at}: ${e.code} ${e.reason}`);
+        assert.equal(e.code, SnapshotErrorCode.Truncated, `${name} cut at ${at}: ${e.code} ${e.message}`);
         await rm(cut);
       }
     }
@@ -181,7 +181,7 @@ describe("importing snapshot files", () => {
         assert.ok(!checked.includes(at), `a flip at header offset ${at} was accepted`);
         assert.equal((await readLedgerState(store)).total, h.states.get(FULL)!.total);
       } catch (e) {
-        assert.ok(e instanceof SnapshotError, `flip at ${at}: ${e}`);
+        assert.ok(isSnapshotError(e), `flip at ${at}: ${e}`);
         assert.equal(await keysOf(store), 0);
       } finally {
         await store.close();
@@ -300,7 +300,7 @@ describe("importing snapshot files", () => {
     await writeFile(copy, bytes);
     const e = await refused({ fullPath: copy, verified: before });
     assert.equal(e.code, SnapshotErrorCode.Corrupted);
-    assert.match(e.reason, /changed/);
+    assert.match(e.message, /changed/);
   });
 
   it("imports a file from another writer: newest first diffs only, no payload of the target", async () => {

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildServer } from "../../../src/api/server.js";
-import { SnapshotError, SnapshotErrorCode, SnapshotManager } from "../../../src/snapshot/index.js";
+import { isSnapshotError } from "../../../src/snapshot/errors.js";
+import { SnapshotErrorCode, SnapshotManager } from "../../../src/snapshot/index.js";
 import {
   Bucket,
   decodeBlockMetadata,
@@ -115,7 +116,7 @@ describe("pruning", () => {
     );
     await assert.rejects(
       m.createFull(horizon - 1),
-      (e: unknown) => e instanceof SnapshotError && e.code === SnapshotErrorCode.Pruned,
+      (e: unknown) => isSnapshotError(e) && e.code === SnapshotErrorCode.Pruned,
     );
     const file = await m.createFull(horizon);
     const node = await nodeFromSnapshot(join(dir.path, "node"), { fullPath: file.filePath });
