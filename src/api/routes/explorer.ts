@@ -16,6 +16,7 @@ import {
   responses,
   Tag,
 } from "../schemas/common.js";
+import { parsePageSize, parseUint, queryParams } from "./queryParams.js";
 
 /**
  * The explorer's milestone listing (Chronicle's `explorer/v2/milestones`, DESIGN.md section 4):
@@ -31,6 +32,8 @@ export const EXPLORER_V2 = "/api/explorer/v2";
 
 export const DEFAULT_MILESTONE_PAGE_SIZE = 100;
 export const MAX_MILESTONE_PAGE_SIZE = 1000;
+/** Page sizes of every explorer listing (docs/decisions.md, Explorer). */
+export const EXPLORER_PAGES = { defaultSize: DEFAULT_MILESTONE_PAGE_SIZE, maxSize: MAX_MILESTONE_PAGE_SIZE };
 
 const PARAMS = new Set(["startTimestamp", "endTimestamp", "sort", "pageSize", "cursor"]);
 
@@ -50,26 +53,9 @@ export interface MilestonesPage {
   cursor: string | null;
 }
 
-function parseUint(name: string, value: string): number {
-  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
-  return Number(value);
-}
-
-/** A page size of at least 1; larger than the maximum means the maximum. */
-function parsePageSize(name: string, value: string): number {
-  const n = parseUint(name, value);
-  if (n < 1) throw badRequest(`${name}: must be at least 1`);
-  return Math.min(n, MAX_MILESTONE_PAGE_SIZE);
-}
-
 /** Reads and checks the query; unknown or repeated parameters are bad input. */
 export function parseMilestonesQuery(raw: Record<string, unknown>): MilestonesQuery {
-  const params = new Map<string, string>();
-  for (const [name, value] of Object.entries(raw)) {
-    if (!PARAMS.has(name)) throw badRequest(`unknown query parameter "${name}"`);
-    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
-    params.set(name, value);
-  }
+  const params = queryParams(raw, PARAMS);
   const query: MilestonesQuery = { sort: "newest", pageSize: DEFAULT_MILESTONE_PAGE_SIZE };
   const start = params.get("startTimestamp");
   if (start !== undefined) query.startTimestamp = parseUint("startTimestamp", start);
@@ -84,7 +70,7 @@ export function parseMilestonesQuery(raw: Record<string, unknown>): MilestonesQu
     query.sort = sort;
   }
   const size = params.get("pageSize");
-  if (size !== undefined) query.pageSize = parsePageSize("pageSize", size);
+  if (size !== undefined) query.pageSize = parsePageSize("pageSize", size, MAX_MILESTONE_PAGE_SIZE);
   const cursor = params.get("cursor");
   if (cursor !== undefined) {
     const m = /^([0-9]{1,10})\.([0-9]{1,16})$/.exec(cursor);
@@ -93,7 +79,7 @@ export function parseMilestonesQuery(raw: Record<string, unknown>): MilestonesQu
     if (index > 0xffffffff) throw badRequest(`cursor: milestone index ${m[1]} exceeds u32`);
     query.cursor = index;
     // the cursor's page size wins over pageSize
-    query.pageSize = parsePageSize("cursor page size", m[2]!);
+    query.pageSize = parsePageSize("cursor page size", m[2]!, MAX_MILESTONE_PAGE_SIZE);
   }
   return query;
 }

@@ -18,7 +18,8 @@ import {
   type Schema,
   Tag,
 } from "../schemas/common.js";
-import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_PAGES, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+import { paging, queryParams } from "./queryParams.js";
 
 /**
  * Explorer routes over the tangle's structure (Chronicle's explorer v2): the blocks a milestone
@@ -39,35 +40,6 @@ interface ChildrenPage {
   count: number;
   children: string[];
   cursor: string | null;
-}
-
-function params(raw: unknown, allowed: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
-    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
-    out.set(name, value);
-  }
-  return out;
-}
-
-function pageSizeOf(name: string, value: string): number {
-  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
-  const n = Number(value);
-  if (n < 1) throw badRequest(`${name}: must be at least 1`);
-  return Math.min(n, MAX_MILESTONE_PAGE_SIZE);
-}
-
-/** `pageSize` and a cursor `<position>.<pageSize>` whose position `parse` reads. */
-function paging<T>(p: Map<string, string>, parse: (position: string) => T): { pageSize: number; from?: T } {
-  let pageSize = DEFAULT_MILESTONE_PAGE_SIZE;
-  const size = p.get("pageSize");
-  if (size !== undefined) pageSize = pageSizeOf("pageSize", size);
-  const cursor = p.get("cursor");
-  if (cursor === undefined) return { pageSize };
-  const dot = cursor.lastIndexOf(".");
-  if (dot < 1) throw badRequest(`cursor: expected <position>.<page size>, got "${cursor}"`);
-  return { pageSize: pageSizeOf("cursor page size", cursor.slice(dot + 1)), from: parse(cursor.slice(0, dot)) };
 }
 
 const pageSizeSchema = () =>
@@ -179,10 +151,10 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
   const store = () => node.tangle.store;
 
   const listBlocks = async (request: FastifyRequest, index: number): Promise<MilestoneBlocksPage> => {
-    const p = params(request.query, BLOCK_PARAMS);
+    const p = queryParams(request.query, BLOCK_PARAMS);
     const sort = p.get("sort") ?? "oldest";
     if (sort !== "oldest" && sort !== "newest") throw badRequest(`sort: expected oldest or newest, got "${sort}"`);
-    const { pageSize, from } = paging(p, (s) => {
+    const { pageSize, from } = paging(p, EXPLORER_PAGES, (s) => {
       if (!/^[0-9]{1,10}$/.test(s) || Number(s) > 0xffffffff) throw badRequest(`cursor: bad white-flag index "${s}"`);
       return Number(s);
     });
@@ -216,8 +188,8 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
   registerRoute(app, EXPLORER_BLOCK_ROUTES.children, async (request) => {
     const raw = (request.params as { blockId: string }).blockId;
     const blockId = fromHex(raw, "blockId", 32);
-    const p = params(request.query, CHILD_PARAMS);
-    const { pageSize, from } = paging(p, (s) => fromHex(s, "cursor", 32));
+    const p = queryParams(request.query, CHILD_PARAMS);
+    const { pageSize, from } = paging(p, EXPLORER_PAGES, (s) => fromHex(s, "cursor", 32));
     if (!node.tangle.isSolidEntryPoint(blockId) && !(await node.tangle.hasBlock(blockId))) {
       throw notFound(`no block ${raw}`);
     }

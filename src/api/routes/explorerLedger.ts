@@ -27,7 +27,8 @@ import {
   type Schema,
   Tag,
 } from "../schemas/common.js";
-import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+import { DEFAULT_MILESTONE_PAGE_SIZE, EXPLORER_PAGES, EXPLORER_V2, MAX_MILESTONE_PAGE_SIZE } from "./explorer.js";
+import { paging, parsePageSize, parseU32, queryParams } from "./queryParams.js";
 
 /**
  * Explorer routes over the ledger by address (Chronicle's explorer v2): an address's balance,
@@ -267,44 +268,6 @@ export const EXPLORER_LEDGER_ROUTES = {
   },
 } satisfies Record<string, RouteDefinition>;
 
-function params(raw: unknown, allowed: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
-    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
-    out.set(name, value);
-  }
-  return out;
-}
-
-function positive(name: string, value: string, max: number): number {
-  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
-  const n = Number(value);
-  if (n < 1) throw badRequest(`${name}: must be at least 1`);
-  return Math.min(n, max);
-}
-
-function u32(name: string, value: string): number {
-  if (!/^[0-9]{1,10}$/.test(value) || Number(value) > 0xffffffff)
-    throw badRequest(`${name}: expected a u32, got "${value}"`);
-  return Number(value);
-}
-
-/** `pageSize` and a cursor `<position>.<pageSize>` whose position `parse` reads. */
-function paging<T>(p: Map<string, string>, parse: (position: string) => T): { pageSize: number; from?: T } {
-  let pageSize = DEFAULT_MILESTONE_PAGE_SIZE;
-  const size = p.get("pageSize");
-  if (size !== undefined) pageSize = positive("pageSize", size, MAX_MILESTONE_PAGE_SIZE);
-  const cursor = p.get("cursor");
-  if (cursor === undefined) return { pageSize };
-  const dot = cursor.lastIndexOf(".");
-  if (dot < 1) throw badRequest(`cursor: expected <position>.<page size>, got "${cursor}"`);
-  return {
-    pageSize: positive("cursor page size", cursor.slice(dot + 1), MAX_MILESTONE_PAGE_SIZE),
-    from: parse(cursor.slice(0, dot)),
-  };
-}
-
 const NO_PARAMS = new Set<string>();
 const PAGE_PARAMS = new Set(["pageSize", "cursor"]);
 const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "cursor"]);
@@ -319,7 +282,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   const bech32Of = (bytes: Uint8Array) => addressToBech32(deserializeAddress(new ReadStream(bytes), "address"), hrp());
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.balance, async (request): Promise<BalanceAnswer> => {
-    params(request.query, NO_PARAMS);
+    queryParams(request.query, NO_PARAMS);
     const address = addressParam(request.params);
     const { value, ledgerIndex, timestamp } = await readAddressEntry(store(), address);
     return {
@@ -332,7 +295,9 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   registerRoute(app, EXPLORER_LEDGER_ROUTES.updatesByMilestone, async (request): Promise<MilestoneUpdates> => {
     const raw = (request.params as { milestoneId: string }).milestoneId;
     const milestoneId = fromHex(raw, "milestoneId", 32);
-    const { pageSize, from } = paging(params(request.query, PAGE_PARAMS), (s) => u32("cursor position", s));
+    const { pageSize, from } = paging(queryParams(request.query, PAGE_PARAMS), EXPLORER_PAGES, (s) =>
+      parseU32("cursor position", s),
+    );
     const v = await store().get(idKey(Bucket.MilestoneById, milestoneId));
     if (!v) throw notFound(`no milestone ${raw}`);
     const index = decodeU32(v, "milestoneById");
@@ -360,14 +325,14 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.updatesByAddress, async (request): Promise<AddressUpdates> => {
     const address = addressParam(request.params);
-    const p = params(request.query, ADDRESS_UPDATE_PARAMS);
+    const p = queryParams(request.query, ADDRESS_UPDATE_PARAMS);
     const sort = p.get("sort") ?? "newest";
     if (sort !== "oldest" && sort !== "newest") throw badRequest(`sort: expected oldest or newest, got "${sort}"`);
-    const { pageSize, from } = paging(p, (s) => {
+    const { pageSize, from } = paging(p, EXPLORER_PAGES, (s) => {
       const m = /^([0-9]{1,10})\.(0x[0-9a-fA-F]{68})\.([01])$/.exec(s);
       if (!m) throw badRequest(`cursor: expected <milestone index>.<output ID>.<0|1>.<page size>`);
       return {
-        milestoneIndex: u32("cursor milestone index", m[1]!),
+        milestoneIndex: parseU32("cursor milestone index", m[1]!),
         outputId: fromHex(m[2]!, "cursor", 34),
         spent: m[3] === "1",
       };
@@ -388,9 +353,9 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   });
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.richest, async (request): Promise<Richest> => {
-    const p = params(request.query, RICHEST_PARAMS);
+    const p = queryParams(request.query, RICHEST_PARAMS);
     const raw = p.get("top");
-    const top = raw === undefined ? DEFAULT_RICHEST_TOP : positive("top", raw, MAX_RICHEST_TOP);
+    const top = raw === undefined ? DEFAULT_RICHEST_TOP : parsePageSize("top", raw, MAX_RICHEST_TOP);
     const { value, ledgerIndex } = await readAllBalances(store());
     value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
     return {
@@ -400,7 +365,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   });
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
-    params(request.query, NO_PARAMS);
+    queryParams(request.query, NO_PARAMS);
     const { value, ledgerIndex } = await readAllBalances(store());
     // range k holds balances in [10^k, 10^(k+1)); an address listed owns outputs, so its balance is positive
     const ranges = new Map<number, { addressCount: number; total: bigint }>();

@@ -26,9 +26,9 @@ import {
   LOOKUPS,
   MAX_INDEXER_PAGE_SIZE,
   parseListingQuery,
-  queryParams,
   TRUE,
 } from "./indexerQuery.js";
+import { queryParams } from "./queryParams.js";
 
 export { formatIndexerCursor, MAX_INDEXER_PAGE_SIZE, parseIndexerCursor, parseListingQuery } from "./indexerQuery.js";
 
@@ -164,7 +164,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
   const none = new Set<string>();
   for (const lookup of LOOKUPS) {
     registerRoute(app, lookupRoute(lookup), async (request) => {
-      queryParams(request, none);
+      queryParams(request.query, none);
       const raw = (request.params as Record<string, unknown>)[lookup.param];
       const chainId = fromHex(raw, lookup.param, lookup.length);
       const ix = await indexer();
@@ -179,7 +179,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
       app,
       listingRoute(listing),
       async (request) => {
-        const params = queryParams(request, listing.params);
+        const params = queryParams(request.query, listing.params);
         const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
         const ix = await indexer();
         const page = await ix.outputs(query);

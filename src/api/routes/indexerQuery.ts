@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import { addressFromBech32, serializeAddressBytes } from "../../codec/address.js";
 import { fromHex, toHex } from "../../codec/hex.js";
 import { FOUNDRY_ID_LENGTH, ID_LENGTH, OUTPUT_ID_LENGTH } from "../../codec/ids.js";
@@ -12,6 +11,7 @@ import {
   type Position,
 } from "../../indexer/index.js";
 import { badRequest } from "../errors.js";
+import { parsePageSize, parseUint } from "./queryParams.js";
 
 /**
  * The query parameters of the indexer routes (inx-indexer v1): which route takes which
@@ -110,36 +110,10 @@ export const LOOKUPS: { path: string; type: IndexedOutputType; param: string; le
 export const TRUE = new Set(["1", "t", "T", "TRUE", "true", "True"]);
 export const FALSE = new Set(["0", "f", "F", "FALSE", "false", "False"]);
 
-/** The query parameters as single strings; unknown names and repeated ones are bad input. */
-export function queryParams(request: FastifyRequest, allowed: ReadonlySet<string>): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
-    if (!allowed.has(name)) throw badRequest(`unknown query parameter "${name}"`);
-    if (typeof value !== "string") throw badRequest(`query parameter "${name}" is given more than once`);
-    out.set(name, value);
-  }
-  return out;
-}
-
 function parseBool(name: string, value: string): boolean {
   if (TRUE.has(value)) return true;
   if (FALSE.has(value)) return false;
   throw badRequest(`${name}: expected true or false, got "${value}"`);
-}
-
-/** A non-negative decimal integer no larger than `max`. */
-function parseUint(name: string, value: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (!/^[0-9]{1,16}$/.test(value)) throw badRequest(`${name}: expected a non-negative integer, got "${value}"`);
-  const n = Number(value);
-  if (n > max) throw badRequest(`${name}: ${value} is above ${max}`);
-  return n;
-}
-
-/** A page size of at least 1; larger than the maximum means the maximum. */
-function parsePageSize(name: string, value: string): number {
-  const n = parseUint(name, value);
-  if (n < 1) throw badRequest(`${name}: must be at least 1`);
-  return Math.min(n, MAX_INDEXER_PAGE_SIZE);
 }
 
 /** inx-indexer's cursor: `<createdAt, 8 hex><outputId, 68 hex>.<pageSize>`. */
@@ -156,7 +130,7 @@ export function parseIndexerCursor(value: string): { position: Position; pageSiz
   }
   return {
     position: { createdAt: Number.parseInt(m[1]!, 16), outputId: fromHex(`0x${m[2]!}`, "cursor") },
-    pageSize: parsePageSize("cursor page size", m[3]!),
+    pageSize: parsePageSize("cursor page size", m[3]!, MAX_INDEXER_PAGE_SIZE),
   };
 }
 
@@ -184,7 +158,7 @@ export function parseListingQuery(
   }
   let pageSize = MAX_INDEXER_PAGE_SIZE;
   const size = params.get("pageSize");
-  if (size !== undefined) pageSize = parsePageSize("pageSize", size);
+  if (size !== undefined) pageSize = parsePageSize("pageSize", size, MAX_INDEXER_PAGE_SIZE);
   const query: OutputQuery = { ...(type === undefined ? {} : { type }), fields, pageSize };
   const unlockable = params.get("unlockableByAddress");
   if (unlockable !== undefined) {
