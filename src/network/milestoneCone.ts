@@ -1,3 +1,4 @@
+import { parentsOfBlockBytes } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import {
   Bucket,
@@ -30,7 +31,7 @@ export async function milestoneCone(store: KvStore, index: number): Promise<Uint
   // Iterative post-order walk: a block is emitted once all its parents inside the cone are.
   const out: Uint8Array[] = [];
   const visited = new Set<string>();
-  const stack: { id: Uint8Array; bytes?: Uint8Array }[] = parentsOf(milestoneBlock)
+  const stack: { id: Uint8Array; bytes?: Uint8Array }[] = parentsOfBlockBytes(milestoneBlock)
     .reverse()
     .map((id) => ({ id }));
   while (stack.length > 0) {
@@ -57,18 +58,8 @@ export async function milestoneCone(store: KvStore, index: number): Promise<Uint
       continue;
     }
     top.bytes = bytes;
-    for (const p of parentsOf(bytes).reverse()) if (!visited.has(toHex(p))) stack.push({ id: p });
+    for (const p of parentsOfBlockBytes(bytes).reverse()) if (!visited.has(toHex(p))) stack.push({ id: p });
   }
   out.push(milestoneBlock);
   return out;
-}
-
-/** The parents of a serialized block (TIP-24: version u8, parents count u8, parents[32]). */
-export function parentsOf(blockBytes: Uint8Array): Uint8Array[] {
-  const count = blockBytes[1] ?? 0;
-  const parents: Uint8Array[] = [];
-  for (let i = 0; i < count && 2 + 32 * (i + 1) <= blockBytes.length; i++) {
-    parents.push(blockBytes.subarray(2 + 32 * i, 2 + 32 * (i + 1)));
-  }
-  return parents;
 }

@@ -1,3 +1,4 @@
+import { parentsOfBlockBytes } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import { outputIdFromParts } from "../codec/ids.js";
 import { PayloadType } from "../codec/types.js";
@@ -57,15 +58,6 @@ export interface SolidEntryPoint {
 export async function readPruningIndex(store: KvStore): Promise<number> {
   const v = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
   return v ? decodeU32(v, "nodeState.pruningIndex") : 0;
-}
-
-/** Parent block IDs straight from block bytes: protocol version u8 ‖ (u8) parents [32]… (TIP-24). */
-export function parentsOfBlockBytes(bytes: Uint8Array): Uint8Array[] {
-  const n = bytes[1] ?? 0;
-  const parents: Uint8Array[] = [];
-  for (let i = 0; i < n && 2 + (i + 1) * 32 <= bytes.length; i++)
-    parents.push(bytes.slice(2 + i * 32, 2 + (i + 1) * 32));
-  return parents;
 }
 
 /** The transaction ID of a block carrying a transaction (BLAKE2b-256 of the payload bytes), if it does. */

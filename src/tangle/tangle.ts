@@ -182,6 +182,16 @@ export class Tangle {
     return entry && unreferencedMetadata(entry);
   }
 
+  /**
+   * Youngest and oldest cone root index (YCRI/OCRI) of a solid block no milestone references
+   * yet, as kept since it became solid and recomputed after every milestone (coneRoots.ts);
+   * undefined for any other block.
+   */
+  coneRootIndexes(blockId: Uint8Array): { ycri: number; ocri: number } | undefined {
+    const entry = this.unreferenced.get(toHex(blockId));
+    return entry?.solid ? { ycri: entry.ycri, ocri: entry.ocri } : undefined;
+  }
+
   /** Whether the block is solid right now (in memory, or referenced/entry point). */
   async isSolid(blockId: Uint8Array): Promise<boolean> {
     const key = toHex(blockId);

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { blockToJson, decodeBlock } from "../../codec/block.js";
+import { blockToJson, decodeBlock, parentsOfBlockBytes } from "../../codec/block.js";
 import { toHex } from "../../codec/hex.js";
 import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
-import { Bucket, decodeTransactionBlock, decodeU32, idKey } from "../../storage/index.js";
+import { Bucket, decodeTransactionBlock, idKey } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -23,60 +23,10 @@ import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./cor
  * media type), its metadata, and the block that included a transaction in the ledger.
  */
 
-/** Past-cone walks for promote/reattach advice stop after this many blocks (then: reattach). */
-const MAX_CONE_WALK = 20_000;
-
 async function blockBytes(tangle: Tangle, blockId: Uint8Array): Promise<Uint8Array> {
   const bytes = await tangle.getBlockBytes(blockId);
   if (!bytes) throw notFound(`block ${toHex(blockId)} not found`);
   return bytes;
-}
-
-/** The parents of stored block bytes without decoding the payload (TIP-24: version, count, IDs). */
-function parentsOf(bytes: Uint8Array): Uint8Array[] {
-  const count = bytes[1] ?? 0;
-  return Array.from({ length: count }, (_, i) => bytes.subarray(2 + i * ID_LENGTH, 2 + (i + 1) * ID_LENGTH));
-}
-
-/**
- * Youngest and oldest cone root index (YCRI/OCRI) of a block not yet referenced: the newest and
- * oldest milestone index at which its past cone meets referenced blocks or solid entry points,
- * as Hornet's `dag.ConeRootIndexes` walks it. Undefined when the cone has a gap or is too large.
- */
-export async function coneRootIndexes(
-  tangle: Tangle,
-  blockId: Uint8Array,
-): Promise<{ ycri: number; ocri: number } | undefined> {
-  let ycri = 0;
-  let ocri = Number.MAX_SAFE_INTEGER;
-  const seen = new Set<string>([toHex(blockId)]);
-  const stack = parentsOf(await blockBytes(tangle, blockId));
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    const key = toHex(id);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    if (seen.size > MAX_CONE_WALK) return undefined;
-    let at: number | undefined;
-    if (tangle.isSolidEntryPoint(id)) {
-      const v = await tangle.store.get(idKey(Bucket.SolidEntryPoint, id));
-      at = v ? decodeU32(v, "solidEntryPoint.index") : 0;
-    } else {
-      const meta = await tangle.getMetadata(id);
-      if (!meta) return undefined;
-      if (meta.referencedByMilestoneIndex > 0) at = meta.referencedByMilestoneIndex;
-    }
-    if (at !== undefined) {
-      ycri = Math.max(ycri, at);
-      ocri = Math.min(ocri, at);
-      continue;
-    }
-    const bytes = await tangle.getBlockBytes(id);
-    if (!bytes) return undefined;
-    stack.push(...parentsOf(bytes));
-  }
-  if (ocri === Number.MAX_SAFE_INTEGER) return undefined;
-  return { ycri, ocri };
 }
 
 /**
@@ -84,9 +34,9 @@ export async function coneRootIndexes(
  * the confirmed milestone index (CMI): below max depth (OCRI more than `belowMaxDepth` behind) →
  * reattach; YCRI or OCRI beyond the tip selection's deltas → promote; else neither.
  */
-async function tipAdvice(tangle: Tangle, blockId: Uint8Array): Promise<{ promote: boolean; reattach: boolean }> {
+function tipAdvice(tangle: Tangle, blockId: Uint8Array): { promote: boolean; reattach: boolean } {
   const cmi = tangle.latestMilestone.index;
-  const cri = await coneRootIndexes(tangle, blockId);
+  const cri = tangle.coneRootIndexes(blockId);
   if (!cri || cmi - cri.ocri > tangle.protocolParameters.belowMaxDepth) return { promote: false, reattach: true };
   const tips = tangle.options.tipPool;
   if (cmi - cri.ycri > tips.maxDeltaYoungestConeRoot || cmi - cri.ocri > tips.maxDeltaOldestConeRoot) {
@@ -102,7 +52,7 @@ export async function blockMetadata(tangle: Tangle, blockId: Uint8Array): Promis
   if (!meta) throw notFound(`metadata of block ${toHex(blockId)} not found`);
   const json: BlockMetadataJson = {
     blockId: toHex(blockId),
-    parents: parentsOf(bytes).map(toHex),
+    parents: parentsOfBlockBytes(bytes).map(toHex),
     isSolid: await tangle.isSolid(blockId),
   };
   if (meta.referencedByMilestoneIndex > 0) json.referencedByMilestoneIndex = meta.referencedByMilestoneIndex;
@@ -115,7 +65,7 @@ export async function blockMetadata(tangle: Tangle, blockId: Uint8Array): Promis
     if (json.ledgerInclusionState === "conflicting") json.conflictReason = meta.conflictReason;
     json.whiteFlagIndex = meta.whiteFlagIndex;
   } else if (json.isSolid) {
-    const advice = await tipAdvice(tangle, blockId);
+    const advice = tipAdvice(tangle, blockId);
     json.shouldPromote = advice.promote;
     json.shouldReattach = advice.reattach;
   }

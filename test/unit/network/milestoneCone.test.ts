@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { parentsOfBlockBytes as parentsOf } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { milestoneCone } from "../../../src/network/index.js";
-import { parentsOf } from "../../../src/network/milestoneCone.js";
 import { Bucket, encodeU32, NodeStateKey, nodeStateKey } from "../../../src/storage/index.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { taggedData } from "./harness.js";
