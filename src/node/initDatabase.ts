@@ -15,6 +15,7 @@ import {
   nodeStateKey,
   SCHEMA_VERSION,
   StorageErrorCode,
+  type WriteBatch,
 } from "../storage/index.js";
 import { NULL_BLOCK_ID } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
@@ -63,10 +64,7 @@ export async function initDatabase(
       created: false,
       // the min PoW score is a node setting on the dev network; the rest is fixed at genesis
       protocolParameters: { ...stored_params, minPowScore: params.minPowScore },
-      secrets: {
-        coordinatorSeed: await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed)),
-        jwtSecret: (await store.get(nodeStateKey(NodeStateKey.JwtSecret)))!,
-      },
+      secrets: await ensureSecrets(store, options),
     };
   }
   if (params.networkName !== DEV_NETWORK_NAME) {
@@ -75,17 +73,13 @@ export async function initDatabase(
       `the dev genesis is only for network "${DEV_NETWORK_NAME}"`,
     );
   }
-  const secrets: NodeSecrets = {
-    ...(options.coordinator ? { coordinatorSeed: new Uint8Array(randomBytes(32)) } : {}),
-    jwtSecret: new Uint8Array(randomBytes(32)),
-  };
+  const secrets = freshSecrets(options);
   const batch = store.batch();
-  if (secrets.coordinatorSeed) batch.put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed);
+  putSecrets(batch, secrets);
   await batch
     .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
     .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(params.networkName))
     .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(0))
-    .put(nodeStateKey(NodeStateKey.JwtSecret), secrets.jwtSecret)
     .put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(params))
     .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0))
     .put(
@@ -101,4 +95,36 @@ export async function initDatabase(
     .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), EMPTY_VALUE)
     .write();
   return { created: true, protocolParameters: params, secrets };
+}
+
+/** A fresh JWT secret, and a fresh coordinator seed for a node that starts a network. */
+function freshSecrets(options: InitDatabaseOptions): NodeSecrets {
+  return {
+    ...(options.coordinator ? { coordinatorSeed: new Uint8Array(randomBytes(32)) } : {}),
+    jwtSecret: new Uint8Array(randomBytes(32)),
+  };
+}
+
+function putSecrets(batch: WriteBatch, secrets: NodeSecrets): void {
+  if (secrets.coordinatorSeed) batch.put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed);
+  batch.put(nodeStateKey(NodeStateKey.JwtSecret), secrets.jwtSecret);
+}
+
+/**
+ * The secrets of an existing database; those it lacks (a database filled from a snapshot, which
+ * carries a ledger only) are made now, as for a fresh one.
+ */
+async function ensureSecrets(store: KvStore, options: InitDatabaseOptions): Promise<NodeSecrets> {
+  const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
+  const jwtSecret = await store.get(nodeStateKey(NodeStateKey.JwtSecret));
+  if (jwtSecret && (seed || !options.coordinator)) return { ...(seed ? { coordinatorSeed: seed } : {}), jwtSecret };
+  const fresh = freshSecrets({ coordinator: options.coordinator && !seed });
+  const secrets: NodeSecrets = {
+    ...(seed ? { coordinatorSeed: seed } : fresh.coordinatorSeed ? { coordinatorSeed: fresh.coordinatorSeed } : {}),
+    jwtSecret: jwtSecret ?? fresh.jwtSecret,
+  };
+  const batch = store.batch();
+  putSecrets(batch, secrets);
+  await batch.write({ sync: true });
+  return secrets;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import {
@@ -38,7 +37,8 @@ import {
  * minus the genesis: outputs with their booking milestone and block, the unspent set, the
  * target milestone's record (and its block, rebuilt from the payload the file carries), the
  * delta's milestones with their ledger diffs, the solid entry points, the protocol parameters
- * and the NodeState entries (network, ledger index, pruning index, secrets).
+ * and the NodeState entries (network, ledger index, pruning index). The node's secrets are
+ * not part of a ledger: the node makes them when it opens the database (`initDatabase`).
  *
  * 1. Both files are read and checked completely first (`verifySnapshot.ts`); a damaged,
  *    foreign or mismatched file is refused before anything is written.
@@ -65,10 +65,6 @@ export interface ImportSnapshotOptions {
   deltaPath?: string;
   /** The network the node runs; a snapshot of another one is refused (WrongNetwork). */
   expectedNetworkName: string;
-  /** The coordinator's Ed25519 seed; a node holding the snapshot's coordinator key continues its chain. Default: fresh. */
-  coordinatorSeed?: Uint8Array;
-  /** HS256 secret for the API's JWTs. Default: fresh. */
-  jwtSecret?: Uint8Array;
   /** Outputs per write batch (bounded memory); default 1000. */
   batchSize?: number;
   /** Called as the files are read; awaited when it returns a promise. */
@@ -180,6 +176,25 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
   }
 }
 
+/** What the steps of an import share: the batches, the parameters met, the running total, progress. */
+interface ImportRun {
+  store: KvStore;
+  options: ImportSnapshotOptions;
+  out: BatchWriter;
+  /** Protocol parameters by the milestone index they apply from. */
+  params: Map<number, Uint8Array>;
+  /** The sum of the unspent outputs written so far (it must end at the supply). */
+  total: bigint;
+  /** Where the reader is, reported (and awaited) after each batch written. */
+  read: { file: string; bytesRead: number; fileSize: number };
+  /** Outputs per batch, twice (each output is two writes). */
+  outputOps: number;
+}
+
+/** The amount of serialized output bytes (type u8, then amount u64; TIP-18). */
+const amountOf = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset + 1, 8).getBigUint64(0, true);
+
+/** Steps a-e of the import, the ledger only: the node makes its own secrets (`initDatabase`). */
 async function writeImport(
   store: KvStore,
   options: ImportSnapshotOptions,
@@ -187,42 +202,82 @@ async function writeImport(
   delta: VerifiedDelta | undefined,
 ): Promise<ImportedSnapshot> {
   const header = full.header;
-  const target = header.targetMilestoneIndex;
-  const outputOps = 2 * Math.max(1, options.batchSize ?? 1000);
-  const out = new BatchWriter(store);
-  const params = new Map<number, Uint8Array>([
-    [header.protocolParameters.option.targetMilestoneIndex, header.protocolParameters.option.params],
-  ]);
-  let total = 0n;
-  const amount = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset + 1, 8).getBigUint64(0, true);
-  /** Where the reader is, reported (and awaited) after each batch written. */
-  const read = { file: options.fullPath, bytesRead: 0, fileSize: 0 };
-  const track = (bytesRead: number, fileSize: number) => {
-    read.bytesRead = bytesRead;
-    read.fileSize = fileSize;
+  const run: ImportRun = {
+    store,
+    options,
+    out: new BatchWriter(store),
+    params: new Map([[header.protocolParameters.option.targetMilestoneIndex, header.protocolParameters.option.params]]),
+    total: 0n,
+    read: { file: options.fullPath, bytesRead: 0, fileSize: 0 },
+    outputOps: 2 * Math.max(1, options.batchSize ?? 1000),
   };
-  const written = async () => {
-    const r = options.onProgress?.({ phase: "import", ...read });
-    if (r) await r;
+  await importFullLedger(run, full);
+  let ledgerIndex = header.targetMilestoneIndex;
+  let seps = full.solidEntryPoints;
+  if (delta && options.deltaPath) {
+    await importDelta(run, options.deltaPath, delta);
+    ledgerIndex = delta.header.targetMilestoneIndex;
+    seps = delta.solidEntryPoints;
+  }
+  const milestoneId = importMilestones(run, full, delta, seps[0]!);
+  // d. the ledger must add up before it is declared complete
+  const supply = full.protocolParameters.tokenSupply - header.treasuryOutputAmount;
+  if (run.total !== supply) {
+    throw new LedgerNodeError(
+      SnapshotErrorCode.LedgerInconsistent,
+      `the imported ledger holds ${run.total}, the token supply outside the treasury is ${supply}`,
+    );
+  }
+  await finishImport(run, full, seps, ledgerIndex);
+  return {
+    ledgerIndex,
+    pruningIndex: header.targetMilestoneIndex,
+    milestoneId,
+    protocolParameters: full.protocolParameters,
+    outputCount: full.outputCount,
+    solidEntryPoints: seps,
+    fullHeader: header,
+    ...(delta ? { deltaHeader: delta.header } : {}),
   };
+}
 
-  // a. the ledger at the ledger index, then rolled back to the target (diffs newest first);
-  //    the target's own diff (if the file has it) becomes the target milestone's ledger diff
+/** Reports progress after a batch was written (awaited when the callback returns a promise). */
+async function written(run: ImportRun): Promise<void> {
+  const r = run.options.onProgress?.({ phase: "import", ...run.read });
+  if (r) await r;
+}
+
+/** Flushes the current batch once it holds a batch's worth of writes. */
+async function flushWhenFull(run: ImportRun): Promise<void> {
+  if (run.out.current.size < run.outputOps) return;
+  await run.out.flush();
+  await written(run);
+}
+
+const tracker = (run: ImportRun) => (bytesRead: number, fileSize: number) => {
+  run.read.bytesRead = bytesRead;
+  run.read.fileSize = fileSize;
+};
+
+/**
+ * a. The ledger at the full snapshot's ledger index, then rolled back to its target (diffs
+ * newest first); the target's own diff (if the file has it) becomes its ledger diff.
+ */
+async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<void> {
+  const { out, store } = run;
+  const target = full.header.targetMilestoneIndex;
   const fullRead = await readSnapshot(
-    options.fullPath,
+    run.options.fullPath,
     {
       async output(o) {
         out.current
           .put(idKey(Bucket.Output, o.outputId), outputRecordOf(o))
           .put(idKey(Bucket.Unspent, o.outputId), EMPTY);
-        total += amount(o.outputBytes);
-        if (out.current.size >= outputOps) {
-          await out.flush();
-          await written();
-        }
+        run.total += amountOf(o.outputBytes);
+        await flushWhenFull(run);
       },
       async diff(d) {
-        parameterOptions(d.milestone, params);
+        parameterOptions(d.milestone, run.params);
         const index = d.milestone.index;
         if (index > target) {
           await out.flush();
@@ -233,102 +288,91 @@ async function writeImport(
             out.current
               .put(idKey(Bucket.Output, s.output.outputId), outputRecordOf(s.output))
               .put(idKey(Bucket.Unspent, s.output.outputId), EMPTY);
-            total += amount(s.output.outputBytes);
+            run.total += amountOf(s.output.outputBytes);
           }
           for (const o of d.created) {
             out.current.del(idKey(Bucket.Output, o.outputId)).del(idKey(Bucket.Unspent, o.outputId));
-            total -= amount(o.outputBytes);
+            run.total -= amountOf(o.outputBytes);
           }
         } else if (index === target) {
           writeSpentHistory(out.current, d);
         }
-        if (out.current.size >= outputOps) {
-          await out.flush();
-          await written();
-        }
+        await flushWhenFull(run);
       },
     },
-    { expectedType: SnapshotType.Full, decodeOutputs: false, onProgress: track },
+    { expectedType: SnapshotType.Full, decodeOutputs: false, onProgress: tracker(run) },
   );
-  checkUnchanged(options.fullPath, fullRead.sha256, full.sha256);
-
+  checkUnchanged(run.options.fullPath, fullRead.sha256, full.sha256);
   await out.flush();
+}
 
-  // c. the delta's milestones forward: each diff applied to the ledger as confirmation would
-  let ledgerIndex = target;
-  let seps = full.solidEntryPoints;
-  if (delta && options.deltaPath) {
-    read.file = options.deltaPath;
-    const deltaRead = await readSnapshot(
-      options.deltaPath,
-      {
-        async diff(d) {
-          await out.drain(); // the diff's checks read what the batches before wrote
-          await applyDiff(store, out.current, d);
-          for (const o of d.created) total += amount(o.outputBytes);
-          for (const s of d.consumed) total -= amount(s.output.outputBytes);
-          parameterOptions(d.milestone, params);
-          await out.flush();
-          await written();
-        },
+/** c. The delta's milestones forward: each diff applied to the ledger as confirmation would. */
+async function importDelta(run: ImportRun, deltaPath: string, delta: VerifiedDelta): Promise<void> {
+  const { out, store } = run;
+  run.read.file = deltaPath;
+  const deltaRead = await readSnapshot(
+    deltaPath,
+    {
+      async diff(d) {
+        await out.drain(); // the diff's checks read what the batches before wrote
+        await applyDiff(store, out.current, d);
+        for (const o of d.created) run.total += amountOf(o.outputBytes);
+        for (const s of d.consumed) run.total -= amountOf(s.output.outputBytes);
+        parameterOptions(d.milestone, run.params);
+        await out.flush();
+        await written(run);
       },
-      { expectedType: SnapshotType.Delta, decodeOutputs: false, onProgress: track },
-    );
-    checkUnchanged(options.deltaPath, deltaRead.sha256, delta.sha256);
-    ledgerIndex = delta.header.targetMilestoneIndex;
-    seps = delta.solidEntryPoints;
-  }
+    },
+    { expectedType: SnapshotType.Delta, decodeOutputs: false, onProgress: tracker(run) },
+  );
+  checkUnchanged(deltaPath, deltaRead.sha256, delta.sha256);
+}
 
-  // the milestones of this node's history: the target's, then the delta's
+/** The milestones of this node's history (the target's, then the delta's); returns the last one's ID. */
+function importMilestones(
+  run: ImportRun,
+  full: VerifiedFull,
+  delta: VerifiedDelta | undefined,
+  entryPoint: Uint8Array,
+): Uint8Array {
+  const header = full.header;
   const chain: ChainMilestone[] = [];
-  if (target > 0) {
+  if (header.targetMilestoneIndex > 0) {
     chain.push({
-      index: target,
+      index: header.targetMilestoneIndex,
       milestoneId: header.targetMilestoneId,
       timestamp: header.targetMilestoneTimestamp,
       rebuilt: full.targetMilestone,
     });
   }
   for (const m of delta?.milestones ?? []) chain.push({ ...m, rebuilt: m });
-  writeMilestones(out.current, chain, delta ? undefined : full.successorParents, seps[0]!);
-  const milestoneId = chain.length > 0 ? chain[chain.length - 1]!.milestoneId : header.targetMilestoneId;
+  writeMilestones(run.out.current, chain, delta ? undefined : full.successorParents, entryPoint);
+  return chain.length > 0 ? chain[chain.length - 1]!.milestoneId : header.targetMilestoneId;
+}
 
-  // d. the ledger must add up before it is declared complete
-  const supply = full.protocolParameters.tokenSupply - header.treasuryOutputAmount;
-  if (total !== supply) {
-    throw new LedgerNodeError(
-      SnapshotErrorCode.LedgerInconsistent,
-      `the imported ledger holds ${total}, the token supply outside the treasury is ${supply}`,
-    );
-  }
-
-  // e. entry points, parameters, node state; the complete marker last
-  const b = out.current;
+/** e. Entry points, parameters, the ledger's node state; the complete marker last. */
+async function finishImport(
+  run: ImportRun,
+  full: VerifiedFull,
+  seps: readonly Uint8Array[],
+  ledgerIndex: number,
+): Promise<void> {
+  const b = run.out.current;
   for (const sep of seps) b.put(idKey(Bucket.SolidEntryPoint, sep), encodeU32(ledgerIndex));
-  for (const [at, bytes] of params) b.put(indexKey(Bucket.ProtocolParameters, at), bytes);
+  for (const [at, bytes] of run.params) b.put(indexKey(Bucket.ProtocolParameters, at), bytes);
   // parameters in force from the start of this node's history, where `initDatabase` looks
-  if (!params.has(0)) b.put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(full.protocolParameters));
-  await out.flush(true);
-  await out.drain();
-  await store
+  if (!run.params.has(0)) {
+    b.put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(full.protocolParameters));
+  }
+  await run.out.flush(true);
+  await run.out.drain();
+  await run.store
     .batch()
     .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(ledgerIndex))
-    .put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(target))
-    .put(nodeStateKey(NodeStateKey.CoordinatorSeed), options.coordinatorSeed ?? new Uint8Array(randomBytes(32)))
-    .put(nodeStateKey(NodeStateKey.JwtSecret), options.jwtSecret ?? new Uint8Array(randomBytes(32)))
+    .put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(full.header.targetMilestoneIndex))
     .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
     .put(SNAPSHOT_IMPORT_STATE_KEY, Uint8Array.of(1))
     .write({ sync: true });
-  return {
-    ledgerIndex,
-    pruningIndex: target,
-    milestoneId,
-    protocolParameters: full.protocolParameters,
-    outputCount: full.outputCount,
-    solidEntryPoints: seps,
-    fullHeader: header,
-    ...(delta ? { deltaHeader: delta.header } : {}),
-  };
 }
 
 /** The second pass must have read the bytes the first one checked. */

@@ -18,7 +18,15 @@ import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
 import { importSnapshot } from "../../../src/snapshot/index.js";
-import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
+import {
+  Bucket,
+  decodeOutputRecord,
+  defaultKvStoreOptions,
+  idKey,
+  KvStore,
+  NodeStateKey,
+  nodeStateKey,
+} from "../../../src/storage/index.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "../../helpers/txBuilder.js";
 
@@ -175,11 +183,9 @@ export async function nodeFromSnapshot(
 ): Promise<LedgerNode> {
   const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dataDir, "db") });
   try {
-    await importSnapshot(store, {
-      ...files,
-      expectedNetworkName: "dev",
-      ...(coordinatorSeed ? { coordinatorSeed } : {}),
-    });
+    await importSnapshot(store, { ...files, expectedNetworkName: "dev" });
+    // the node that wrote the files goes on as their coordinator: it keeps its key
+    if (coordinatorSeed) await store.put(nodeStateKey(NodeStateKey.CoordinatorSeed), coordinatorSeed);
   } finally {
     await store.close();
   }
