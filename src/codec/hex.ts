@@ -7,30 +7,56 @@ const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i
 const NATIVE_FROM = 12;
 
 /**
- * Node's native hex encoder, the one `buf.toString("hex")` calls. It takes any Uint8Array, so
- * no Buffer view is made per call (IDs are hexed for every map lookup on the hot paths); where
- * it is missing, a Buffer view over the same memory is used.
+ * Node's native hex encoder and decoder, the ones `buf.toString("hex")` and `Buffer.from(s,
+ * "hex")` call. They take any Uint8Array, so no Buffer view is made per call (IDs are hexed for
+ * every map lookup on the hot paths). They are not public API: they are used only when a probe
+ * at load finds them behaving as this module needs (encoding, decoding, stopping at the first
+ * pair that is not hex); otherwise the portable paths serve (docs/decisions.md, Read paths).
  */
-const hexSlice = (Buffer.prototype as { hexSlice?: (this: Uint8Array, start: number, end: number) => string }).hexSlice;
+interface NativeHex {
+  slice(this: Uint8Array, start: number, end: number): string;
+  write(this: Uint8Array, s: string, at: number, n: number): number;
+}
 
-/**
- * Node's native hex decoder, the one `Buffer.from(s, "hex")` calls, writing into any
- * Uint8Array. It stops at the first pair that is not hex, so a short count marks bad input.
- */
-const hexWrite = (Buffer.prototype as { hexWrite?: (this: Uint8Array, s: string, at: number, n: number) => number })
-  .hexWrite;
+function probeNativeHex(): NativeHex | undefined {
+  const proto = Buffer.prototype as { hexSlice?: NativeHex["slice"]; hexWrite?: NativeHex["write"] };
+  const { hexSlice: slice, hexWrite: write } = proto;
+  if (typeof slice !== "function" || typeof write !== "function") return undefined;
+  try {
+    const sample = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
+    const text = "00112233445566778899aabbccddeeff";
+    const decoded = new Uint8Array(16);
+    const stopped = new Uint8Array(2);
+    const works =
+      slice.call(sample, 0, 16) === text &&
+      write.call(decoded, text, 0, 16) === 16 &&
+      decoded.every((b, i) => b === sample[i]) &&
+      write.call(stopped, "0g", 0, 2) === 0;
+    return works ? { slice, write } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let native = probeNativeHex();
+
+/** Whether the native paths are in use; `false` forces the portable ones (tests run both). */
+export function useNativeHex(enabled: boolean): boolean {
+  native = enabled ? probeNativeHex() : undefined;
+  return native !== undefined;
+}
 
 /**
  * Where `fromHex` has the native decoder write: memory outside V8's heap, allocated once. A
  * fresh small typed array lives on V8's heap, and native code writing into it first has V8 move
- * it out (about 0.2 µs, twice the decoding of an ID); copying from here costs a few nanoseconds.
+ * it out first, which costs more than the decoding itself (docs/decisions.md, Read paths).
  */
 const DECODE_SCRATCH = Buffer.allocUnsafeSlow(4096);
 
 /** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
 export function toHex(bytes: Uint8Array): string {
   if (bytes.length >= NATIVE_FROM) {
-    if (hexSlice) return `0x${hexSlice.call(bytes, 0, bytes.length)}`;
+    if (native) return `0x${native.slice.call(bytes, 0, bytes.length)}`;
     return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
   }
   let s = "0x";
@@ -64,9 +90,9 @@ export function fromHex(value: unknown, field: string, length?: number): Uint8Ar
     throw codecError(CodecErrorCode.InvalidHex, field, `expected ${length} bytes, got ${n / 2}`);
   }
   const size = n / 2;
-  if (hexWrite && size >= NATIVE_FROM) {
+  if (native && size >= NATIVE_FROM) {
     const into = size <= DECODE_SCRATCH.length ? DECODE_SCRATCH : new Uint8Array(size);
-    if (hexWrite.call(into, value.slice(2), 0, size) === size) {
+    if (native.write.call(into, value.slice(2), 0, size) === size) {
       if (into !== DECODE_SCRATCH) return into;
       const out = new Uint8Array(size);
       out.set(DECODE_SCRATCH.subarray(0, size));

@@ -68,19 +68,6 @@ function levelRange(options: ScanOptions) {
 }
 
 /**
- * The operations of classic-level's chained batch below abstract-level's public `put`/`del`
- * (abstract-level's implementor API): they hand the bytes straight to the native batch. The
- * public methods validate, build an operation object and run encoders per call, which costs
- * more than the native copy for our already-encoded keys and values. The first operation of a
- * batch still goes through the public method, because abstract-level writes a batch only when
- * its own count of operations is not zero.
- */
-interface NativeOps {
-  _put(key: Uint8Array, value: Uint8Array): void;
-  _del(key: Uint8Array): void;
-}
-
-/**
  * A batch of puts and deletes written atomically by `write()`. Built on classic-level's chained
  * batch, which hands each operation to the native batch at once (several times cheaper than
  * an array of operation objects).
@@ -99,15 +86,13 @@ export class WriteBatch {
 
   /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
   put(key: Uint8Array, value: Uint8Array): this {
-    if (this.count === 0) this.chained.put(key, value);
-    else (this.chained as unknown as NativeOps)._put(key, value);
+    this.chained.put(key, value);
     this.count++;
     return this;
   }
 
   del(key: Uint8Array): this {
-    if (this.count === 0) this.chained.del(key);
-    else (this.chained as unknown as NativeOps)._del(key);
+    this.chained.del(key);
     this.count++;
     return this;
   }

@@ -1,54 +1,68 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { isCodecError } from "../../../src/codec/errors.js";
-import { fromHex, toHex } from "../../../src/codec/hex.js";
+import { fromHex, toHex, useNativeHex } from "../../../src/codec/hex.js";
 
 /**
  * toHex takes two paths (a lookup table for short inputs, Node's native encoder from 12 bytes
  * on); both must give the same 0x-prefixed lower-case hex, also for views into larger buffers.
+ * The native encoder and decoder are used only when the probe at load finds them working, so
+ * every test runs twice: with them, and with the portable paths alone.
  */
-describe("hex", () => {
-  it("encodes every length from 0 to 80 bytes, whole arrays and offset views, both ways", () => {
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return seed >>> 24;
-    };
-    for (let n = 0; n <= 80; n++) {
-      const backing = Uint8Array.from({ length: n + 9 }, next);
-      for (const bytes of [backing.slice(0, n), backing.subarray(5, 5 + n)]) {
-        let expected = "0x";
-        for (const b of bytes) expected += b.toString(16).padStart(2, "0");
-        assert.equal(toHex(bytes), expected, `length ${n}`);
-        assert.deepEqual(fromHex(expected, "x", n), Uint8Array.from(bytes));
-        assert.deepEqual(fromHex(expected.toUpperCase().replace("0X", "0x"), "x", n), Uint8Array.from(bytes));
-      }
-    }
-  });
+for (const native of [true, false])
+  describe(`hex (${native ? "native" : "portable"} paths)`, () => {
+    before(() => {
+      assert.equal(useNativeHex(native), native, "Node 20 has the native hex methods");
+    });
+    after(() => {
+      useNativeHex(true);
+    });
 
-  it("each decoded array is its own memory, whatever its size", () => {
-    for (const n of [12, 34, 4096, 4097, 20_000]) {
-      const a = fromHex(`0x${"a1".repeat(n)}`, "a", n);
-      const b = fromHex(`0x${"b2".repeat(n)}`, "b", n);
-      assert.ok(a.every((x) => x === 0xa1) && b.every((x) => x === 0xb2), `${n} bytes`);
-      assert.equal(a.byteOffset, 0);
-      assert.equal(a.buffer.byteLength, n);
-    }
-  });
-
-  it("refuses a bad digit at any position, on the native path and the table path alike", () => {
-    for (const n of [4, 34]) {
-      const good = `0x${"a1".repeat(n)}`;
-      for (let at = 2; at < good.length; at++) {
-        for (const bad of ["g", "Z", " ", "\u00e9", "\u4e00"]) {
-          const text = good.slice(0, at) + bad + good.slice(at + 1);
-          assert.throws(() => fromHex(text, "id", n), { name: "LedgerNodeError", message: /invalid hex digit/ }, text);
+    it("encodes every length from 0 to 80 bytes, whole arrays and offset views, both ways", () => {
+      let seed = 7;
+      const next = () => {
+        seed = (seed * 1103515245 + 12345) >>> 0;
+        return seed >>> 24;
+      };
+      for (let n = 0; n <= 80; n++) {
+        const backing = Uint8Array.from({ length: n + 9 }, next);
+        for (const bytes of [backing.slice(0, n), backing.subarray(5, 5 + n)]) {
+          let expected = "0x";
+          for (const b of bytes) expected += b.toString(16).padStart(2, "0");
+          assert.equal(toHex(bytes), expected, `length ${n}`);
+          assert.deepEqual(fromHex(expected, "x", n), Uint8Array.from(bytes));
+          assert.deepEqual(fromHex(expected.toUpperCase().replace("0X", "0x"), "x", n), Uint8Array.from(bytes));
         }
       }
-    }
-    assert.throws(
-      () => fromHex(`0x${"a1".repeat(33)}\u{1f600}`, "id"),
-      (e) => isCodecError(e),
-    );
+    });
+
+    it("each decoded array is its own memory, whatever its size", () => {
+      for (const n of [12, 34, 4096, 4097, 20_000]) {
+        const a = fromHex(`0x${"a1".repeat(n)}`, "a", n);
+        const b = fromHex(`0x${"b2".repeat(n)}`, "b", n);
+        assert.ok(a.every((x) => x === 0xa1) && b.every((x) => x === 0xb2), `${n} bytes`);
+        assert.equal(a.byteOffset, 0);
+        assert.equal(a.buffer.byteLength, n);
+      }
+    });
+
+    it("refuses a bad digit at any position, on the native path and the table path alike", () => {
+      for (const n of [4, 34]) {
+        const good = `0x${"a1".repeat(n)}`;
+        for (let at = 2; at < good.length; at++) {
+          for (const bad of ["g", "Z", " ", "\u00e9", "\u4e00"]) {
+            const text = good.slice(0, at) + bad + good.slice(at + 1);
+            assert.throws(
+              () => fromHex(text, "id", n),
+              { name: "LedgerNodeError", message: /invalid hex digit/ },
+              text,
+            );
+          }
+        }
+      }
+      assert.throws(
+        () => fromHex(`0x${"a1".repeat(33)}\u{1f600}`, "id"),
+        (e) => isCodecError(e),
+      );
+    });
   });
-});
