@@ -4,7 +4,7 @@ import type { ApiNode } from "./apiNode.js";
 import { badRequest, forbidden } from "./errors.js";
 
 /**
- * Access control of the HTTP API (DESIGN.md section 3), after Hornet's `publicRoutes` /
+ * Access control of the HTTP API (docs/decisions.md, Error bodies and Access), after Hornet's `publicRoutes` /
  * `protectedRoutes`: each route is public or protected by path patterns, matched on the path
  * only (never the query), case-insensitively, where `*` stands for any run of characters.
  *

@@ -14,6 +14,7 @@ import {
   type Output,
   type RegularTransactionEssence,
   type TransactionPayload,
+  UnlockType,
   type UtxoInput,
 } from "./types.js";
 
@@ -88,7 +89,7 @@ export function transactionHashesFromBytes(
   payloadBytes: Uint8Array,
 ): { transactionId: Uint8Array; signingHash: Uint8Array } {
   let unlocksLength = 2;
-  for (const u of tx.unlocks) unlocksLength += u.type === 0 ? 98 : 3;
+  for (const u of tx.unlocks) unlocksLength += u.type === UnlockType.Signature ? 98 : 3;
   return {
     transactionId: blake2b256(payloadBytes),
     signingHash: blake2b256(payloadBytes.subarray(4, payloadBytes.length - unlocksLength)),

@@ -17,7 +17,7 @@ import type { RegularTransactionEssence } from "./types.js";
 import { WriteStream } from "./writeStream.js";
 
 /**
- * The output ID proof of the `core/v3` full-output read (DESIGN.md section 2): TIP-45's proof
+ * The output ID proof of the `core/v3` full-output read (docs/decisions.md, The v3 output read): TIP-45's proof
  * construction applied to the Stardust transaction that created an output.
  * - `transactionCommitment` = BLAKE2b-256 of the essence from `networkId` to its end with the
  *   outputs left out (networkId ‖ inputs ‖ inputsCommitment ‖ payload, each with its prefix);
@@ -36,7 +36,7 @@ export interface OutputIdProof {
 
 export const GENESIS_TRANSACTION_COMMITMENT = blake2b256(new TextEncoder().encode("genesis"));
 
-/** BLAKE2b-256 over the essence with its outputs left out (DESIGN.md section 2). */
+/** BLAKE2b-256 over the essence with its outputs left out (docs/decisions.md, The v3 output read). */
 export function transactionCommitment(essence: RegularTransactionEssence): Uint8Array {
   const w = new WriteStream(256);
   w.u64(essence.networkId).u16(essence.inputs.length);

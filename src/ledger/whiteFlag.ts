@@ -1,5 +1,5 @@
 import { toHex } from "../codec/hex.js";
-import type { Output, ProtocolParameters, TransactionPayload } from "../codec/types.js";
+import { type Output, PayloadType, type ProtocolParameters, type TransactionPayload } from "../codec/types.js";
 import { merkleRoot } from "../crypto/merkle.js";
 import { ConflictReason } from "./conflictReason.js";
 import type { ConeBlock } from "./pastCone.js";
@@ -140,7 +140,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     const payload = cone.block.payload;
     const blockKey = toHex(cone.blockId);
     const meta = input.transactions.get(blockKey);
-    if (payload?.type !== 6 || meta === undefined) {
+    if (payload?.type !== PayloadType.Transaction || meta === undefined) {
       referenced.push({
         blockId: cone.blockId,
         whiteFlagIndex,

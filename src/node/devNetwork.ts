@@ -8,7 +8,7 @@ import {
 } from "../codec/types.js";
 
 /**
- * The dev network of DESIGN.md section 7: its protocol parameters and its genesis, one basic
+ * The dev network of docs/decisions.md, The dev network: its protocol parameters and its genesis, one basic
  * output holding the whole supply for the well-known test key. That key is public on purpose,
  * like a local Ethereum devnet's accounts, and is refused for any network but `dev`.
  */

@@ -23,9 +23,9 @@ function setLaneByte(input: Int32Array, words: number, first: number, lane: numb
 }
 
 /**
- * TIP-12 scores of many blocks at once on the bit-sliced hasher. Checking one block with the
- * scalar Curl costs about 170 µs; here each lane of a transform carries a different block, so
- * a full 128-lane transform scores 128 blocks for little more than the cost of one. Requests
+ * TIP-12 scores of many blocks at once on the bit-sliced hasher. Each lane of a transform
+ * carries a different block, so a full 128-lane transform scores 128 blocks for little more
+ * than the scalar Curl's cost of one (docs/decisions.md, HTTP API: PoW checks at intake). Requests
  * made in the same turn of the event loop share transforms; the answer is exact (the tests
  * compare it with `powScore`).
  */
@@ -62,8 +62,8 @@ export class BatchScorer {
     input.fill(-1);
     batch.forEach(({ bytes }, lane) => {
       // the Curl input is b1t6(digest) ‖ b1t6(nonce bytes, u64 LE) ‖ zero padding (powInput.ts);
-      // written byte by byte from a table rather than through a trit array, the lane setup costs
-      // a few µs per block instead of tens
+      // written byte by byte from a table rather than through a trit array, which spares the
+      // allocation and conversion of a trit array per block
       const digest = powDigest(bytes);
       for (let i = 0; i < POW_DIGEST_LENGTH; i++) setLaneByte(input, words, 6 * i, lane, digest[i]!);
       const nonceAt = bytes.length - NONCE_LENGTH;

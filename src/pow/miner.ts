@@ -9,9 +9,9 @@ import { scoreForZeros, targetTrailingZeros, trailingZeros } from "./score.js";
 
 /**
  * Multi-threaded TIP-12 nonce search. A pool of worker threads is kept between calls: starting
- * two threads and getting a first answer took ~50 ms on an idle 2-core machine, several times
- * the ~10 ms of mining a 300-byte block to the dev network's minimum score 100, while a pooled
- * call adds well under 1 ms. Idle threads are unref'd so they never keep the process alive;
+ * threads costs several times the mining of a block to the dev network's minimum score, while a
+ * pooled call adds almost nothing (docs/decisions.md, Intake and confirmation). Idle threads are
+ * unref'd so they never keep the process alive;
  * busy threads are ref'd. The main thread only posts jobs and waits for messages.
  */
 

@@ -17,7 +17,7 @@ import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "./h
 /**
  * Acceptance test of the node process (`dist/src/cli/main.js`) over HTTP only, driven by an
  * unmodified Stardust client, `@iota/iota.js@2.0.0-rc.4`, with no PoW provider: a wallet of
- * the dev key (DESIGN.md section 7) pays a new address, creates an alias and state-transitions
+ * the dev key (docs/decisions.md, The dev network) pays a new address, creates an alias and state-transitions
  * it twice, creates a foundry that mints native tokens, mints an NFT, and destroys the alias.
  * Every block is submitted with nonce "0" and no parents (the node selects tips and mines), and
  * confirmed by the node's own coordinator. Then every created output is read through every read
@@ -33,7 +33,7 @@ const ZERO_ID = `0x${"00".repeat(32)}`;
 const PAYMENT = 1_000_000n;
 const ALIAS_AMOUNT = 1_000_000n;
 const MINTED = 1000n;
-/** Stardust output type → the v3 read's type code (DESIGN.md section 2). */
+/** Stardust output type → the v3 read's type code (docs/decisions.md, The v3 output read). */
 const V3_TYPE: Record<number, number> = { 3: 0, 4: 1, 5: 3, 6: 4 };
 
 const basic = (address: Json, amount: bigint, nativeTokens?: Json[]): Json => ({
@@ -216,7 +216,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     }
     return milestones.get(index)!;
   };
-  /** DESIGN.md section 1: milestone ID ‖ index as u32 little-endian. */
+  /** docs/decisions.md, Commitments: milestone ID ‖ index as u32 little-endian. */
   const commitmentId = async (index: number) => `${(await milestone(index)).id}${u32le(index)}`;
 
   /** The including block (JSON and raw), its metadata, the transaction's included block, the milestone's diff. */
@@ -336,7 +336,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     const genesis = (await client.output(GENESIS_OUTPUT_ID)).output;
     const { type, ...fields } = genesis;
     assert.deepEqual(full.output, { ...fields, type: V3_TYPE[type], mana: "0" });
-    // no creating transaction on record: H("genesis") and a single value-hash node (DESIGN.md section 2)
+    // no creating transaction on record: H("genesis") and a single value-hash node (docs/decisions.md, The v3 output read)
     const genesisCommitment = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("genesis"));
     assert.equal(full.outputIdProof.transactionCommitment, iotaUtil.Converter.bytesToHex(genesisCommitment, true));
     assert.deepEqual(full.outputIdProof.outputCommitmentProof, {

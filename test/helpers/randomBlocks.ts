@@ -39,7 +39,7 @@ import { DEV_OUTPUT_PARAMS, randomOutput } from "./randomOutputs.js";
  * the whole block stays within 32768 bytes.
  */
 
-/** Dev network protocol parameters (DESIGN.md §7). */
+/** Dev network protocol parameters (docs/decisions.md, The dev network). */
 export const DEV_PARAMS: ProtocolParameters = {
   protocolVersion: 2,
   networkName: "dev",

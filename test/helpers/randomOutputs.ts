@@ -29,7 +29,7 @@ import type { Rng } from "./random.js";
  * kind allows occurs, with random lengths (bounds included), native tokens and address kinds.
  */
 
-/** Dev network parameters (DESIGN.md §7). */
+/** Dev network parameters (docs/decisions.md, The dev network). */
 export const DEV_OUTPUT_PARAMS: OutputValidationParams = {
   tokenSupply: 2779530283277761n,
   rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },

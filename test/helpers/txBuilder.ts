@@ -46,7 +46,7 @@ import {
   validateTransaction,
 } from "../../src/ledger/semantic/index.js";
 
-/** Dev network parameters (DESIGN.md section 7). */
+/** Dev network parameters (docs/decisions.md, The dev network). */
 export const DEV_PROTOCOL_PARAMETERS: ProtocolParameters = {
   protocolVersion: 2,
   networkName: "dev",

@@ -9,7 +9,7 @@ import { closedObject, integer, responses, string, Tag } from "../schemas/common
 import { shown } from "../validation.js";
 
 /**
- * Control routes (protected by default: `control/*` needs a JWT, DESIGN.md section 3).
+ * Control routes (protected by default: `control/*` needs a JWT, docs/decisions.md, Error bodies and Access).
  * Snapshot creation checks its request fully: `{index, type?}` with `index` a confirmed
  * milestone (1 ≤ index ≤ ledger index, not below the pruning horizon) and `type` "full"
  * (default) or "delta". Writing TIP-35 snapshot files is not part of this node yet, so a valid

@@ -3,6 +3,7 @@ import { blockToJson, decodeBlock, parentsOfBlockBytes } from "../../codec/block
 import { toHex } from "../../codec/hex.js";
 import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
+import { PayloadType } from "../../codec/types.js";
 import { Bucket, decodeTransactionBlock, idKey } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
@@ -58,7 +59,7 @@ export async function blockMetadata(tangle: Tangle, blockId: Uint8Array): Promis
   if (meta.referencedByMilestoneIndex > 0) json.referencedByMilestoneIndex = meta.referencedByMilestoneIndex;
   if (meta.milestone) {
     const payload = decodeBlock(bytes).payload;
-    if (payload?.type === 7) json.milestoneIndex = payload.index;
+    if (payload?.type === PayloadType.Milestone) json.milestoneIndex = payload.index;
   }
   if (meta.referencedByMilestoneIndex > 0) {
     json.ledgerInclusionState = LEDGER_INCLUSION_STATES[meta.inclusionState] ?? "noTransaction";

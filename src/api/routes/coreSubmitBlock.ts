@@ -16,8 +16,9 @@ import { shown, validationErrorFormatter } from "../validation.js";
 import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
 
 /**
- * `POST /api/core/v2/blocks` (TIP-25, DESIGN.md section 4): a block as TIP-25 JSON or as raw
- * bytes (`application/vnd.iota.serializer-v1`, alias `application/vnd.node.serializer-v1`).
+ * `POST /api/core/v2/blocks` (TIP-25; docs/decisions.md, Block submission): a block as TIP-25
+ * JSON or as raw bytes (`application/vnd.iota.serializer-v1`, alias
+ * `application/vnd.node.serializer-v1`).
  *
  * 1. Parse. `protocolVersion` is required and must be the network's; `payload` is optional.
  * 2. Parents missing or empty → tip selection. A client that names no parents cannot have done

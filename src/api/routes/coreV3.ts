@@ -23,7 +23,7 @@ import {
 import { blockId, outputIdParams, outputId as outputIdSchema, transactionId } from "../schemas/core.js";
 
 /**
- * The `core/v3` full-output read (DESIGN.md section 2): a Stardust output in the IOTA 2.0 shape
+ * The `core/v3` full-output read (docs/decisions.md, The v3 output read): a Stardust output in the IOTA 2.0 shape
  * the interface asks for (v3 type codes, `mana`), the TIP-45-style proof of its output ID, and
  * its inclusion and spending as slots (milestone indexes) and commitments (confirmed milestones).
  */
@@ -38,7 +38,7 @@ export const V3_OUTPUT_TYPES: Readonly<Record<number, number>> = {
   [OutputType.Nft]: 4,
 };
 
-/** Commitment ID of a confirmed milestone: milestone ID ‖ index u32 LE (36 bytes, DESIGN.md section 1). */
+/** Commitment ID of a confirmed milestone: milestone ID ‖ index u32 LE (36 bytes, docs/decisions.md, Commitments). */
 export function commitmentId(milestoneId: Uint8Array, index: number): string {
   return toHex(milestoneId) + hexU32Le(index);
 }
@@ -78,7 +78,7 @@ function ledgerEvent(what: string): Schema {
   );
 }
 
-/** `{output, outputIdProof, metadata}` (DESIGN.md section 2). */
+/** `{output, outputIdProof, metadata}` (docs/decisions.md, The v3 output read). */
 function fullOutputSchema(): Schema {
   return closedObject(
     {

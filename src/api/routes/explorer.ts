@@ -19,7 +19,7 @@ import {
 import { parsePageSize, parseUint, queryParams } from "./queryParams.js";
 
 /**
- * The explorer's milestone listing (Chronicle's `explorer/v2/milestones`, DESIGN.md section 4):
+ * The explorer's milestone listing (Chronicle's `explorer/v2/milestones`; docs/decisions.md, Explorer milestones):
  * confirmed milestones whose timestamp lies in `[startTimestamp, endTimestamp]` (unix seconds,
  * both inclusive), newest or oldest first, `pageSize` per page (default 100, at most 1000),
  * paged by `cursor = "<milestoneIndex>.<pageSize>"`, where the index is the first item of the

@@ -139,7 +139,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: "the node cannot serve the request now (not healthy, or proof of work needed but disabled)",
 };
 
-/** `{"error": {"code", "message", "details"}}` (DESIGN.md section 3) for one status. */
+/** `{"error": {"code", "message", "details"}}` (docs/decisions.md, Error bodies and Access) for one status. */
 export function errorResponse(status: ErrorStatus): Schema {
   return {
     description: `${STATUS_MESSAGES[status]}: ${ERROR_DESCRIPTIONS[status]}`,

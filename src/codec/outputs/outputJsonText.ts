@@ -21,8 +21,8 @@ import {
  * building the JSON objects and stringifying them costs about four times as much on Node 20.
  *
  * `typeCode` replaces the output's type in the text and `afterAmount` is JSON text (starting
- * with a comma) put right after `amount`: the core/v3 form's type codes and `mana` (DESIGN.md
- * section 2).
+ * with a comma) put right after `amount`: the core/v3 form's type codes and `mana`
+ * (docs/decisions.md, The v3 output read).
  */
 export function outputJsonText(output: Output, typeCode: number = output.type, afterAmount = ""): string {
   let s = `{"type":${typeCode},"amount":"${output.amount}"${afterAmount}`;

@@ -1,7 +1,7 @@
 import { iota, iotaCrypto, iotaUtil, type Json, outputBytes } from "./iota.js";
 
 /**
- * A client's check of the `core/v3` output ID proof (DESIGN.md section 2), rebuilt from the JSON
+ * A client's check of the `core/v3` output ID proof (docs/decisions.md, The v3 output read), rebuilt from the JSON
  * alone with iota.js's serializers and BLAKE2b, without the node's codec:
  * - leaf = H(0x00 ‖ output bytes), inner node = H(0x01 ‖ l ‖ r) (TIP-4), the tree over the
  *   transaction's serialized outputs split at the largest power of two below n;

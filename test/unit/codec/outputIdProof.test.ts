@@ -36,7 +36,7 @@ const essence = (outputs: BasicOutput[]): RegularTransactionEssence => ({
   payload: { type: 5, tag: Uint8Array.of(1, 2), data: Uint8Array.of(3) },
 });
 
-describe("output ID proof (DESIGN.md section 2)", () => {
+describe("output ID proof (docs/decisions.md, The v3 output read)", () => {
   it("commits to the essence without its outputs", () => {
     const a = essence([out(1_000_000n)]);
     const b = essence([out(2_000_000n), out(3_000_000n)]);

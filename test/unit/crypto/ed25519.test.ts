@@ -24,7 +24,7 @@ describe("Ed25519", () => {
     assert.equal(ed25519Verify(kp.publicKey, new Uint8Array(), sig), true);
   });
 
-  it("derives the well-known dev key of DESIGN.md section 7", () => {
+  it("derives the well-known dev key of docs/decisions.md, The dev network", () => {
     const kp = ed25519KeyPairFromSeed(
       fromHex("0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c", "seed"),
     );
