@@ -3,9 +3,9 @@ import { toHex } from "./hex.js";
 import { expectObject, expectU8, expectU64String, type JsonObject } from "./json.js";
 import { deserializeParents, parentsFromJson, serializeParents } from "./milestone.js";
 import { deserializePayload, payloadFromJson, payloadToJson, serializePayload } from "./payload.js";
-import { ReadStream } from "./readStream.js";
+import { decodeWith, type ReadStream } from "./readStream.js";
 import type { Block } from "./types.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * Block (TIP-24): u8 protocol version, (u8) parents, (u32)-framed payload, u64 nonce. The
@@ -24,11 +24,7 @@ export function serializeBlock(w: WriteStream, b: Block, field = "block"): void 
   w.u64(b.nonce);
 }
 
-export function encodeBlock(b: Block): Uint8Array {
-  const w = new WriteStream(1024);
-  serializeBlock(w, b);
-  return w.finish();
-}
+export const encodeBlock = (b: Block): Uint8Array => encodeWith(serializeBlock, b, 1024);
 
 export function deserializeBlock(r: ReadStream, field: string): Block {
   const protocolVersion = r.u8(`${field}.protocolVersion`);
@@ -71,10 +67,7 @@ export function decodeBlock(bytes: Uint8Array, field = "block"): Block {
  */
 export function decodeOwnedBlock(bytes: Uint8Array, field = "block"): Block {
   checkBlockLength(bytes.length, field);
-  const r = new ReadStream(bytes, true);
-  const block = deserializeBlock(r, field);
-  r.expectEnd(field);
-  return block;
+  return decodeWith(deserializeBlock, bytes, field, true);
 }
 
 /** TIP-25 JSON; `payload` is left out when there is none. */

@@ -11,7 +11,7 @@ import {
 import type { ReadStream } from "./readStream.js";
 import { deserializeSignature, serializeSignature, signatureFromJson, signatureToJson } from "./signature.js";
 import { type Ed25519Signature, type MilestoneEssence, type MilestonePayload, PayloadType } from "./types.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * Milestone payload (TIP-29): u32 type 7, the essence (index, timestamp, protocol version,
@@ -76,11 +76,7 @@ export function serializeMilestoneEssence(w: WriteStream, m: MilestoneEssence, f
 }
 
 /** The essence bytes: what the milestone ID hashes and what each signature signs the hash of. */
-export function milestoneEssenceBytes(m: MilestoneEssence): Uint8Array {
-  const w = new WriteStream(512);
-  serializeMilestoneEssence(w, m);
-  return w.finish();
-}
+export const milestoneEssenceBytes = (m: MilestoneEssence): Uint8Array => encodeWith(serializeMilestoneEssence, m, 512);
 
 export function serializeMilestone(w: WriteStream, m: MilestonePayload, field = "milestone"): void {
   checkCount(m.signatures.length, `${field}.signatures`, 0, 0xff);
@@ -91,11 +87,7 @@ export function serializeMilestone(w: WriteStream, m: MilestonePayload, field = 
 }
 
 /** The serialized milestone payload (type included). */
-export function encodeMilestone(m: MilestonePayload): Uint8Array {
-  const w = new WriteStream(1024);
-  serializeMilestone(w, m);
-  return w.finish();
-}
+export const encodeMilestone = (m: MilestonePayload): Uint8Array => encodeWith(serializeMilestone, m, 1024);
 
 export function deserializeMilestone(r: ReadStream, field: string): MilestonePayload {
   const type = r.u32(`${field}.type`);

@@ -1,7 +1,7 @@
 import { jsonType, unexpectedType } from "./input.js";
 import type { JsonObject } from "./json.js";
 import { deserializeMilestone, milestoneFromJson, milestoneToJson, serializeMilestone } from "./milestone.js";
-import { ReadStream } from "./readStream.js";
+import { decodeWith, ReadStream } from "./readStream.js";
 import { deserializeTaggedData, serializeTaggedData, taggedDataFromJson, taggedDataToJson } from "./taggedData.js";
 import { deserializeTransaction, serializeTransaction, transactionFromJson, transactionToJson } from "./transaction.js";
 import {
@@ -11,7 +11,7 @@ import {
   treasuryTransactionToJson,
 } from "./treasuryTransaction.js";
 import { type Payload, PayloadType } from "./types.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * Payload dispatch on the u32 payload type (TIP-24 registry), and the u32 length frame a
@@ -59,11 +59,7 @@ export function serializePayload(w: WriteStream, p: Payload | undefined, field =
 }
 
 /** The payload bytes without frame (what a transaction ID hashes for a transaction). */
-export function encodePayload(p: Payload): Uint8Array {
-  const w = new WriteStream(1024);
-  serializePayloadBody(w, p);
-  return w.finish();
-}
+export const encodePayload = (p: Payload): Uint8Array => encodeWith(serializePayloadBody, p, 1024);
 
 /** Reads a payload body whose type is in `allowed`, up to the end of `r`'s current object. */
 export function deserializePayloadBody(
@@ -104,10 +100,7 @@ export function deserializePayload(
 
 /** Decodes complete payload bytes (no frame); trailing bytes fail. */
 export function decodePayload(bytes: Uint8Array, field = "payload", allowed = ALL_PAYLOAD_TYPES): Payload {
-  const r = new ReadStream(bytes);
-  const p = deserializePayloadBody(r, field, allowed);
-  r.expectEnd(field);
-  return p;
+  return decodeWith((r, f) => deserializePayloadBody(r, f, allowed), bytes, field);
 }
 
 export function payloadToJson(p: Payload): JsonObject {

@@ -1,8 +1,8 @@
 import { CodecErrorCode, codecError } from "./errors.js";
 import { expectObject, expectString, expectU8, expectU32, expectU64String, type JsonObject } from "./json.js";
-import { ReadStream } from "./readStream.js";
+import { decodeWith, type ReadStream } from "./readStream.js";
 import type { ProtocolParameters, RentStructure } from "./types.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * Protocol parameters (TIP-22/TIP-32) as carried in the `params` of a protocol parameters
@@ -24,11 +24,8 @@ export function serializeProtocolParameters(w: WriteStream, p: ProtocolParameter
   w.u64(p.tokenSupply);
 }
 
-export function encodeProtocolParameters(p: ProtocolParameters): Uint8Array {
-  const w = new WriteStream(64);
-  serializeProtocolParameters(w, p);
-  return w.finish();
-}
+export const encodeProtocolParameters = (p: ProtocolParameters): Uint8Array =>
+  encodeWith(serializeProtocolParameters, p, 64);
 
 export function deserializeProtocolParameters(r: ReadStream, field: string): ProtocolParameters {
   const protocolVersion = r.u8(`${field}.version`);
@@ -47,10 +44,7 @@ export function deserializeProtocolParameters(r: ReadStream, field: string): Pro
 
 /** Decodes a complete parameters blob (e.g. a milestone option's `params`); trailing bytes fail. */
 export function decodeProtocolParameters(bytes: Uint8Array, field = "protocolParameters"): ProtocolParameters {
-  const r = new ReadStream(bytes);
-  const p = deserializeProtocolParameters(r, field);
-  r.expectEnd(field);
-  return p;
+  return decodeWith(deserializeProtocolParameters, bytes, field);
 }
 
 export function protocolParametersToJson(p: ProtocolParameters): JsonObject {

@@ -135,3 +135,19 @@ export class ReadStream {
     }
   }
 }
+
+/**
+ * Exactly one object read by `deserialize` from `bytes`; trailing bytes fail, named by `field`.
+ * `owned`: the decoded fields may be views of `bytes` (see `ReadStream`).
+ */
+export function decodeWith<T>(
+  deserialize: (r: ReadStream, field: string) => T,
+  bytes: Uint8Array,
+  field: string,
+  owned = false,
+): T {
+  const r = new ReadStream(bytes, owned);
+  const value = deserialize(r, field);
+  r.expectEnd(field);
+  return value;
+}

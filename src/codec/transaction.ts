@@ -9,7 +9,7 @@ import {
 } from "./transactionEssence.js";
 import { PayloadType, type TransactionPayload, type Unlock } from "./types.js";
 import { deserializeUnlock, serializeUnlock, unlockFromJson, unlockToJson } from "./unlock.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * Transaction payload (TIP-20): u32 type 6, the essence, then (u16) unlocks, exactly one per
@@ -25,11 +25,7 @@ export function serializeTransaction(w: WriteStream, tx: TransactionPayload, fie
 }
 
 /** The serialized transaction payload (type included). */
-export function encodeTransaction(tx: TransactionPayload): Uint8Array {
-  const w = new WriteStream(1024);
-  serializeTransaction(w, tx);
-  return w.finish();
-}
+export const encodeTransaction = (tx: TransactionPayload): Uint8Array => encodeWith(serializeTransaction, tx, 1024);
 
 export function deserializeTransaction(r: ReadStream, field: string): TransactionPayload {
   const type = r.u32(`${field}.type`);

@@ -23,7 +23,7 @@ import {
   type TaggedDataPayload,
   type UtxoInput,
 } from "./types.js";
-import { WriteStream } from "./writeStream.js";
+import { encodeWith, type WriteStream } from "./writeStream.js";
 
 /**
  * The regular transaction essence (TIP-20), the part every signature of a transaction signs:
@@ -60,11 +60,8 @@ export function serializeTransactionEssence(w: WriteStream, e: RegularTransactio
 }
 
 /** The serialized essence, whose BLAKE2b-256 is what the signature unlocks sign. */
-export function encodeTransactionEssence(e: RegularTransactionEssence): Uint8Array {
-  const w = new WriteStream(512);
-  serializeTransactionEssence(w, e);
-  return w.finish();
-}
+export const encodeTransactionEssence = (e: RegularTransactionEssence): Uint8Array =>
+  encodeWith(serializeTransactionEssence, e, 512);
 
 export function deserializeTransactionEssence(r: ReadStream, field: string): RegularTransactionEssence {
   // 1. type and network

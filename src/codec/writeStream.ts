@@ -122,3 +122,10 @@ export class WriteStream {
     return out;
   }
 }
+
+/** The bytes `serialize` writes for `value` (`sizeHint`: the first buffer's size). */
+export function encodeWith<T>(serialize: (w: WriteStream, value: T) => void, value: T, sizeHint: number): Uint8Array {
+  const w = new WriteStream(sizeHint);
+  serialize(w, value);
+  return w.finish();
+}

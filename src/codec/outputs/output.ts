@@ -1,8 +1,8 @@
 import { CodecErrorCode, codecError } from "../errors.js";
 import { expectU8 } from "../json.js";
-import { ReadStream } from "../readStream.js";
+import { decodeWith, type ReadStream } from "../readStream.js";
 import { type Output, OutputType } from "../types.js";
-import { WriteStream } from "../writeStream.js";
+import { encodeWith, type WriteStream } from "../writeStream.js";
 import {
   type AliasOutputJson,
   aliasOutputFromJson,
@@ -140,11 +140,7 @@ export function outputFromJson(json: unknown, field: string): Output {
 }
 
 /** The serialized bytes of one output. */
-export function encodeOutput(o: Output): Uint8Array {
-  const w = new WriteStream(64);
-  serializeOutput(w, o);
-  return w.finish();
-}
+export const encodeOutput = (o: Output): Uint8Array => encodeWith(serializeOutput, o, 64);
 
 /**
  * Decodes exactly one output; trailing bytes are an error. Without `field`, errors are labelled
@@ -152,8 +148,5 @@ export function encodeOutput(o: Output): Uint8Array {
  */
 export function decodeOutput(bytes: Uint8Array, field?: string): Output {
   const label = field ?? (bytes.length > 0 ? (OUTPUT_NAMES[bytes[0]!] ?? "output") : "output");
-  const r = new ReadStream(bytes);
-  const o = deserializeOutput(r, label);
-  r.expectEnd(label);
-  return o;
+  return decodeWith(deserializeOutput, bytes, label);
 }
