@@ -30,6 +30,7 @@ import {
   unlockConditionsToJson,
 } from "../unlockConditions.js";
 import type { WriteStream } from "../writeStream.js";
+import { expectOutputType } from "./expectOutputType.js";
 
 /**
  * Alias output (TIP-18 "Alias Output"). Layout: u8 type (4) | u64 amount | native tokens |
@@ -51,11 +52,7 @@ export interface AliasOutputJson {
   immutableFeatures?: FeatureJson[];
 }
 
-function expectType(type: number, field: string): void {
-  if (type !== OutputType.Alias) {
-    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected alias output type 4, got ${type}`);
-  }
-}
+const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Alias, "alias", field);
 
 /** TIP-18: `length(State Metadata)` ≤ `Max Metadata Length`. */
 function checkStateMetadataLength(length: number, field: string): void {

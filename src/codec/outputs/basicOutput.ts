@@ -1,4 +1,3 @@
-import { CodecErrorCode, codecError } from "../errors.js";
 import {
   BASIC_FEATURES,
   deserializeFeatures,
@@ -26,6 +25,7 @@ import {
   unlockConditionsToJson,
 } from "../unlockConditions.js";
 import type { WriteStream } from "../writeStream.js";
+import { expectOutputType } from "./expectOutputType.js";
 
 /**
  * Basic output (TIP-18 "Basic Output"): amount, native tokens, unlock conditions, features.
@@ -41,11 +41,7 @@ export interface BasicOutputJson {
   features?: FeatureJson[];
 }
 
-function expectType(type: number, field: string): void {
-  if (type !== OutputType.Basic) {
-    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected basic output type 3, got ${type}`);
-  }
-}
+const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Basic, "basic", field);
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
 export function serializeBasicOutput(w: WriteStream, o: BasicOutput): void {

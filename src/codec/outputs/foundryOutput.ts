@@ -36,6 +36,7 @@ import {
   unlockConditionsToJson,
 } from "../unlockConditions.js";
 import type { WriteStream } from "../writeStream.js";
+import { expectOutputType } from "./expectOutputType.js";
 
 /**
  * Foundry output (TIP-18 "Foundry Output"). Layout: u8 type (5) | u64 amount | native tokens |
@@ -54,11 +55,7 @@ export interface FoundryOutputJson {
   immutableFeatures?: FeatureJson[];
 }
 
-function expectType(type: number, field: string): void {
-  if (type !== OutputType.Foundry) {
-    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected foundry output type 5, got ${type}`);
-  }
-}
+const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Foundry, "foundry", field);
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
 export function serializeFoundryOutput(w: WriteStream, o: FoundryOutput): void {

@@ -1,5 +1,4 @@
 import { ADDRESS_HASH_LENGTH } from "../address.js";
-import { CodecErrorCode, codecError } from "../errors.js";
 import {
   deserializeFeatures,
   type FeatureJson,
@@ -29,6 +28,7 @@ import {
   unlockConditionsToJson,
 } from "../unlockConditions.js";
 import type { WriteStream } from "../writeStream.js";
+import { expectOutputType } from "./expectOutputType.js";
 
 /**
  * NFT output (TIP-18 "NFT Output"). Layout: u8 type (6) | u64 amount | native tokens |
@@ -46,11 +46,7 @@ export interface NftOutputJson {
   immutableFeatures?: FeatureJson[];
 }
 
-function expectType(type: number, field: string): void {
-  if (type !== OutputType.Nft) {
-    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected NFT output type 6, got ${type}`);
-  }
-}
+const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Nft, "NFT", field);
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
 export function serializeNftOutput(w: WriteStream, o: NftOutput): void {

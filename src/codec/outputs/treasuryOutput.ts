@@ -1,8 +1,8 @@
-import { CodecErrorCode, codecError } from "../errors.js";
 import { expectObject, expectU8, expectU64String } from "../json.js";
 import type { ReadStream } from "../readStream.js";
 import { OutputType, type TreasuryOutput } from "../types.js";
 import type { WriteStream } from "../writeStream.js";
+import { expectOutputType } from "./expectOutputType.js";
 
 /**
  * Treasury output (TIP-21/TIP-34): the balance of the migration treasury, spent and re-created
@@ -14,11 +14,7 @@ export interface TreasuryOutputJson {
   amount: string;
 }
 
-function expectType(type: number, field: string): void {
-  if (type !== OutputType.Treasury) {
-    throw codecError(CodecErrorCode.UnknownType, `${field}.type`, `expected treasury output type 2, got ${type}`);
-  }
-}
+const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Treasury, "treasury", field);
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
 export function serializeTreasuryOutput(w: WriteStream, o: TreasuryOutput): void {
