@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteHandlerMethod, RouteShorthandOptions } from "fastify";
-import type { Schema } from "./schemas/common.js";
+import { type ErrorStatus, responses, type Schema } from "./schemas/common.js";
 
 /**
  * A REST route as data: method, path and the schemas of its parameters, query, body and
@@ -44,4 +44,17 @@ export function registerRoute(
   options: Omit<RouteShorthandOptions, "schema"> = {},
 ): void {
   app.route({ ...options, method: definition.method, url: definition.url, schema: definition.schema, handler });
+}
+
+/**
+ * A GET route: its path, the words and request schemas of its operation, the schema of its 200
+ * answer and the error statuses it answers with (each in the spec's error shape).
+ */
+export function getRoute(
+  url: string,
+  operation: Omit<RouteDefinition["schema"], "response" | "body">,
+  ok: Schema,
+  errors: readonly ErrorStatus[],
+): RouteDefinition {
+  return { method: "GET", url, schema: { ...operation, response: responses({ 200: ok }, errors) } };
 }

@@ -5,8 +5,8 @@ import { decodeU32, NodeStateKey, nodeStateKey } from "../../storage/index.js";
 import type { MilestoneInfo } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import type { InfoJson, MilestoneInfoJson, TipsJson } from "../json/core.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { arrayOf, closedObject, integer, openObject, responses, type Schema, string, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { arrayOf, closedObject, integer, openObject, type Schema, string, Tag } from "../schemas/common.js";
 import { blockId, milestoneId } from "../schemas/core.js";
 import { registerBlockRoutes } from "./coreBlocks.js";
 import { registerMilestoneRoutes } from "./coreMilestones.js";
@@ -157,30 +157,17 @@ function infoSchema(): Schema {
 }
 
 export const CORE_INFO_ROUTES = {
-  info: {
-    method: "GET",
-    url: `${CORE_V2}/info`,
-    schema: {
-      summary: "Node information",
-      tags: [Tag.Core],
-      response: responses({ 200: infoSchema() }, [403, 500]),
-    },
-  },
-  tips: {
-    method: "GET",
-    url: `${CORE_V2}/tips`,
-    schema: {
+  info: getRoute(`${CORE_V2}/info`, { summary: "Node information", tags: [Tag.Core] }, infoSchema(), [403, 500]),
+  tips: getRoute(
+    `${CORE_V2}/tips`,
+    {
       summary: "Tips to use as parents of a new block",
       description: "Non-lazy tips, sorted; the latest milestone's block when there are none.",
       tags: [Tag.Core],
-      response: responses(
-        {
-          200: closedObject<TipsJson>({ tips: arrayOf(blockId(), "1 to 8 block IDs, sorted") }, ["tips"], "the tips"),
-        },
-        [403, 500],
-      ),
     },
-  },
+    closedObject<TipsJson>({ tips: arrayOf(blockId(), "1 to 8 block IDs, sorted") }, ["tips"], "the tips"),
+    [403, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {

@@ -9,15 +9,15 @@ import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, Tag } from "../schemas/common.js";
 import {
   blockIdParams,
   blockJson,
   blockMetadata as blockMetadataSchema,
   transactionIdParams,
 } from "../schemas/core.js";
-import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./coreParams.js";
+import { CORE_V2, idParam, MIME_SERIALIZER, READ_ERRORS, sendBytes, wantsBinary } from "./coreParams.js";
 
 /**
  * Block reads: the block (TIP-25 JSON, or its raw bytes when the client accepts the serializer
@@ -86,51 +86,38 @@ async function includingBlockId(tangle: Tangle, transactionId: Uint8Array): Prom
   return decodeTransactionBlock(record).blockId;
 }
 
-const READ_ERRORS = [400, 403, 404, 500] as const;
 const blockOrBytes = () =>
   jsonOrBinary(blockJson(), `the block's bytes (TIP-24) when Accept prefers ${MIME_SERIALIZER}`, [MIME_SERIALIZER]);
 
 export const BLOCK_ROUTES = {
-  block: {
-    method: "GET",
-    url: `${CORE_V2}/blocks/:blockId`,
-    schema: {
-      summary: "A block, as JSON or raw bytes",
-      tags: [Tag.Core],
-      params: blockIdParams(),
-      response: responses({ 200: blockOrBytes() }, READ_ERRORS),
-    },
-  },
-  blockMetadata: {
-    method: "GET",
-    url: `${CORE_V2}/blocks/:blockId/metadata`,
-    schema: {
-      summary: "The metadata of a block",
-      tags: [Tag.Core],
-      params: blockIdParams(),
-      response: responses({ 200: blockMetadataSchema() }, READ_ERRORS),
-    },
-  },
-  includedBlock: {
-    method: "GET",
-    url: `${CORE_V2}/transactions/:transactionId/included-block`,
-    schema: {
-      summary: "The block that included a transaction in the ledger",
-      tags: [Tag.Core],
-      params: transactionIdParams(),
-      response: responses({ 200: blockOrBytes() }, READ_ERRORS),
-    },
-  },
-  includedBlockMetadata: {
-    method: "GET",
-    url: `${CORE_V2}/transactions/:transactionId/included-block/metadata`,
-    schema: {
+  block: getRoute(
+    `${CORE_V2}/blocks/:blockId`,
+    { summary: "A block, as JSON or raw bytes", tags: [Tag.Core], params: blockIdParams() },
+    blockOrBytes(),
+    READ_ERRORS,
+  ),
+  blockMetadata: getRoute(
+    `${CORE_V2}/blocks/:blockId/metadata`,
+    { summary: "The metadata of a block", tags: [Tag.Core], params: blockIdParams() },
+    blockMetadataSchema(),
+    READ_ERRORS,
+  ),
+  includedBlock: getRoute(
+    `${CORE_V2}/transactions/:transactionId/included-block`,
+    { summary: "The block that included a transaction in the ledger", tags: [Tag.Core], params: transactionIdParams() },
+    blockOrBytes(),
+    READ_ERRORS,
+  ),
+  includedBlockMetadata: getRoute(
+    `${CORE_V2}/transactions/:transactionId/included-block/metadata`,
+    {
       summary: "The metadata of the block that included a transaction",
       tags: [Tag.Core],
       params: transactionIdParams(),
-      response: responses({ 200: blockMetadataSchema() }, READ_ERRORS),
     },
-  },
+    blockMetadataSchema(),
+    READ_ERRORS,
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerBlockRoutes(app: FastifyInstance, node: ApiNode): void {

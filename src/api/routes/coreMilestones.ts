@@ -10,15 +10,23 @@ import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { UtxoChangesJson } from "../json/core.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, Tag } from "../schemas/common.js";
 import {
   milestoneIdParams,
   milestoneIndexParams,
   milestonePayload as milestonePayloadSchema,
   utxoChanges as utxoChangesSchema,
 } from "../schemas/core.js";
-import { CORE_V2, idParam, MIME_SERIALIZER, parseMilestoneIndex, sendBytes, wantsBinary } from "./coreParams.js";
+import {
+  CORE_V2,
+  idParam,
+  MIME_SERIALIZER,
+  parseMilestoneIndex,
+  READ_ERRORS,
+  sendBytes,
+  wantsBinary,
+} from "./coreParams.js";
 
 /**
  * Milestone reads (TIP-25, TIP-29): the milestone payload by ID or index, as JSON or as the raw
@@ -53,7 +61,6 @@ function sendMilestone(request: FastifyRequest, reply: FastifyReply, payload: Mi
   return payloadToJson(payload);
 }
 
-const READ_ERRORS = [400, 403, 404, 500] as const;
 const milestoneOrBytes = () =>
   jsonOrBinary(
     milestonePayloadSchema(),
@@ -62,46 +69,38 @@ const milestoneOrBytes = () =>
   );
 
 export const MILESTONE_ROUTES = {
-  byId: {
-    method: "GET",
-    url: `${CORE_V2}/milestones/:milestoneId`,
-    schema: {
-      summary: "A milestone payload by milestone ID",
-      tags: [Tag.Core],
-      params: milestoneIdParams(),
-      response: responses({ 200: milestoneOrBytes() }, READ_ERRORS),
-    },
-  },
-  utxoChangesById: {
-    method: "GET",
-    url: `${CORE_V2}/milestones/:milestoneId/utxo-changes`,
-    schema: {
+  byId: getRoute(
+    `${CORE_V2}/milestones/:milestoneId`,
+    { summary: "A milestone payload by milestone ID", tags: [Tag.Core], params: milestoneIdParams() },
+    milestoneOrBytes(),
+    READ_ERRORS,
+  ),
+  utxoChangesById: getRoute(
+    `${CORE_V2}/milestones/:milestoneId/utxo-changes`,
+    {
       summary: "The outputs a milestone created and consumed, by milestone ID",
       tags: [Tag.Core],
       params: milestoneIdParams(),
-      response: responses({ 200: utxoChangesSchema() }, READ_ERRORS),
     },
-  },
-  byIndex: {
-    method: "GET",
-    url: `${CORE_V2}/milestones/by-index/:index`,
-    schema: {
-      summary: "A milestone payload by index",
-      tags: [Tag.Core],
-      params: milestoneIndexParams(),
-      response: responses({ 200: milestoneOrBytes() }, READ_ERRORS),
-    },
-  },
-  utxoChangesByIndex: {
-    method: "GET",
-    url: `${CORE_V2}/milestones/by-index/:index/utxo-changes`,
-    schema: {
+    utxoChangesSchema(),
+    READ_ERRORS,
+  ),
+  byIndex: getRoute(
+    `${CORE_V2}/milestones/by-index/:index`,
+    { summary: "A milestone payload by index", tags: [Tag.Core], params: milestoneIndexParams() },
+    milestoneOrBytes(),
+    READ_ERRORS,
+  ),
+  utxoChangesByIndex: getRoute(
+    `${CORE_V2}/milestones/by-index/:index/utxo-changes`,
+    {
       summary: "The outputs a milestone created and consumed, by index",
       tags: [Tag.Core],
       params: milestoneIndexParams(),
-      response: responses({ 200: utxoChangesSchema() }, READ_ERRORS),
     },
-  },
+    utxoChangesSchema(),
+    READ_ERRORS,
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerMilestoneRoutes(app: FastifyInstance, node: ApiNode): void {

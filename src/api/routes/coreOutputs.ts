@@ -7,10 +7,10 @@ import { readLedgerIndex, type Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { OutputJsonResponse, OutputMetadataJson } from "../json/core.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { jsonOrBinary, responses, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { jsonOrBinary, Tag } from "../schemas/common.js";
 import { outputIdParams, outputMetadata, outputWithMetadata } from "../schemas/core.js";
-import { CORE_V2, idParam, MIME_SERIALIZER, sendBytes, wantsBinary } from "./coreParams.js";
+import { CORE_V2, idParam, MIME_SERIALIZER, READ_ERRORS, sendBytes, wantsBinary } from "./coreParams.js";
 
 /**
  * Output reads (TIP-25): the output with its metadata (or its raw bytes), or the metadata alone. An output is known
@@ -51,38 +51,21 @@ function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson
   return json;
 }
 
-const READ_ERRORS = [400, 403, 404, 500] as const;
-
 export const OUTPUT_ROUTES = {
-  output: {
-    method: "GET",
-    url: `${CORE_V2}/outputs/:outputId`,
-    schema: {
-      summary: "An output with its metadata, or its raw bytes",
-      tags: [Tag.Core],
-      params: outputIdParams(),
-      response: responses(
-        {
-          200: jsonOrBinary(
-            outputWithMetadata(),
-            `the output's bytes alone (TIP-18) when Accept prefers ${MIME_SERIALIZER}`,
-            [MIME_SERIALIZER],
-          ),
-        },
-        READ_ERRORS,
-      ),
-    },
-  },
-  outputMetadata: {
-    method: "GET",
-    url: `${CORE_V2}/outputs/:outputId/metadata`,
-    schema: {
-      summary: "The metadata of an output",
-      tags: [Tag.Core],
-      params: outputIdParams(),
-      response: responses({ 200: outputMetadata() }, READ_ERRORS),
-    },
-  },
+  output: getRoute(
+    `${CORE_V2}/outputs/:outputId`,
+    { summary: "An output with its metadata, or its raw bytes", tags: [Tag.Core], params: outputIdParams() },
+    jsonOrBinary(outputWithMetadata(), `the output's bytes alone (TIP-18) when Accept prefers ${MIME_SERIALIZER}`, [
+      MIME_SERIALIZER,
+    ]),
+    READ_ERRORS,
+  ),
+  outputMetadata: getRoute(
+    `${CORE_V2}/outputs/:outputId/metadata`,
+    { summary: "The metadata of an output", tags: [Tag.Core], params: outputIdParams() },
+    outputMetadata(),
+    READ_ERRORS,
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void {

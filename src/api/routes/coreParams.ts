@@ -54,3 +54,6 @@ export function wantsBinary(request: FastifyRequest): boolean {
 export function sendBytes(reply: FastifyReply, bytes: Uint8Array): FastifyReply {
   return reply.type(MIME_SERIALIZER).send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
+
+/** The error statuses of a read by ID: bad ID, not public, not found, the node's failure. */
+export const READ_ERRORS = [400, 403, 404, 500] as const;

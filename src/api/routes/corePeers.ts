@@ -4,8 +4,8 @@ import type { Heartbeat } from "../../network/messages.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import { BEARER_JWT } from "../openapi.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { arrayOf, closedObject, integer, pathParams, responses, type Schema, string, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { arrayOf, closedObject, integer, pathParams, type Schema, string, Tag } from "../schemas/common.js";
 import { CORE_V2 } from "./coreParams.js";
 
 /**
@@ -70,27 +70,23 @@ function peerSchema(): Schema {
 }
 
 export const PEER_ROUTES = {
-  peers: {
-    method: "GET",
-    url: `${CORE_V2}/peers`,
-    schema: {
-      summary: "The node's peers",
-      tags: [Tag.Core],
-      security: [{ [BEARER_JWT]: [] }],
-      response: responses({ 200: arrayOf(peerSchema(), "connected peers, static peers and banned peers") }, [403, 500]),
-    },
-  },
-  peer: {
-    method: "GET",
-    url: `${CORE_V2}/peers/:peerId`,
-    schema: {
+  peers: getRoute(
+    `${CORE_V2}/peers`,
+    { summary: "The node's peers", tags: [Tag.Core], security: [{ [BEARER_JWT]: [] }] },
+    arrayOf(peerSchema(), "connected peers, static peers and banned peers"),
+    [403, 500],
+  ),
+  peer: getRoute(
+    `${CORE_V2}/peers/:peerId`,
+    {
       summary: "One peer",
       tags: [Tag.Core],
       security: [{ [BEARER_JWT]: [] }],
       params: pathParams({ peerId: string("a libp2p peer ID") }),
-      response: responses({ 200: peerSchema() }, [400, 403, 404, 500]),
     },
-  },
+    peerSchema(),
+    [400, 403, 404, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerPeerRoutes(app: FastifyInstance, node: ApiNode): void {

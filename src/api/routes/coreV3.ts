@@ -9,17 +9,8 @@ import { Bucket, decodeOutputRecord } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import {
-  closedObject,
-  hexOfBytes,
-  integer,
-  openObject,
-  responses,
-  type Schema,
-  string,
-  Tag,
-} from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { closedObject, hexOfBytes, integer, openObject, type Schema, string, Tag } from "../schemas/common.js";
 import { blockId, outputIdParams, outputId as outputIdSchema, transactionId } from "../schemas/core.js";
 
 /**
@@ -123,16 +114,12 @@ function fullOutputSchema(): Schema {
 }
 
 export const CORE_V3_ROUTES = {
-  fullOutput: {
-    method: "GET",
-    url: `${CORE_V3}/outputs/:outputId/full`,
-    schema: {
-      summary: "An output with the proof of its ID and its metadata",
-      tags: [Tag.CoreV3],
-      params: outputIdParams(),
-      response: responses({ 200: fullOutputSchema() }, [400, 403, 404, 500]),
-    },
-  },
+  fullOutput: getRoute(
+    `${CORE_V3}/outputs/:outputId/full`,
+    { summary: "An output with the proof of its ID and its metadata", tags: [Tag.CoreV3], params: outputIdParams() },
+    fullOutputSchema(),
+    [400, 403, 404, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 /** Scratch key of the route's point read (reads are synchronous, so one buffer serves every request). */

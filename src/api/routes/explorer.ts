@@ -4,7 +4,7 @@ import { Bucket, decodeMilestoneRecord, indexKey, indexOfKey, type KvStore } fro
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
+import { getRoute, type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
   closedObject,
@@ -13,7 +13,6 @@ import {
   integer,
   patterned,
   queryString,
-  responses,
   Tag,
 } from "../schemas/common.js";
 import { parsePageSize, parseUint, queryParams } from "./queryParams.js";
@@ -189,10 +188,9 @@ export async function listMilestones(tangle: Tangle, q: MilestonesQuery): Promis
 }
 
 export const EXPLORER_ROUTES = {
-  milestones: {
-    method: "GET",
-    url: `${EXPLORER_V2}/milestones`,
-    schema: {
+  milestones: getRoute(
+    `${EXPLORER_V2}/milestones`,
+    {
       summary: "Confirmed milestones in a time window, paged",
       description:
         "Newest or oldest first; follow `cursor` for the next page. The same cursor with the other sort pages backwards from that milestone. Unknown parameters are refused.",
@@ -210,27 +208,23 @@ export const EXPLORER_ROUTES = {
           "the cursor of the previous page",
         ),
       }),
-      response: responses(
-        {
-          200: closedObject<MilestonesPage>(
-            {
-              items: arrayOf(
-                closedObject<MilestonesPage["items"][number]>(
-                  { milestoneId: hexOfBytes(32, "the milestone ID"), index: integer("the milestone index") },
-                  ["milestoneId", "index"],
-                ),
-                "the milestones of the page",
-              ),
-              cursor: { type: "string", nullable: true, description: "the cursor of the next page; null on the last" },
-            },
-            ["items", "cursor"],
-            "a page of milestones",
-          ),
-        },
-        [400, 403, 404, 500],
-      ),
     },
-  },
+    closedObject<MilestonesPage>(
+      {
+        items: arrayOf(
+          closedObject<MilestonesPage["items"][number]>(
+            { milestoneId: hexOfBytes(32, "the milestone ID"), index: integer("the milestone index") },
+            ["milestoneId", "index"],
+          ),
+          "the milestones of the page",
+        ),
+        cursor: { type: "string", nullable: true, description: "the cursor of the next page; null on the last" },
+      },
+      ["items", "cursor"],
+      "a page of milestones",
+    ),
+    [400, 403, 404, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 /**

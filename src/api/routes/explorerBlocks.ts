@@ -4,7 +4,7 @@ import { blockChildren, milestoneBlocks } from "../../indexer/index.js";
 import { Bucket, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   arrayOf,
   closedObject,
@@ -14,7 +14,6 @@ import {
   pathParams,
   patterned,
   queryString,
-  responses,
   type Schema,
   Tag,
 } from "../schemas/common.js";
@@ -86,32 +85,31 @@ const blocksQuery = () =>
   });
 
 export const EXPLORER_BLOCK_ROUTES = {
-  milestoneBlocks: {
-    method: "GET",
-    url: `${EXPLORER_V2}/milestones/:milestoneId/blocks`,
-    schema: {
+  milestoneBlocks: getRoute(
+    `${EXPLORER_V2}/milestones/:milestoneId/blocks`,
+    {
       summary: "The blocks a milestone referenced, in white-flag order, paged",
       tags: [Tag.Explorer],
       params: pathParams({ milestoneId: hexOfBytes(32, "a milestone ID") }),
       querystring: blocksQuery(),
-      response: responses({ 200: blocksResponse }, [400, 403, 404, 500]),
     },
-  },
-  milestoneBlocksByIndex: {
-    method: "GET",
-    url: `${EXPLORER_V2}/milestones/by-index/:index/blocks`,
-    schema: {
+    blocksResponse,
+    [400, 403, 404, 500],
+  ),
+  milestoneBlocksByIndex: getRoute(
+    `${EXPLORER_V2}/milestones/by-index/:index/blocks`,
+    {
       summary: "The blocks a milestone (by index) referenced, in white-flag order, paged",
       tags: [Tag.Explorer],
       params: pathParams({ index: decimalString("a milestone index", 10) }),
       querystring: blocksQuery(),
-      response: responses({ 200: structuredClone(blocksResponse) }, [400, 403, 404, 500]),
     },
-  },
-  children: {
-    method: "GET",
-    url: `${EXPLORER_V2}/blocks/:blockId/children`,
-    schema: {
+    structuredClone(blocksResponse),
+    [400, 403, 404, 500],
+  ),
+  children: getRoute(
+    `${EXPLORER_V2}/blocks/:blockId/children`,
+    {
       summary: "The children of a block (blocks naming it as a parent), paged",
       tags: [Tag.Explorer],
       params: pathParams({ blockId: hexOfBytes(32, "a block ID") }),
@@ -123,24 +121,20 @@ export const EXPLORER_BLOCK_ROUTES = {
           "the cursor of the previous page",
         ),
       }),
-      response: responses(
-        {
-          200: closedObject<ChildrenPage>(
-            {
-              blockId: hexOfBytes(32, "the parent block ID"),
-              maxResults: integer("the page size used", 1, MAX_MILESTONE_PAGE_SIZE),
-              count: integer("the number of children on this page"),
-              children: arrayOf(hexOfBytes(32, "a child block ID"), "children in block ID order"),
-              cursor: cursorOut(),
-            },
-            ["blockId", "maxResults", "count", "children", "cursor"],
-            "a page of a block's children",
-          ),
-        },
-        [400, 403, 404, 500],
-      ),
     },
-  },
+    closedObject<ChildrenPage>(
+      {
+        blockId: hexOfBytes(32, "the parent block ID"),
+        maxResults: integer("the page size used", 1, MAX_MILESTONE_PAGE_SIZE),
+        count: integer("the number of children on this page"),
+        children: arrayOf(hexOfBytes(32, "a child block ID"), "children in block ID order"),
+        cursor: cursorOut(),
+      },
+      ["blockId", "maxResults", "count", "children", "cursor"],
+      "a page of a block's children",
+    ),
+    [400, 403, 404, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 const BLOCK_PARAMS = new Set(["sort", "pageSize", "cursor"]);

@@ -13,7 +13,7 @@ import {
 import { Bucket, decodeLedgerDiff, decodeOutputRecord, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   arrayOf,
   closedObject,
@@ -23,7 +23,6 @@ import {
   pathParams,
   patterned,
   queryString,
-  responses,
   type Schema,
   Tag,
 } from "../schemas/common.js";
@@ -91,36 +90,30 @@ const cursorOut = (): Schema => ({
 });
 
 export const EXPLORER_LEDGER_ROUTES = {
-  balance: {
-    method: "GET",
-    url: `${EXPLORER_V2}/balance/:address`,
-    schema: {
+  balance: getRoute(
+    `${EXPLORER_V2}/balance/:address`,
+    {
       summary: "The total and available balance of an address",
       description:
         "Total: the amounts of the unspent outputs the address owns (address unlock condition, state controller of an alias, immutable alias of a foundry). Available: the total less outputs still timelocked at the latest milestone's timestamp and outputs whose expiration has passed.",
       tags: [Tag.Explorer],
       params: pathParams({ address: bech32Param() }),
       querystring: queryString({}),
-      response: responses(
-        {
-          200: closedObject<BalanceAnswer>(
-            {
-              totalBalance: amount("the sum of the address's unspent outputs"),
-              availableBalance: amount("the part the address can unlock now"),
-              ledgerIndex: integer("the ledger index the balance belongs to"),
-            },
-            ["totalBalance", "availableBalance", "ledgerIndex"],
-            "an address's balance",
-          ),
-        },
-        [400, 403, 500],
-      ),
     },
-  },
-  updatesByMilestone: {
-    method: "GET",
-    url: `${EXPLORER_V2}/ledger/updates/by-milestone/:milestoneId`,
-    schema: {
+    closedObject<BalanceAnswer>(
+      {
+        totalBalance: amount("the sum of the address's unspent outputs"),
+        availableBalance: amount("the part the address can unlock now"),
+        ledgerIndex: integer("the ledger index the balance belongs to"),
+      },
+      ["totalBalance", "availableBalance", "ledgerIndex"],
+      "an address's balance",
+    ),
+    [400, 403, 500],
+  ),
+  updatesByMilestone: getRoute(
+    `${EXPLORER_V2}/ledger/updates/by-milestone/:milestoneId`,
+    {
       summary: "The outputs a milestone created and consumed, with their owners, paged",
       tags: [Tag.Explorer],
       params: pathParams({ milestoneId: hexOfBytes(32, "a milestone ID") }),
@@ -128,36 +121,31 @@ export const EXPLORER_LEDGER_ROUTES = {
         pageSize: pageSizeSchema(),
         cursor: patterned("^[0-9]{1,10}\\.[0-9]{1,16}$", "<position>.<page size>", "the cursor of the previous page"),
       }),
-      response: responses(
-        {
-          200: closedObject<MilestoneUpdates>(
-            {
-              milestoneIndex: integer("the milestone index"),
-              items: arrayOf(
-                closedObject<MilestoneUpdates["items"][number]>(
-                  {
-                    address: bech32Out("the output's owner"),
-                    outputId: hexOfBytes(34, "the output ID"),
-                    isSpent: { type: "boolean", description: "true when the milestone consumed it" },
-                  },
-                  ["address", "outputId", "isSpent"],
-                ),
-                "created outputs, then consumed ones, in ledger diff order",
-              ),
-              cursor: cursorOut(),
-            },
-            ["milestoneIndex", "items", "cursor"],
-            "a page of a milestone's ledger updates",
-          ),
-        },
-        [400, 403, 404, 500],
-      ),
     },
-  },
-  updatesByAddress: {
-    method: "GET",
-    url: `${EXPLORER_V2}/ledger/updates/by-address/:address`,
-    schema: {
+    closedObject<MilestoneUpdates>(
+      {
+        milestoneIndex: integer("the milestone index"),
+        items: arrayOf(
+          closedObject<MilestoneUpdates["items"][number]>(
+            {
+              address: bech32Out("the output's owner"),
+              outputId: hexOfBytes(34, "the output ID"),
+              isSpent: { type: "boolean", description: "true when the milestone consumed it" },
+            },
+            ["address", "outputId", "isSpent"],
+          ),
+          "created outputs, then consumed ones, in ledger diff order",
+        ),
+        cursor: cursorOut(),
+      },
+      ["milestoneIndex", "items", "cursor"],
+      "a page of a milestone's ledger updates",
+    ),
+    [400, 403, 404, 500],
+  ),
+  updatesByAddress: getRoute(
+    `${EXPLORER_V2}/ledger/updates/by-address/:address`,
+    {
       summary: "The outputs an address gained and lost, by milestone, paged",
       tags: [Tag.Explorer],
       params: pathParams({ address: bech32Param() }),
@@ -170,36 +158,31 @@ export const EXPLORER_LEDGER_ROUTES = {
           "the cursor of the previous page",
         ),
       }),
-      response: responses(
-        {
-          200: closedObject<AddressUpdates>(
-            {
-              address: bech32Out("the address"),
-              items: arrayOf(
-                closedObject<AddressUpdates["items"][number]>(
-                  {
-                    milestoneIndex: integer("the milestone that created or consumed the output"),
-                    outputId: hexOfBytes(34, "the output ID"),
-                    isSpent: { type: "boolean", description: "true when the milestone consumed it" },
-                  },
-                  ["milestoneIndex", "outputId", "isSpent"],
-                ),
-                "updates by milestone index, output ID and spent flag (reversed with sort=newest)",
-              ),
-              cursor: cursorOut(),
-            },
-            ["address", "items", "cursor"],
-            "a page of an address's ledger updates",
-          ),
-        },
-        [400, 403, 500],
-      ),
     },
-  },
-  richest: {
-    method: "GET",
-    url: `${EXPLORER_V2}/ledger/richest-addresses`,
-    schema: {
+    closedObject<AddressUpdates>(
+      {
+        address: bech32Out("the address"),
+        items: arrayOf(
+          closedObject<AddressUpdates["items"][number]>(
+            {
+              milestoneIndex: integer("the milestone that created or consumed the output"),
+              outputId: hexOfBytes(34, "the output ID"),
+              isSpent: { type: "boolean", description: "true when the milestone consumed it" },
+            },
+            ["milestoneIndex", "outputId", "isSpent"],
+          ),
+          "updates by milestone index, output ID and spent flag (reversed with sort=newest)",
+        ),
+        cursor: cursorOut(),
+      },
+      ["address", "items", "cursor"],
+      "a page of an address's ledger updates",
+    ),
+    [400, 403, 500],
+  ),
+  richest: getRoute(
+    `${EXPLORER_V2}/ledger/richest-addresses`,
+    {
       summary: "The addresses with the highest balances",
       tags: [Tag.Explorer],
       querystring: queryString({
@@ -207,65 +190,56 @@ export const EXPLORER_LEDGER_ROUTES = {
           `how many, at least 1 (default ${DEFAULT_RICHEST_TOP}, above ${MAX_RICHEST_TOP} means ${MAX_RICHEST_TOP})`,
         ),
       }),
-      response: responses(
-        {
-          200: closedObject<Richest>(
-            {
-              top: arrayOf(
-                closedObject<Richest["top"][number]>(
-                  { address: bech32Out("the address"), balance: amount("its total balance") },
-                  ["address", "balance"],
-                ),
-                "by balance, highest first (ties by address bytes)",
-              ),
-              ledgerIndex: integer("the ledger index the balances belong to"),
-            },
-            ["top", "ledgerIndex"],
-            "the richest addresses",
-          ),
-        },
-        [400, 403, 500],
-      ),
     },
-  },
-  distribution: {
-    method: "GET",
-    url: `${EXPLORER_V2}/ledger/token-distribution`,
-    schema: {
+    closedObject<Richest>(
+      {
+        top: arrayOf(
+          closedObject<Richest["top"][number]>(
+            { address: bech32Out("the address"), balance: amount("its total balance") },
+            ["address", "balance"],
+          ),
+          "by balance, highest first (ties by address bytes)",
+        ),
+        ledgerIndex: integer("the ledger index the balances belong to"),
+      },
+      ["top", "ledgerIndex"],
+      "the richest addresses",
+    ),
+    [400, 403, 500],
+  ),
+  distribution: getRoute(
+    `${EXPLORER_V2}/ledger/token-distribution`,
+    {
       summary: "How many addresses hold balances in each power-of-ten range",
       tags: [Tag.Explorer],
       querystring: queryString({}),
-      response: responses(
-        {
-          200: closedObject<Distribution>(
-            {
-              distribution: arrayOf(
-                closedObject<Distribution["distribution"][number]>(
-                  {
-                    addressCount: integer("addresses whose balance lies in the range"),
-                    totalBalance: amount("the sum of their balances"),
-                    range: closedObject<{ start: number; end: number }>(
-                      {
-                        start: integer("lowest balance of the range (inclusive), a power of ten"),
-                        end: integer("end of the range (exclusive), ten times the start"),
-                      },
-                      ["start", "end"],
-                    ),
-                  },
-                  ["addressCount", "totalBalance", "range"],
-                ),
-                "non-empty ranges, lowest first",
-              ),
-              ledgerIndex: integer("the ledger index the balances belong to"),
-            },
-            ["distribution", "ledgerIndex"],
-            "the token distribution",
-          ),
-        },
-        [400, 403, 500],
-      ),
     },
-  },
+    closedObject<Distribution>(
+      {
+        distribution: arrayOf(
+          closedObject<Distribution["distribution"][number]>(
+            {
+              addressCount: integer("addresses whose balance lies in the range"),
+              totalBalance: amount("the sum of their balances"),
+              range: closedObject<{ start: number; end: number }>(
+                {
+                  start: integer("lowest balance of the range (inclusive), a power of ten"),
+                  end: integer("end of the range (exclusive), ten times the start"),
+                },
+                ["start", "end"],
+              ),
+            },
+            ["addressCount", "totalBalance", "range"],
+          ),
+          "non-empty ranges, lowest first",
+        ),
+        ledgerIndex: integer("the ledger index the balances belong to"),
+      },
+      ["distribution", "ledgerIndex"],
+      "the token distribution",
+    ),
+    [400, 403, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 const NO_PARAMS = new Set<string>();

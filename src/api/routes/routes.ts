@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ApiNode } from "../apiNode.js";
 import { unavailable } from "../errors.js";
 import type { RoutesJson } from "../json/core.js";
-import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
-import { arrayOf, closedObject, responses, Tag } from "../schemas/common.js";
+import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
+import { arrayOf, closedObject, Tag } from "../schemas/common.js";
 import { nodeHealth } from "./core.js";
 
 /**
@@ -17,34 +17,26 @@ import { nodeHealth } from "./core.js";
 const PLUGIN_ROUTE = /^\/api\/([a-z0-9-]+\/v[0-9]+)\//i;
 
 export const NODE_ROUTES = {
-  health: {
-    method: "GET",
-    url: "/health",
-    schema: {
+  health: getRoute(
+    "/health",
+    {
       summary: "Whether the node is healthy",
       description: "200 with an empty body when a recent milestone is confirmed, else 503.",
       tags: [Tag.Node],
-      response: responses({ 200: { type: "null", description: "the node is healthy" } }, [403, 500, 503]),
     },
-  },
-  routes: {
-    method: "GET",
-    url: "/api/routes",
-    schema: {
-      summary: "The API plugins the node serves",
-      tags: [Tag.Node],
-      response: responses(
-        {
-          200: closedObject<RoutesJson>(
-            { routes: arrayOf({ type: "string" }, 'plugin names and versions, e.g. "core/v2"') },
-            ["routes"],
-            "the plugins",
-          ),
-        },
-        [403, 500],
-      ),
-    },
-  },
+    { type: "null", description: "the node is healthy" },
+    [403, 500, 503],
+  ),
+  routes: getRoute(
+    "/api/routes",
+    { summary: "The API plugins the node serves", tags: [Tag.Node] },
+    closedObject<RoutesJson>(
+      { routes: arrayOf({ type: "string" }, 'plugin names and versions, e.g. "core/v2"') },
+      ["routes"],
+      "the plugins",
+    ),
+    [403, 500],
+  ),
 } satisfies Record<string, RouteDefinition>;
 
 export function registerNodeRoutes(app: FastifyInstance, node: ApiNode): void {
