@@ -2,6 +2,7 @@ import type { Block } from "../codec/types.js";
 import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
+import type { Repositories } from "../storage/index.js";
 import type { BlockSource } from "../tangle/events.js";
 import type { IntakeVerdict } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
@@ -13,6 +14,8 @@ import type { Tangle } from "../tangle/tangle.js";
  */
 export interface ApiNode {
   tangle: Tangle;
+  /** Typed reads of the stored records. */
+  db: Repositories;
   /** Public key(s) whose signature makes a milestone valid. */
   coordinatorPublicKey: Uint8Array;
   /** The node's one intake (src/tangle/intake.ts): the submit route maps its verdict to a status. */

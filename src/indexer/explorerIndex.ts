@@ -1,5 +1,16 @@
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
-import { Bucket, childKey, idKey, type KvStore, type WriteBatch } from "../storage/index.js";
+import {
+  Bucket,
+  childKey,
+  decodeMilestoneBlock,
+  encodeMilestoneBlock,
+  idKey,
+  type KvStore,
+  type MilestoneBlockRecord,
+  milestoneBlockKey,
+  type WriteBatch,
+  whiteFlagIndexOfKey,
+} from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
@@ -9,19 +20,6 @@ import { IndexerErrorCode } from "./errors.js";
  * type of each block's payload: written into the milestone's batch (a `LedgerIndex` attached to
  * the node's events), so a milestone's block listing appears atomically with the milestone.
  */
-
-/** Payload type stored for a block without a payload. */
-const NO_PAYLOAD = 0xffffffff;
-
-/** `MilestoneBlock ‖ milestoneIndex u32 BE ‖ whiteFlagIndex u32 BE`. */
-export function milestoneBlockKey(milestoneIndex: number, whiteFlagIndex: number): Uint8Array {
-  const key = new Uint8Array(9);
-  key[0] = Bucket.MilestoneBlock;
-  const view = new DataView(key.buffer);
-  view.setUint32(1, milestoneIndex, false);
-  view.setUint32(5, whiteFlagIndex, false);
-  return key;
-}
 
 /** The payload type of serialized block bytes (TIP-24), undefined when it has none. */
 export function payloadTypeOfBlockBytes(bytes: Uint8Array): number | undefined {
@@ -43,10 +41,10 @@ export async function addMilestoneBlockWrites(
   result.referenced.forEach((r, i) => {
     const bytes = blocks[i];
     const type = bytes ? payloadTypeOfBlockBytes(bytes) : undefined;
-    const value = new Uint8Array(36);
-    value.set(r.blockId);
-    new DataView(value.buffer).setUint32(32, type ?? NO_PAYLOAD, true);
-    batch.put(milestoneBlockKey(milestone.index, r.whiteFlagIndex), value);
+    batch.put(
+      milestoneBlockKey(milestone.index, r.whiteFlagIndex),
+      encodeMilestoneBlock({ blockId: r.blockId, payloadType: type }),
+    );
   });
 }
 
@@ -84,14 +82,8 @@ export async function milestoneBlocks(
   const out: MilestoneBlock[] = [];
   const prefix = milestoneBlockKey(index, 0).subarray(0, 5);
   for await (const [key, value] of store.scan({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
-    if (value.length !== 36)
-      throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a milestone block entry does not decode");
-    const type = new DataView(value.buffer, value.byteOffset + 32, 4).getUint32(0, true);
-    out.push({
-      blockId: value.slice(0, 32),
-      whiteFlagIndex: new DataView(key.buffer, key.byteOffset + 5, 4).getUint32(0, false),
-      payloadType: type === NO_PAYLOAD ? undefined : type,
-    });
+    const entry = decodeEntry(value);
+    out.push({ blockId: entry.blockId, whiteFlagIndex: whiteFlagIndexOfKey(key), payloadType: entry.payloadType });
   }
   return out;
 }
@@ -107,4 +99,15 @@ export async function blockChildren(
   const gte = opts.from ? childKey(parentId, opts.from) : prefix;
   for await (const key of store.scanKeys({ prefix, gte, limit: opts.limit })) out.push(key.slice(33));
   return out;
+}
+
+function decodeEntry(value: Uint8Array): MilestoneBlockRecord {
+  try {
+    return decodeMilestoneBlock(value);
+  } catch (e) {
+    throw new LedgerNodeError(
+      IndexerErrorCode.Corrupt,
+      `a milestone block entry does not decode: ${(e as Error).message}`,
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { addressLedger, explorerIndex, Indexer } from "../indexer/index.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { SnapshotManager } from "../snapshot/index.js";
+import { Repositories } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { NodeEvents } from "../tangle/events.js";
@@ -47,6 +48,8 @@ export interface NodeComponents {
   /** The one event stream every component emits on or subscribes to (tangle/events.ts). */
   events: NodeEvents;
   tangle: Tangle;
+  /** Typed reads of the store's buckets (the read routes'). */
+  db: Repositories;
   /** Threads checking transaction signatures at intake and hashing milestones' Merkle roots. */
   verifyPool: VerifyPool;
   /** The one way in for blocks: HTTP, gossip, peers' answers (tangle/intake.ts). */
@@ -131,6 +134,7 @@ export async function buildComponents(
   return {
     events,
     tangle,
+    db: new Repositories(store),
     verifyPool,
     intake,
     indexer,

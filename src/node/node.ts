@@ -13,7 +13,7 @@ import {
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
-import type { KvStore } from "../storage/index.js";
+import type { KvStore, Repositories } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
 import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import type { NodeEvents } from "../tangle/events.js";
@@ -52,6 +52,7 @@ export class LedgerNode {
   readonly followedNetwork: NetworkConfig | undefined;
   readonly events: NodeEvents;
   readonly tangle: Tangle;
+  readonly db: Repositories;
   readonly intake: BlockIntake;
   readonly verifyPool: VerifyPool;
   readonly indexer: Indexer;
@@ -73,6 +74,7 @@ export class LedgerNode {
     this.followedNetwork = db.followedNetwork;
     this.events = c.events;
     this.tangle = c.tangle;
+    this.db = c.db;
     this.intake = c.intake;
     this.verifyPool = c.verifyPool;
     this.indexer = c.indexer;

@@ -133,6 +133,23 @@ export function idKey(bucket: Bucket, id: Uint8Array): Uint8Array {
   return key;
 }
 
+/** `MilestoneBlock ‖ milestoneIndex u32 BE ‖ whiteFlagIndex u32 BE`. */
+export function milestoneBlockKey(milestoneIndex: number, whiteFlagIndex: number): Uint8Array {
+  const key = indexKey(Bucket.MilestoneBlock, milestoneIndex);
+  const out = new Uint8Array(9);
+  out.set(key);
+  out[5] = whiteFlagIndex >>> 24;
+  out[6] = whiteFlagIndex >>> 16;
+  out[7] = whiteFlagIndex >>> 8;
+  out[8] = whiteFlagIndex;
+  return out;
+}
+
+/** The white-flag index at the end of a MilestoneBlock key. */
+export function whiteFlagIndexOfKey(key: Uint8Array): number {
+  return ((key[5]! << 24) | (key[6]! << 16) | (key[7]! << 8) | key[8]!) >>> 0;
+}
+
 /** `bucket ‖ index u32 BE` for buckets keyed by milestone index. */
 export function indexKey(bucket: Bucket, index: number): Uint8Array {
   const key = new Uint8Array(5);

@@ -11,3 +11,4 @@ export {
   WriteBatch,
 } from "./kvStore.js";
 export * from "./records.js";
+export * from "./repositories.js";

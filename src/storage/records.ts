@@ -207,6 +207,30 @@ export function decodeTransactionBlock(bytes: Uint8Array): TransactionBlockRecor
   return { blockId, outputCount };
 }
 
+/** MilestoneBlock value: a block a milestone referenced, and its payload's type (undefined: none). */
+export interface MilestoneBlockRecord {
+  blockId: Uint8Array;
+  payloadType: number | undefined;
+}
+
+/** The stored payload type of a block without a payload. */
+const NO_PAYLOAD = 0xffffffff;
+
+export function encodeMilestoneBlock(m: MilestoneBlockRecord): Uint8Array {
+  return new WriteStream(36)
+    .bytes(m.blockId)
+    .u32(m.payloadType ?? NO_PAYLOAD)
+    .finish();
+}
+
+export function decodeMilestoneBlock(bytes: Uint8Array): MilestoneBlockRecord {
+  const r = new ReadStream(bytes);
+  const blockId = r.bytesN(32, "milestoneBlock.blockId");
+  const type = r.u32("milestoneBlock.payloadType");
+  r.expectEnd("milestoneBlock");
+  return { blockId, payloadType: type === NO_PAYLOAD ? undefined : type };
+}
+
 /** u32 LE helpers for single-number values (NodeState entries, MilestoneById, SolidEntryPoint). */
 export function encodeU32(v: number): Uint8Array {
   return new WriteStream(4).u32(v).finish();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { decodeU32, NodeStateKey, nodeStateKey } from "../../storage/index.js";
+import { readPruningIndex } from "../../tangle/prune.js";
 import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
@@ -92,8 +92,7 @@ export function registerControlRoutes(app: FastifyInstance, node: ApiNode): void
     if (req.index > confirmed) {
       throw badRequest(`index ${req.index} is newer than the confirmed milestone ${confirmed}`);
     }
-    const pruning = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
-    const pruningIndex = pruning ? decodeU32(pruning, "nodeState.pruningIndex") : 0;
+    const pruningIndex = await readPruningIndex(store);
     if (req.index < pruningIndex) {
       throw notFound(`milestone ${req.index} is older than the pruning index ${pruningIndex}`);
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { protocolParametersToJson } from "../../codec/protocolParameters.js";
-import { decodeU32, NodeStateKey, nodeStateKey } from "../../storage/index.js";
+import { readPruningIndex } from "../../tangle/prune.js";
 import type { MilestoneInfo } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import type { InfoJson, MilestoneInfoJson, TipsJson } from "../json/core.js";
@@ -50,10 +50,7 @@ function milestoneInfoJson(m: MilestoneInfo): MilestoneInfoJson {
   return { index: m.index, timestamp: m.timestamp, milestoneId: toHex(m.milestoneId) };
 }
 
-async function pruningIndex(node: ApiNode): Promise<number> {
-  const v = await node.tangle.store.get(nodeStateKey(NodeStateKey.PruningIndex));
-  return v ? decodeU32(v, "nodeState.pruningIndex") : 0;
-}
+const pruningIndex = (node: ApiNode): Promise<number> => readPruningIndex(node.tangle.store);
 
 function milestoneInfoSchema(description: string): Schema {
   return closedObject<MilestoneInfoJson>(

@@ -4,7 +4,7 @@ import { toHex } from "../../codec/hex.js";
 import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
 import { PayloadType } from "../../codec/types.js";
-import { Bucket, decodeTransactionBlock, idKey } from "../../storage/index.js";
+import type { Repositories } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -80,10 +80,10 @@ export function sendBlock(reply: FastifyReply, bytes: Uint8Array, binary: boolea
 }
 
 /** The block that included a transaction in the ledger (TransactionBlock bucket). */
-async function includingBlockId(tangle: Tangle, transactionId: Uint8Array): Promise<Uint8Array> {
-  const record = await tangle.store.get(idKey(Bucket.TransactionBlock, transactionId));
+async function includingBlockId(db: Repositories, transactionId: Uint8Array): Promise<Uint8Array> {
+  const record = await db.transactionBlocks.get(transactionId);
   if (!record) throw notFound(`transaction ${toHex(transactionId)} is not included in the ledger`);
-  return decodeTransactionBlock(record).blockId;
+  return record.blockId;
 }
 
 const blockOrBytes = () =>
@@ -133,11 +133,11 @@ export function registerBlockRoutes(app: FastifyInstance, node: ApiNode): void {
   );
 
   registerRoute(app, BLOCK_ROUTES.includedBlock, async (request, reply) => {
-    const blockId = await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH));
+    const blockId = await includingBlockId(node.db, idParam(request, "transactionId", ID_LENGTH));
     return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
   });
 
   registerRoute(app, BLOCK_ROUTES.includedBlockMetadata, async (request) =>
-    blockMetadata(tangle, await includingBlockId(tangle, idParam(request, "transactionId", ID_LENGTH))),
+    blockMetadata(tangle, await includingBlockId(node.db, idParam(request, "transactionId", ID_LENGTH))),
   );
 }

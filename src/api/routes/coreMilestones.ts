@@ -5,8 +5,7 @@ import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
 import { encodePayload, payloadToJson } from "../../codec/payload.js";
 import { type MilestonePayload, PayloadType } from "../../codec/types.js";
-import { Bucket, decodeLedgerDiff, decodeMilestoneRecord, decodeU32, idKey, indexKey } from "../../storage/index.js";
-import type { Tangle } from "../../tangle/tangle.js";
+import type { Repositories } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { UtxoChangesJson } from "../json/core.js";
@@ -34,25 +33,24 @@ import {
  * ledger diff, white-flag order).
  */
 
-async function indexOfMilestoneId(tangle: Tangle, milestoneId: Uint8Array): Promise<number> {
-  const v = await tangle.store.get(idKey(Bucket.MilestoneById, milestoneId));
-  if (!v) throw notFound(`milestone ${toHex(milestoneId)} not found`);
-  return decodeU32(v, "milestoneById.index");
+async function indexOfMilestoneId(db: Repositories, milestoneId: Uint8Array): Promise<number> {
+  const index = await db.milestoneIndexes.get(milestoneId);
+  if (index === undefined) throw notFound(`milestone ${toHex(milestoneId)} not found`);
+  return index;
 }
 
-async function milestonePayload(tangle: Tangle, index: number): Promise<MilestonePayload> {
-  const rec = await tangle.store.get(indexKey(Bucket.MilestoneByIndex, index));
-  if (!rec) throw notFound(`milestone ${index} not found`);
-  const bytes = await tangle.getBlockBytes(decodeMilestoneRecord(rec).blockId);
+async function milestonePayload(node: ApiNode, index: number): Promise<MilestonePayload> {
+  const record = await node.db.milestones.get(index);
+  if (!record) throw notFound(`milestone ${index} not found`);
+  const bytes = await node.tangle.getBlockBytes(record.blockId);
   const payload = bytes && decodeBlock(bytes).payload;
   if (payload?.type !== PayloadType.Milestone) throw notFound(`the block of milestone ${index} is not stored`);
   return payload;
 }
 
-async function utxoChanges(tangle: Tangle, index: number): Promise<UtxoChangesJson> {
-  const v = await tangle.store.get(indexKey(Bucket.LedgerDiff, index));
-  if (!v) throw notFound(`no ledger diff for milestone ${index}`);
-  const diff = decodeLedgerDiff(v);
+async function utxoChanges(db: Repositories, index: number): Promise<UtxoChangesJson> {
+  const diff = await db.ledgerDiffs.get(index);
+  if (!diff) throw notFound(`no ledger diff for milestone ${index}`);
   return { index, createdOutputs: diff.created.map(toHex), consumedOutputs: diff.consumed.map(toHex) };
 }
 
@@ -104,27 +102,26 @@ export const MILESTONE_ROUTES = {
 } satisfies Record<string, RouteDefinition>;
 
 export function registerMilestoneRoutes(app: FastifyInstance, node: ApiNode): void {
-  const tangle = node.tangle;
   const byId = async (request: FastifyRequest) =>
-    indexOfMilestoneId(tangle, idParam(request, "milestoneId", ID_LENGTH));
+    indexOfMilestoneId(node.db, idParam(request, "milestoneId", ID_LENGTH));
 
   registerRoute(
     app,
     MILESTONE_ROUTES.byId,
     async (request, reply): Promise<JsonObject | FastifyReply> =>
-      sendMilestone(request, reply, await milestonePayload(tangle, await byId(request))),
+      sendMilestone(request, reply, await milestonePayload(node, await byId(request))),
   );
 
-  registerRoute(app, MILESTONE_ROUTES.utxoChangesById, async (request) => utxoChanges(tangle, await byId(request)));
+  registerRoute(app, MILESTONE_ROUTES.utxoChangesById, async (request) => utxoChanges(node.db, await byId(request)));
 
   registerRoute(
     app,
     MILESTONE_ROUTES.byIndex,
     async (request, reply): Promise<JsonObject | FastifyReply> =>
-      sendMilestone(request, reply, await milestonePayload(tangle, parseMilestoneIndex(request))),
+      sendMilestone(request, reply, await milestonePayload(node, parseMilestoneIndex(request))),
   );
 
   registerRoute(app, MILESTONE_ROUTES.utxoChangesByIndex, async (request) =>
-    utxoChanges(tangle, parseMilestoneIndex(request)),
+    utxoChanges(node.db, parseMilestoneIndex(request)),
   );
 }

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
 import { decodeOutput, outputToJson } from "../../codec/outputs/output.js";
-import { Bucket, decodeOutputRecord, idKey, type OutputRecord } from "../../storage/index.js";
-import { readLedgerIndex, type Tangle } from "../../tangle/tangle.js";
+import type { OutputRecord } from "../../storage/index.js";
+import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { OutputJsonResponse, OutputMetadataJson } from "../json/core.js";
@@ -23,12 +23,10 @@ interface LedgerOutput {
   ledgerIndex: number;
 }
 
-async function readOutput(tangle: Tangle, outputId: Uint8Array): Promise<LedgerOutput> {
-  const store = tangle.store;
-  const rec = await store.get(idKey(Bucket.Output, outputId));
-  if (!rec) throw notFound(`output ${toHex(outputId)} not found`);
-  const ledgerIndex = await readLedgerIndex(store);
-  return { record: decodeOutputRecord(rec), ledgerIndex };
+async function readOutput(node: ApiNode, outputId: Uint8Array): Promise<LedgerOutput> {
+  const record = await node.db.outputs.get(outputId);
+  if (!record) throw notFound(`output ${toHex(outputId)} not found`);
+  return { record, ledgerIndex: await readLedgerIndex(node.tangle.store) };
 }
 
 function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson {
@@ -71,7 +69,7 @@ export const OUTPUT_ROUTES = {
 export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void {
   registerRoute(app, OUTPUT_ROUTES.output, async (request, reply): Promise<OutputJsonResponse | FastifyReply> => {
     const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
-    const o = await readOutput(node.tangle, outputId);
+    const o = await readOutput(node, outputId);
     // the binary form is the output alone (TIP-18 bytes), as Hornet serves it
     if (wantsBinary(request)) return sendBytes(reply, o.record.outputBytes);
     return { metadata: metadataJson(outputId, o), output: outputToJson(decodeOutput(o.record.outputBytes)) };
@@ -79,6 +77,6 @@ export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void 
 
   registerRoute(app, OUTPUT_ROUTES.outputMetadata, async (request): Promise<OutputMetadataJson> => {
     const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
-    return metadataJson(outputId, await readOutput(node.tangle, outputId));
+    return metadataJson(outputId, await readOutput(node, outputId));
   });
 }

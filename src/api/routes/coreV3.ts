@@ -5,7 +5,6 @@ import { outputIdProofFromStored, outputIdProofJson } from "../../codec/outputId
 import { decodeOutput } from "../../codec/outputs/output.js";
 import { outputJsonText } from "../../codec/outputs/outputJsonText.js";
 import { OutputType } from "../../codec/types.js";
-import { Bucket, decodeOutputRecord } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
@@ -122,10 +121,6 @@ export const CORE_V3_ROUTES = {
   ),
 } satisfies Record<string, RouteDefinition>;
 
-/** Scratch key of the route's point read (reads are synchronous, so one buffer serves every request). */
-const outputKey = new Uint8Array(1 + OUTPUT_ID_LENGTH);
-outputKey[0] = Bucket.Output;
-
 /** `,"commitmentId":"0x…"` of milestone `index`, or nothing when its record is pruned. */
 function commitmentField(tangle: Tangle, index: number): string {
   const id = commitmentIdAt(tangle, index);
@@ -153,10 +148,8 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
 
       // 1. the output's record: its booking, its spending and the proof of its ID, in one
       // synchronous point read (served from LevelDB's caches it beats an async round trip)
-      outputKey.set(outputId, 1);
-      const rec = tangle.store.getSync(outputKey);
-      if (!rec) throw notFound(`output ${raw} not found`);
-      const record = stored("output record", () => decodeOutputRecord(rec));
+      const record = node.db.outputs.getSync(outputId);
+      if (!record) throw notFound(`output ${raw} not found`);
       // booked by a milestone whose batch is written but not yet taken in: not visible yet
       const latest = tangle.latestMilestone;
       if (record.bookedIndex > latest.index) throw notFound(`output ${raw} not found`);

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { toHex } from "../../codec/hex.js";
-import { Bucket, decodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../../storage/index.js";
+import type { Repositories } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
@@ -83,83 +83,40 @@ export function parseMilestonesQuery(raw: Record<string, unknown>): MilestonesQu
   return query;
 }
 
-async function timestampAt(store: KvStore, index: number): Promise<number> {
-  const v = store.getSync(indexKey(Bucket.MilestoneByIndex, index));
-  if (!v) throw new ApiError(500, `the record of milestone ${index} is missing`);
-  try {
-    return decodeMilestoneRecord(v).timestamp;
-  } catch (e) {
-    throw new ApiError(500, `the stored milestone ${index} does not decode: ${(e as Error).message}`);
-  }
+function timestampAt(db: Repositories, index: number): number {
+  const record = db.milestones.getSync(index);
+  if (!record) throw new ApiError(500, `the record of milestone ${index} is missing`);
+  return record.timestamp;
 }
 
 /** Lowest index in [lo, hi] whose timestamp is at least `t` (hi + 1 when there is none). */
-async function firstAtOrAfter(store: KvStore, lo: number, hi: number, t: number): Promise<number> {
+function firstAtOrAfter(db: Repositories, lo: number, hi: number, t: number): number {
   let a = lo;
   let b = hi + 1;
   while (a < b) {
     const mid = a + Math.floor((b - a) / 2);
-    if ((await timestampAt(store, mid)) >= t) b = mid;
+    if (timestampAt(db, mid) >= t) b = mid;
     else a = mid + 1;
   }
   return a;
 }
 
 /** Highest index in [lo, hi] whose timestamp is at most `t` (lo - 1 when there is none). */
-async function lastAtOrBefore(store: KvStore, lo: number, hi: number, t: number): Promise<number> {
-  return (await firstAtOrAfter(store, lo, hi, t + 1)) - 1;
-}
-
-/** The stored range each store last answered with: the next listing checks it with point reads. */
-const lastRange = new WeakMap<KvStore, { first: number; last: number }>();
-
-const stored = (store: KvStore, index: number) =>
-  index >= 0 && index <= 0xffffffff && store.getSync(indexKey(Bucket.MilestoneByIndex, index)) !== undefined;
-
-/**
- * Lowest and highest stored milestone index. Milestones are stored without gaps, so a range
- * whose ends are stored and whose neighbours are not is the whole range: the last answer is
- * checked with four point reads (microseconds) and the two scans run only when it moved.
- */
-async function storedRange(store: KvStore): Promise<{ first: number; last: number } | undefined> {
-  const hint = lastRange.get(store);
-  if (hint) {
-    const { first, last } = hint;
-    if (stored(store, first) && !stored(store, first - 1)) {
-      if (stored(store, last) && !stored(store, last + 1)) return hint;
-      // the usual move: new milestones on top
-      if (stored(store, last + 1) && !stored(store, last + 2)) {
-        const moved = { first, last: last + 1 };
-        lastRange.set(store, moved);
-        return moved;
-      }
-    }
-  }
-  const prefix = Uint8Array.of(Bucket.MilestoneByIndex);
-  let first: number | undefined;
-  let last: number | undefined;
-  for await (const key of store.scanKeys({ prefix, limit: 1 })) first = indexOfKey(key);
-  for await (const key of store.scanKeys({ prefix, limit: 1, reverse: true })) last = indexOfKey(key);
-  if (first === undefined || last === undefined) {
-    lastRange.delete(store);
-    return undefined;
-  }
-  lastRange.set(store, { first, last });
-  return { first, last };
+function lastAtOrBefore(db: Repositories, lo: number, hi: number, t: number): number {
+  return firstAtOrAfter(db, lo, hi, t + 1) - 1;
 }
 
 /** One page of the listing; a cursor naming a milestone that is not stored is 404. */
-export async function listMilestones(tangle: Tangle, q: MilestonesQuery): Promise<MilestonesPage> {
-  const store = tangle.store;
-  if (q.cursor !== undefined && !stored(store, q.cursor)) {
+export async function listMilestones(tangle: Tangle, db: Repositories, q: MilestonesQuery): Promise<MilestonesPage> {
+  if (q.cursor !== undefined && !db.milestones.hasSync(q.cursor)) {
     throw notFound(`milestone ${q.cursor} of the cursor does not exist`);
   }
-  const range = await storedRange(store);
+  const range = await db.milestones.indexRange();
   if (!range) return { items: [], cursor: null };
   let low = range.first;
   let high = range.last;
-  if (q.startTimestamp !== undefined) low = await firstAtOrAfter(store, low, high, q.startTimestamp);
-  if (q.endTimestamp !== undefined) high = await lastAtOrBefore(store, range.first, high, q.endTimestamp);
+  if (q.startTimestamp !== undefined) low = firstAtOrAfter(db, low, high, q.startTimestamp);
+  if (q.endTimestamp !== undefined) high = lastAtOrBefore(db, range.first, high, q.endTimestamp);
   if (q.cursor !== undefined) {
     if (q.sort === "newest") high = Math.min(high, q.cursor);
     else low = Math.max(low, q.cursor);
@@ -231,13 +188,13 @@ export const EXPLORER_ROUTES = {
  * Registers the explorer routes on `app`: the node's own server, or a separate one for
  * `--explorer-port` (which needs `registerErrorHandling` for the same error bodies).
  */
-export function registerExplorerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+export function registerExplorerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
   registerRoute(
     app,
     EXPLORER_ROUTES.milestones,
     async (request: FastifyRequest) => {
       const query = parseMilestonesQuery((request.query ?? {}) as Record<string, unknown>);
-      return listMilestones(node.tangle, query);
+      return listMilestones(node.tangle, node.db, query);
     },
     STRINGIFIED,
   );

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fromHex, toHex } from "../../codec/hex.js";
 import { blockChildren, milestoneBlocks } from "../../indexer/index.js";
-import { Bucket, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, notFound } from "../errors.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -141,7 +140,7 @@ const BLOCK_PARAMS = new Set(["sort", "pageSize", "cursor"]);
 const CHILD_PARAMS = new Set(["pageSize", "cursor"]);
 
 /** Registers the milestone-blocks and children routes and the writer of the milestone block index. */
-export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
   const store = () => node.tangle.store;
 
   const listBlocks = async (request: FastifyRequest, index: number): Promise<MilestoneBlocksPage> => {
@@ -152,7 +151,7 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
       if (!/^[0-9]{1,10}$/.test(s) || Number(s) > 0xffffffff) throw badRequest(`cursor: bad white-flag index "${s}"`);
       return Number(s);
     });
-    if (!(await store().has(indexKey(Bucket.MilestoneByIndex, index)))) throw notFound(`no milestone ${index}`);
+    if (!(await node.db.milestones.has(index))) throw notFound(`no milestone ${index}`);
     const rows = await milestoneBlocks(store(), index, {
       ...(from === undefined ? {} : { from }),
       reverse: sort === "newest",
@@ -167,9 +166,9 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
 
   registerRoute(app, EXPLORER_BLOCK_ROUTES.milestoneBlocks, async (request) => {
     const raw = (request.params as { milestoneId: string }).milestoneId;
-    const v = await store().get(idKey(Bucket.MilestoneById, fromHex(raw, "milestoneId", 32)));
-    if (!v) throw notFound(`no milestone ${raw}`);
-    return listBlocks(request, decodeU32(v, "milestoneById"));
+    const index = await node.db.milestoneIndexes.get(fromHex(raw, "milestoneId", 32));
+    if (index === undefined) throw notFound(`no milestone ${raw}`);
+    return listBlocks(request, index);
   });
 
   registerRoute(app, EXPLORER_BLOCK_ROUTES.milestoneBlocksByIndex, async (request) => {

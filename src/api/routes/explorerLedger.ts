@@ -10,7 +10,6 @@ import {
   readAddressEntry,
   readAllBalances,
 } from "../../indexer/index.js";
-import { Bucket, decodeLedgerDiff, decodeOutputRecord, decodeU32, idKey, indexKey } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -248,7 +247,7 @@ const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "cursor"]);
 const RICHEST_PARAMS = new Set(["top"]);
 
 /** Registers the balance, ledger update, richest address and distribution routes and their writer. */
-export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle">): void {
+export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
   const store = () => node.tangle.store;
   const hrp = () => node.tangle.protocolParameters.bech32Hrp;
   const addressParam = (raw: unknown) =>
@@ -272,24 +271,22 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     const { pageSize, from } = paging(queryParams(request.query, PAGE_PARAMS), EXPLORER_PAGES, (s) =>
       parseU32("cursor position", s),
     );
-    const v = await store().get(idKey(Bucket.MilestoneById, milestoneId));
-    if (!v) throw notFound(`no milestone ${raw}`);
-    const index = decodeU32(v, "milestoneById");
-    const diffBytes = await store().get(indexKey(Bucket.LedgerDiff, index));
-    if (!diffBytes) throw notFound(`the ledger diff of milestone ${index} is pruned`);
-    const diff = decodeLedgerDiff(diffBytes);
+    const index = await node.db.milestoneIndexes.get(milestoneId);
+    if (index === undefined) throw notFound(`no milestone ${raw}`);
+    const diff = await node.db.ledgerDiffs.get(index);
+    if (!diff) throw notFound(`the ledger diff of milestone ${index} is pruned`);
     const all = [
       ...diff.created.map((outputId) => ({ outputId, isSpent: false })),
       ...diff.consumed.map((outputId) => ({ outputId, isSpent: true })),
     ];
     const start = from ?? 0;
     const page = all.slice(start, start + pageSize);
-    const records = await store().getMany(page.map((u) => idKey(Bucket.Output, u.outputId)));
+    const records = await node.db.outputs.getMany(page.map((u) => u.outputId));
     const items: MilestoneUpdates["items"] = [];
     page.forEach((u, i) => {
       const rec = records[i];
       if (!rec) throw new ApiError(500, `output ${toHex(u.outputId)} of the ledger diff is missing`);
-      const owner = ownerAddress(decodeOutput(decodeOutputRecord(rec).outputBytes));
+      const owner = ownerAddress(decodeOutput(rec.outputBytes));
       if (owner)
         items.push({ address: addressToBech32(owner, hrp()), outputId: toHex(u.outputId), isSpent: u.isSpent });
     });

@@ -57,6 +57,7 @@ export async function openHarness(
 export function viewWith(node: LedgerNode, options: Partial<ApiNode["options"]>): ApiNode {
   return {
     tangle: node.tangle,
+    db: node.db,
     coordinatorPublicKey: node.coordinatorPublicKey,
     jwtSecret: node.jwtSecret,
     options: { ...node.options, ...options },

@@ -8,7 +8,7 @@ import type { ApiNode } from "../../../src/api/apiNode.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { registerExplorerRoutes } from "../../../src/api/routes/explorer.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { Bucket, decodeMilestoneRecord, encodeMilestoneRecord, indexKey, KvStore } from "../../../src/storage/index.js";
+import { Bucket, encodeMilestoneRecord, indexKey, KvStore, Repositories } from "../../../src/storage/index.js";
 
 /**
  * The milestones listing over 300 stored milestones: every combination of sort, page size and
@@ -48,12 +48,10 @@ describe("explorer milestones listing over 300 milestones", () => {
     await batch.write();
     app = Fastify({ logger: false });
     registerErrorHandling(app);
-    // the listing needs the tangle's store and its milestone IDs (read straight from the records here)
-    const milestoneIdAt = (index: number) => {
-      const v = store.getSync(indexKey(Bucket.MilestoneByIndex, index));
-      return v && decodeMilestoneRecord(v).milestoneId;
-    };
-    registerExplorerRoutes(app, { tangle: { store, milestoneIdAt } } as unknown as Pick<ApiNode, "tangle">);
+    // the listing needs the milestone records and the tangle's milestone IDs (read straight from the records here)
+    const db = new Repositories(store);
+    const milestoneIdAt = (index: number) => db.milestones.getSync(index)?.milestoneId;
+    registerExplorerRoutes(app, { tangle: { milestoneIdAt }, db } as unknown as Pick<ApiNode, "tangle" | "db">);
     await app.ready();
   });
   after(async () => {
