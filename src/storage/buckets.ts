@@ -135,14 +135,11 @@ export function idKey(bucket: Bucket, id: Uint8Array): Uint8Array {
 
 /** `MilestoneBlock ‖ milestoneIndex u32 BE ‖ whiteFlagIndex u32 BE`. */
 export function milestoneBlockKey(milestoneIndex: number, whiteFlagIndex: number): Uint8Array {
-  const key = indexKey(Bucket.MilestoneBlock, milestoneIndex);
-  const out = new Uint8Array(9);
-  out.set(key);
-  out[5] = whiteFlagIndex >>> 24;
-  out[6] = whiteFlagIndex >>> 16;
-  out[7] = whiteFlagIndex >>> 8;
-  out[8] = whiteFlagIndex;
-  return out;
+  const key = new Uint8Array(9);
+  key[0] = Bucket.MilestoneBlock;
+  setU32BE(key, 1, milestoneIndex);
+  setU32BE(key, 5, whiteFlagIndex);
+  return key;
 }
 
 /** The white-flag index at the end of a MilestoneBlock key. */
@@ -154,11 +151,16 @@ export function whiteFlagIndexOfKey(key: Uint8Array): number {
 export function indexKey(bucket: Bucket, index: number): Uint8Array {
   const key = new Uint8Array(5);
   key[0] = bucket;
-  key[1] = index >>> 24;
-  key[2] = index >>> 16;
-  key[3] = index >>> 8;
-  key[4] = index;
+  setU32BE(key, 1, index);
   return key;
+}
+
+/** Integers in keys are big-endian, so LevelDB's byte order is their numeric order. */
+function setU32BE(key: Uint8Array, at: number, v: number): void {
+  key[at] = v >>> 24;
+  key[at + 1] = v >>> 16;
+  key[at + 2] = v >>> 8;
+  key[at + 3] = v;
 }
 
 /** The milestone index of an `indexKey`. */
