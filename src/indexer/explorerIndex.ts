@@ -21,31 +21,15 @@ import { IndexerErrorCode } from "./errors.js";
  * the node's events), so a milestone's block listing appears atomically with the milestone.
  */
 
-/** The payload type of serialized block bytes (TIP-24), undefined when it has none. */
-export function payloadTypeOfBlockBytes(bytes: Uint8Array): number | undefined {
-  // protocolVersion u8 ‖ parentsCount u8 ‖ parents[32]… ‖ payloadLength u32 ‖ payload (type u32 first)
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = 2 + 32 * (bytes[1] ?? 0);
-  if (bytes.length < at + 4 || view.getUint32(at, true) === 0 || bytes.length < at + 8) return undefined;
-  return view.getUint32(at + 4, true);
-}
-
 /** Adds the referenced blocks of one milestone to its batch. */
-export async function addMilestoneBlockWrites(
-  store: KvStore,
-  batch: WriteBatch,
-  result: WhiteFlagResult,
-  milestone: MilestoneInfo,
-): Promise<void> {
-  const blocks = await store.getMany(result.referenced.map((r) => idKey(Bucket.Block, r.blockId)));
-  result.referenced.forEach((r, i) => {
-    const bytes = blocks[i];
-    const type = bytes ? payloadTypeOfBlockBytes(bytes) : undefined;
+export function addMilestoneBlockWrites(batch: WriteBatch, result: WhiteFlagResult, milestone: MilestoneInfo): void {
+  // white-flag names each block's payload type: the blocks are not read again
+  for (const r of result.referenced) {
     batch.put(
       milestoneBlockKey(milestone.index, r.whiteFlagIndex),
-      encodeMilestoneBlock({ blockId: r.blockId, payloadType: type }),
+      encodeMilestoneBlock({ blockId: r.blockId, payloadType: r.payloadType }),
     );
-  });
+  }
 }
 
 /**
@@ -53,10 +37,10 @@ export async function addMilestoneBlockWrites(
  * milestones confirmed before it existed are not rebuildable from the ledger (docs/decisions.md,
  * Explorer).
  */
-export function explorerIndex(store: KvStore): LedgerIndex {
+export function explorerIndex(): LedgerIndex {
   return {
     name: "explorer milestone blocks",
-    writeMilestone: (batch, result, milestone) => addMilestoneBlockWrites(store, batch, result, milestone),
+    writeMilestone: (batch, result, milestone) => addMilestoneBlockWrites(batch, result, milestone),
     catchUp: async () => {},
   };
 }

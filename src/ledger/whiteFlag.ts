@@ -71,6 +71,8 @@ export interface WhiteFlagInput {
 export interface ReferencedBlock {
   blockId: Uint8Array;
   whiteFlagIndex: number;
+  /** The type of the block's payload; undefined for a block without one. */
+  payloadType?: number;
   inclusionState: number;
   conflictReason: number;
   details?: string;
@@ -144,6 +146,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
       referenced.push({
         blockId: cone.blockId,
         whiteFlagIndex,
+        payloadType: payload?.type,
         inclusionState: LedgerInclusion.NoTransaction,
         conflictReason: 0,
       });
@@ -153,6 +156,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
       referenced.push({
         blockId: cone.blockId,
         whiteFlagIndex,
+        payloadType: payload?.type,
         inclusionState: LedgerInclusion.Conflicting,
         conflictReason,
         details,
@@ -226,6 +230,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     referenced.push({
       blockId: cone.blockId,
       whiteFlagIndex,
+      payloadType: payload.type,
       inclusionState: LedgerInclusion.Included,
       conflictReason: 0,
     });

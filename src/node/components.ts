@@ -91,7 +91,7 @@ export async function buildComponents(
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
   const indexer = new Indexer(store);
-  for (const index of [indexer, explorerIndex(store), addressLedger(store)]) events.attachIndex(index);
+  for (const index of [indexer, explorerIndex(), addressLedger(store)]) events.attachIndex(index);
 
   // 3. a milestone whose block was stored but whose batch was not (a crash between the two) is
   // applied now, exactly as it would have been: same cone, same roots
