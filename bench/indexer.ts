@@ -236,7 +236,7 @@ async function main(): Promise<void> {
   const rounds = { bare: [] as number[], indexer: [] as number[], milestones: [] as number[] };
   let fillSeconds = 0;
   try {
-    // the indexer attaches (and builds its marker) when the server is ready; fill after that
+    // the node attached its indexes and wrote their markers at open; fill after that
     await app.ready();
     const t0 = performance.now();
     const target = await fillOutputs(node.tangle.store, OUTPUTS);
