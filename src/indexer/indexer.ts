@@ -46,8 +46,9 @@ const MAX_RANGE_READ = 1001;
  * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
  * output, and per output kind the unspent outputs in booking order, overall and by every field
  * value inx-indexer filters on. Each milestone's changes go into that milestone's one atomic
- * batch through a confirmation writer, together with the ledger index they reflect (the
- * IndexerState marker), so the indexes never disagree with the ledger they name.
+ * batch (the indexer is a `LedgerIndex` attached to the node's events), with the ledger index
+ * they reflect (the IndexerState marker), so the indexes never disagree with the ledger they
+ * name.
  *
  * The indexes are rebuilt from the Unspent and Output buckets whenever the marker is missing,
  * of another layout version, or behind the ledger (first start with the genesis output, a node

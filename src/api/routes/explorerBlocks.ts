@@ -139,7 +139,7 @@ export const EXPLORER_BLOCK_ROUTES = {
 const BLOCK_PARAMS = new Set(["sort", "pageSize", "cursor"]);
 const CHILD_PARAMS = new Set(["pageSize", "cursor"]);
 
-/** Registers the milestone-blocks and children routes and the writer of the milestone block index. */
+/** Registers the milestone-blocks and children routes (the node keeps their index, explorerIndex.ts). */
 export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
   const store = () => node.tangle.store;
 
