@@ -186,7 +186,10 @@ export class Network implements NetworkView {
       events.on("blockTaken", (e) => {
         if (e.source !== "peer") void this.broadcast(e.bytes);
       }),
-      events.on("latestMilestone", (e) => this.sync.milestoneSeen(e.index)),
+      // the network's newest milestone, as peers show it (this node's own are in its ledger)
+      events.on("latestMilestone", (e) => {
+        if (e.source === "peer") this.sync.milestoneSeen(e.index);
+      }),
     );
 
     this.peering = new Peering(

@@ -44,8 +44,14 @@ export interface NodeEventMap {
     inclusionState: number;
     conflictReason: number;
   };
-  /** A milestone with valid coordinator signatures and an index above any seen so far. */
-  latestMilestone: { index: number; milestoneId: Uint8Array; blockId: Uint8Array; timestamp: number };
+  /** A milestone with valid coordinator signatures and an index above any seen so far; `source` as for its block. */
+  latestMilestone: {
+    index: number;
+    milestoneId: Uint8Array;
+    blockId: Uint8Array;
+    timestamp: number;
+    source: BlockSource;
+  };
   /**
    * A milestone's batch is on disk and the tangle moved to it. `result` holds the ledger diff:
    * outputs created (`created`, `createdAndConsumed`) and spent (`consumed`, `createdAndConsumed`).

@@ -182,7 +182,7 @@ export class BlockIntake {
     }
     const isNew = await this.tangle.storeBlock(blockId, block, bytes, milestone !== undefined, hashes, source);
     if (!isNew) return { kind: "ignored", reason: IgnoreReason.Duplicate, details: "the block is known", blockId };
-    this.announceMilestone(checked);
+    this.announceMilestone(checked, source);
     // The verdict does not depend on the checks (a bad signature is decided at confirmation, and
     // the coordinator waits for the checks requested before it plans). Intake waits for them
     // only when the threads fall behind, so a flood cannot queue checks without bound.
@@ -198,11 +198,11 @@ export class BlockIntake {
   announceIssued(issued: CheckedBlock): void {
     const { blockId, block, bytes } = issued;
     this.tangle.events.emit("blockTaken", { blockId, block, bytes, source: "coordinator" });
-    this.announceMilestone(issued);
+    this.announceMilestone(issued, "coordinator");
   }
 
   /** `latestMilestone` for a milestone above any seen. */
-  private announceMilestone(taken: CheckedBlock): void {
+  private announceMilestone(taken: CheckedBlock, source: BlockSource): void {
     const events = this.tangle.events;
     const m = taken.milestone;
     if (m && m.index > this.latestSeen) {
@@ -212,6 +212,7 @@ export class BlockIntake {
         milestoneId: computeMilestoneId(m),
         blockId: taken.blockId,
         timestamp: m.timestamp,
+        source,
       });
     }
   }
