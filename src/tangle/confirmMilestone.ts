@@ -72,9 +72,12 @@ export async function planConfirmation(
   // 1. the newly referenced blocks in white-flag order
   const cone = pastConeInWhiteFlagOrder(parents, tangle.coneLookup);
 
-  // 2. IDs of every transaction, and the inputs they name that the cone does not create itself
+  // 2. IDs of every transaction, and every input they name. An input some transaction of the
+  // cone creates is read from the ledger too: white-flag takes it from that transaction only if
+  // it was included, and a conflicting one (a re-attachment of a confirmed transaction, whose
+  // outputs are in the ledger already) must not hide the ledger's state (Hornet reads them all).
   const transactions = new Map<string, ConeTransaction>();
-  const createdInCone = new Set<string>();
+  const named = new Set<string>();
   const needed: Uint8Array[] = [];
   for (const c of cone) {
     if (c.block.payload?.type !== PayloadType.Transaction) continue;
@@ -89,8 +92,12 @@ export async function planConfirmation(
       outputBytes: tx.essence.outputs.map(encodeOutput),
       signingHash: c.signingHash,
     });
-    for (const id of inputIds) if (!createdInCone.has(toHex(id))) needed.push(id);
-    for (const id of outputIds) createdInCone.add(toHex(id));
+    for (const id of inputIds) {
+      const key = toHex(id);
+      if (named.has(key)) continue;
+      named.add(key);
+      needed.push(id);
+    }
   }
 
   // 3. the ledger state of those inputs before this milestone
@@ -287,6 +294,12 @@ export async function confirmMilestoneBlock(
     throw new LedgerNodeError(
       TangleErrorCode.MilestoneMismatch,
       `milestone ${milestone.index} does not follow ${latest.index}`,
+    );
+  }
+  if (milestone.timestamp <= latest.timestamp) {
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
+      `milestone ${milestone.index}: its timestamp ${milestone.timestamp} is not after ${latest.timestamp}`,
     );
   }
   if (!bytesEqual(milestone.previousMilestoneId, latest.milestoneId)) {

@@ -6,6 +6,7 @@ import type { MilestonePayload } from "../../../src/codec/types.js";
 import { merkleRoot } from "../../../src/crypto/merkle.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { semanticValidator } from "../../../src/node/node.js";
 import {
   Bucket,
   decodeBlockMetadata,
@@ -15,6 +16,8 @@ import {
   idKey,
   indexKey,
 } from "../../../src/storage/index.js";
+import { confirmMilestoneBlock } from "../../../src/tangle/confirmMilestone.js";
+import { TangleErrorCode } from "../../../src/tangle/errors.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
 
@@ -199,5 +202,21 @@ describe("milestone confirmation on a real database", () => {
     assert.equal(await tb.isUnspent(tx.outputs[0]!.outputId), true);
     assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
     assert.equal((await tb.milestone()).index, before.index + 2);
+  });
+
+  it("refuses a received milestone whose timestamp is not after its predecessor's", async () => {
+    const latest = tb.node.tangle.latestMilestone;
+    const stale: MilestonePayload = {
+      ...(await milestonePayload(latest.index)),
+      index: latest.index + 1,
+      timestamp: latest.timestamp,
+      previousMilestoneId: latest.milestoneId,
+      parents: [latest.blockId],
+    };
+    await assert.rejects(confirmMilestoneBlock(tb.node.tangle, new Uint8Array(32), stale, semanticValidator), {
+      code: TangleErrorCode.MilestoneMismatch,
+      message: /timestamp/,
+    });
+    assert.equal(tb.node.tangle.latestMilestone.index, latest.index, "nothing written");
   });
 });
