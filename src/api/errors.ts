@@ -67,6 +67,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   ...allCodes(BlockErrorCode, 400),
   [TangleErrorCode.MilestoneMismatch]: 500,
   [TangleErrorCode.NotCoordinator]: 503,
+  [TangleErrorCode.MilestoneNotApplied]: 500,
   // the database: the node's own failures
   ...allCodes(StorageErrorCode, 500),
   // a ledger contract broken inside the node (a conflict never reaches a caller as an error)

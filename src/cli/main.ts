@@ -2,6 +2,7 @@
 import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
+import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
 import { helpText, isUsageError, parseArgs } from "./flags.js";
 import { runTokenCommand } from "./token.js";
 
@@ -35,9 +36,14 @@ async function main(): Promise<void> {
     return;
   }
   const options = parsed.options;
-  const node = await LedgerNode.open(options, (e) =>
-    app.log.error({ err: e }, "coordinator failed to issue a milestone"),
-  );
+  const node = await LedgerNode.open(options, (e) => {
+    app.log.error({ err: e }, "coordinator failed to issue a milestone");
+    // a signed milestone that cannot be written: stop rather than sign another of its index
+    if (isTangleError(e, TangleErrorCode.MilestoneNotApplied)) {
+      console.error(`ledger-node: ${(e as Error).message}`);
+      void shutdown("the coordinator stopped", 1);
+    }
+  });
   const app = buildServer(node, options.logLevel, {
     auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
   });
@@ -47,15 +53,15 @@ async function main(): Promise<void> {
   // already answer) waits for the start to finish, then shuts everything down cleanly.
   let startup: Promise<unknown> = Promise.resolve();
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     console.log(`${signal}: shutting down`);
     await startup.catch(() => {});
     await app.close();
     await explorer?.close();
-    await node.close();
-    process.exit(0);
+    await node.close().catch((e) => console.error(`ledger-node: closing failed: ${(e as Error).message}`));
+    process.exit(exitCode);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

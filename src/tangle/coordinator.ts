@@ -12,7 +12,9 @@ import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { minerPool, powDigest } from "../pow/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { applyConfirmation, type PlannedConfirmation, planConfirmation } from "./confirmMilestone.js";
+import { TangleErrorCode } from "./errors.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
@@ -45,6 +47,8 @@ export interface IssuedBlock {
 }
 
 const MAX_PARENTS = 8;
+/** Attempts to write a signed milestone's batch before the coordinator stops. */
+const MAX_APPLY_ATTEMPTS = 3;
 /** Checkpoints per milestone at most: 7 tips each, so up to ~350 tips merged per milestone. */
 const MAX_CHECKPOINTS = 50;
 
@@ -57,6 +61,10 @@ export class Coordinator {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = true;
+  /** The milestone signed and stored but not applied yet, and how often applying it failed. */
+  private signed:
+    | { plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array; failures: number }
+    | undefined;
 
   constructor(
     private readonly tangle: Tangle,
@@ -73,7 +81,7 @@ export class Coordinator {
       if (this.stopped) return;
       const started = performance.now();
       this.running = this.issueMilestone()
-        .catch(this.onError)
+        .catch((e) => this.onError(e))
         .finally(() => {
           const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));
           if (!this.stopped) this.timer = setTimeout(tick, wait);
@@ -135,10 +143,32 @@ export class Coordinator {
     return { blockId: blockIdFromBytes(bytes), block, bytes };
   }
 
-  /** Issues and confirms the next milestone; exported for tests that step the network by hand. */
+  /**
+   * Issues and confirms the next milestone; exported for tests that step the network by hand.
+   * Once signed and stored, milestone N is the milestone of index N: when its batch fails to
+   * write, the next call applies that same milestone again instead of signing another N, and
+   * after `MAX_APPLY_ATTEMPTS` failures the coordinator stops, saying why (a restart applies N
+   * from its stored block, LedgerNode.open).
+   */
   async issueMilestone(): Promise<MilestoneInfo> {
-    const { plan, milestoneId, blockId } = await this.storeNextMilestone();
-    return applyConfirmation(this.tangle, plan, milestoneId, blockId);
+    const signed = this.signed ?? { ...(await this.storeNextMilestone()), failures: 0 };
+    this.signed = signed;
+    const { plan, milestoneId, blockId } = signed;
+    try {
+      const info = await applyConfirmation(this.tangle, plan, milestoneId, blockId);
+      this.signed = undefined;
+      return info;
+    } catch (e) {
+      signed.failures++;
+      if (signed.failures < MAX_APPLY_ATTEMPTS) throw e;
+      this.stopped = true;
+      throw new LedgerNodeError(
+        TangleErrorCode.MilestoneNotApplied,
+        `milestone ${plan.index} is signed and stored, but its batch failed ${MAX_APPLY_ATTEMPTS} times (${(e as Error).message}); the coordinator stopped: fix the cause (disk space, I/O) and restart the node, which applies milestone ${plan.index} first`,
+        undefined,
+        { cause: e },
+      );
+    }
   }
 
   /**

@@ -16,6 +16,8 @@ export enum TangleErrorCode {
   MilestoneMismatch = "TANGLE_MILESTONE_MISMATCH",
   /** The node follows a network: it holds no coordinator key and issues no milestones. */
   NotCoordinator = "TANGLE_NOT_COORDINATOR",
+  /** A signed and stored milestone's batch could not be written: the coordinator stopped. */
+  MilestoneNotApplied = "TANGLE_MILESTONE_NOT_APPLIED",
 }
 
 /** An error of this layer: the one error class with one of its codes. */
