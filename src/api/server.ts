@@ -1,6 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { ApiNode } from "./apiNode.js";
 import { type ApiAuthOptions, defaultApiAuthOptions, registerAuth } from "./auth.js";
+import {
+  type ApiConnectionOptions,
+  defaultApiConnectionOptions,
+  limitConnections,
+  timeoutOptions,
+} from "./connectionLimits.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
 import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
@@ -18,9 +24,14 @@ import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 export interface ApiServerOptions {
   /** Which routes are public and which need a JWT. */
   auth: ApiAuthOptions;
+  /** Request and idle timeouts, connection caps. */
+  connections: ApiConnectionOptions;
 }
 
-export const defaultApiServerOptions: ApiServerOptions = { auth: defaultApiAuthOptions };
+export const defaultApiServerOptions: ApiServerOptions = {
+  auth: defaultApiAuthOptions,
+  connections: defaultApiConnectionOptions,
+};
 
 /** The largest request body any route takes (blocks have their own, smaller limit). */
 export const BODY_LIMIT = 1024 * 1024;
@@ -36,8 +47,14 @@ const MAX_PARAM_LENGTH = 8 * 1024;
  * validation as validation.ts sets it, the error mapping of errors.ts for every failure
  * (including those before routing and those of the HTTP parser), and the OpenAPI document.
  */
-function createApp(logLevel: string, bodyLimit: number, description: string): FastifyInstance {
+function createApp(
+  logLevel: string,
+  bodyLimit: number,
+  description: string,
+  connections: ApiConnectionOptions = defaultApiConnectionOptions,
+): FastifyInstance {
   const app = Fastify({
+    ...timeoutOptions(connections),
     logger: { level: logLevel },
     bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -51,6 +68,7 @@ function createApp(logLevel: string, bodyLimit: number, description: string): Fa
       void (reply as FastifyReply).code(status).type("application/json").send(errorBody(status, details));
     },
   });
+  limitConnections(app.server, connections);
   registerErrorHandling(app);
   // synchronous, as every hook that runs on each request: no promise per request
   app.addHook("onRequest", (request, _reply, done) => {
@@ -85,6 +103,7 @@ export function buildServer(
     logLevel,
     BODY_LIMIT,
     "A Stardust ledger node: core v2 (TIP-25), the core v3 full-output read, indexer v1, explorer v2 and control routes",
+    options.connections,
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);

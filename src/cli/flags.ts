@@ -22,6 +22,24 @@ export const FLAGS: FlagSpec[] = [
   { flag: "data-dir", key: "dataDir", kind: "string", help: "data directory (LevelDB database and node secrets)" },
   { flag: "api-host", key: "apiHost", kind: "string", help: "address the HTTP API listens on" },
   { flag: "api-port", key: "apiPort", kind: "int", help: "port of the HTTP API" },
+  {
+    flag: "api-request-timeout",
+    key: "apiRequestTimeoutMs",
+    kind: "int",
+    help: "longest time a whole HTTP request may take to arrive, in ms",
+  },
+  {
+    flag: "api-max-connections",
+    key: "apiMaxConnections",
+    kind: "int",
+    help: "open HTTP connections at most (the oldest idle one makes room)",
+  },
+  {
+    flag: "api-max-connections-per-address",
+    key: "apiMaxConnectionsPerAddress",
+    kind: "int",
+    help: "open HTTP connections of one client address at most",
+  },
   { flag: "milestone-interval", key: "milestoneIntervalMs", kind: "int", help: "coordinator milestone interval in ms" },
   { flag: "min-pow-score", key: "minPowScore", kind: "int", help: "minimum Proof-of-Work score of blocks (TIP-12)" },
   {

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
@@ -46,6 +47,12 @@ async function main(): Promise<void> {
   });
   const app = buildServer(node, options.logLevel, {
     auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
+    connections: {
+      ...defaultApiConnectionOptions,
+      requestTimeoutMs: options.apiRequestTimeoutMs,
+      maxConnections: options.apiMaxConnections,
+      maxConnectionsPerAddress: options.apiMaxConnectionsPerAddress,
+    },
   });
   const explorer = options.explorerPort > 0 ? buildExplorerServer(node, options.logLevel) : undefined;
 

@@ -38,6 +38,11 @@ export interface NodeOptions {
    * directory already belongs to.
    */
   networkConfig: string;
+  /** Longest time a whole HTTP request may take to arrive, in ms. */
+  apiRequestTimeoutMs: number;
+  /** Open HTTP connections at most, and per client address (the oldest idle one makes room). */
+  apiMaxConnections: number;
+  apiMaxConnectionsPerAddress: number;
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -59,4 +64,7 @@ export const defaultNodeOptions: NodeOptions = {
   p2pPort: 15600,
   peers: [],
   networkConfig: "",
+  apiRequestTimeoutMs: 30_000,
+  apiMaxConnections: 256,
+  apiMaxConnectionsPerAddress: 64,
 };

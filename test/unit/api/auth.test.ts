@@ -10,6 +10,7 @@ import {
   normalizePath,
   RouteAccessPolicy,
 } from "../../../src/api/auth.js";
+import { defaultApiServerOptions } from "../../../src/api/server.js";
 import { isUsageError } from "../../../src/cli/flags.js";
 import { parseTokenArgs, readJwtSecret } from "../../../src/cli/token.js";
 import { assertError, CORE, type Harness, openHarness } from "./coreHarness.js";
@@ -100,7 +101,10 @@ describe("protected routes over HTTP", () => {
     h.app.get(control, async () => ({ pong: true }));
     custom = await openHarness(
       { minPowScore: 0 },
-      { auth: { publicRoutes: ["/health", `${CORE}/info`], protectedRoutes: [`${CORE}/blocks*`] } },
+      {
+        ...defaultApiServerOptions,
+        auth: { publicRoutes: ["/health", `${CORE}/info`], protectedRoutes: [`${CORE}/blocks*`] },
+      },
     );
   });
   after(async () => {

@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { connect, type Socket } from "node:net";
+import { after, before, describe, it } from "node:test";
+import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+
+/**
+ * Threat: slow clients hold sockets forever. A body trickled a byte at a time is cut off after
+ * the request timeout, and thousands of idle connections from one client do not lock anyone
+ * out: at the connection caps the oldest idle connection makes room for the new one, so the API
+ * keeps answering (docs/decisions.md, Threats). Driven with raw sockets against the node process.
+ */
+
+/** Idle connections to open: 2,000, or fewer when this process may not open that many files. */
+function idleConnections(): number {
+  const limit = Number(spawnSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).stdout.trim());
+  return Number.isFinite(limit) && limit > 0 ? Math.min(2000, limit - 300) : 700;
+}
+
+const open = (port: number): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const s = connect(port, "127.0.0.1", () => resolve(s));
+    s.on("error", reject);
+  });
+
+describe("threat: slow and idle clients", { timeout: 120_000 }, () => {
+  let node: NodeProcess;
+  let port: number;
+  const sockets: Socket[] = [];
+  before(async () => {
+    node = await startNodeProcess([
+      "--api-request-timeout",
+      "2000",
+      "--api-max-connections",
+      "200",
+      "--api-max-connections-per-address",
+      "150",
+      "--p2p-port",
+      "0",
+    ]);
+    port = Number(new URL(node.endpoint).port);
+  });
+  after(async () => {
+    for (const s of sockets) s.destroy();
+    await node?.stop();
+  });
+
+  it("cuts off request bodies trickled a byte at a time after the request timeout", async () => {
+    const slow: Socket[] = [];
+    for (let i = 0; i < 20; i++) {
+      const s = await open(port);
+      s.on("error", () => {});
+      s.write(
+        "POST /api/core/v2/blocks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+      );
+      slow.push(s);
+    }
+    const trickle = setInterval(() => {
+      for (const s of slow) if (!s.destroyed) s.write(" ");
+    }, 300);
+    try {
+      const closed = slow.map((s) => new Promise<void>((resolve) => s.once("close", () => resolve())));
+      const started = Date.now();
+      await waitFor(
+        async () =>
+          (await Promise.race([Promise.all(closed), new Promise((r) => setTimeout(r, 100))])) ? true : undefined,
+        10_000,
+        "the server to close every trickling request",
+      );
+      assert.ok(Date.now() - started < 8_000, `closed after ${Date.now() - started} ms`);
+    } finally {
+      clearInterval(trickle);
+      for (const s of slow) s.destroy();
+    }
+  });
+
+  it("keeps answering while thousands of idle connections are opened", async () => {
+    const n = idleConnections();
+    for (let i = 0; i < n; i++) {
+      const s = await open(port).catch(() => undefined);
+      if (!s) continue;
+      s.on("error", () => {});
+      sockets.push(s);
+    }
+    const started = Date.now();
+    const res = await fetch(`${node.endpoint}/api/core/v2/info`, { signal: AbortSignal.timeout(5_000) });
+    assert.equal(res.status, 200);
+    assert.ok(Date.now() - started < 5_000);
+    const stillOpen = await waitFor(
+      async () => {
+        const count = sockets.filter((s) => !s.destroyed).length;
+        return count <= 200 ? count : undefined;
+      },
+      5_000,
+      "the idle connections beyond the cap to be closed",
+    );
+    assert.ok(stillOpen <= 200, `${stillOpen} of ${n} idle connections still open (the cap is 200)`);
+    // and the node still confirms milestones
+    const at = ((await res.json()) as { status: { confirmedMilestone: { index: number } } }).status.confirmedMilestone
+      .index;
+    await waitFor(
+      async () => {
+        const i = (await (await fetch(`${node.endpoint}/api/core/v2/info`)).json()) as {
+          status: { confirmedMilestone: { index: number } };
+        };
+        return i.status.confirmedMilestone.index > at ? true : undefined;
+      },
+      10_000,
+      "a milestone after the flood",
+    );
+  });
+});
