@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 /**
@@ -46,16 +46,18 @@ export function limitConnections(server: Server, o: ApiConnectionOptions): void 
   /** Open connections, oldest first (a Set keeps insertion order), and by client address. */
   const open = new Set<Socket>();
   const byAddress = new Map<string, Set<Socket>>();
-  /** Connections with a request in progress: never closed for room. */
-  const busy = new WeakSet<Socket>();
+  /**
+   * Each connection's latest response: one with a response not yet written out has a request in
+   * progress and is never closed for room. (One map write per request, no listener per request:
+   * this runs on every request of the hot read routes.)
+   */
+  const latest = new WeakMap<Socket, ServerResponse>();
   const oldestIdle = (sockets: Iterable<Socket>, except: Socket): Socket | undefined => {
-    for (const s of sockets) if (s !== except && !busy.has(s)) return s;
+    for (const s of sockets) if (s !== except && latest.get(s)?.writableFinished !== false) return s;
     return undefined;
   };
-  server.on("request", (request, response) => {
-    const socket = request.socket;
-    busy.add(socket);
-    response.once("close", () => busy.delete(socket));
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    latest.set(request.socket, response);
   });
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress ?? "";
