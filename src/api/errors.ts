@@ -101,6 +101,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [NetworkErrorCode.NotFound]: 404,
   [NetworkErrorCode.MalformedMessage]: 500,
   [NetworkErrorCode.UnexpectedResponse]: 500,
+  [NetworkErrorCode.AnswerTooLarge]: 500,
   [NetworkErrorCode.InvalidIdentity]: 500,
   [NetworkErrorCode.InvalidNetworkConfig]: 500,
   [NetworkErrorCode.InvalidPeerAddress]: 400,

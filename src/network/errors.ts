@@ -5,6 +5,8 @@ export enum NetworkErrorCode {
   MalformedMessage = "NETWORK_MALFORMED_MESSAGE",
   /** A peer answered with something other than what was asked (another block, a short cone). */
   UnexpectedResponse = "NETWORK_UNEXPECTED_RESPONSE",
+  /** A peer's answer went beyond what the request asks for (messages or bytes); its stream is reset. */
+  AnswerTooLarge = "NETWORK_ANSWER_TOO_LARGE",
   /** No connected peer can serve the request (none has the milestone, or there are no peers). */
   NoPeer = "NETWORK_NO_PEER",
   /** The peer did not answer in time. */

@@ -55,6 +55,14 @@ export type Message =
 /** Largest frame: a block of the maximum size and its type byte. */
 export const MAX_MESSAGE_LENGTH = MAX_BLOCK_LENGTH + 1;
 
+/**
+ * The largest milestone cone a node sends or takes as one answer: blocks, and their bytes in all.
+ * A cone this size is far beyond what a milestone interval gathers at full intake (a few
+ * thousand blocks); the limit is there so that one peer's answer cannot fill this node's memory.
+ */
+export const MAX_CONE_BLOCKS = 20_000;
+export const MAX_CONE_BYTES = 16 * 1024 * 1024;
+
 const HEARTBEAT_LENGTH = 14;
 
 function malformed(message: string): NetworkError {

@@ -11,13 +11,15 @@ import {
   NodeStateKey,
   nodeStateKey,
 } from "../storage/index.js";
+import { MAX_CONE_BLOCKS, MAX_CONE_BYTES } from "./messages.js";
 
 /**
  * What a node answers to a MilestoneRequest: the blocks milestone `index` newly referenced (the
  * ones whose metadata names `index` as referencing milestone), parents before children, then
  * the milestone block itself. A peer that stores them in this order finds every block solid on
  * arrival and can confirm the milestone at once. Undefined when the milestone is not confirmed
- * here or lies below the pruning index (its cone may be incomplete).
+ * here or lies below the pruning index (its cone may be incomplete), and when the cone is beyond
+ * the limits a peer takes as one answer (MAX_CONE_BLOCKS, MAX_CONE_BYTES in messages.ts).
  */
 export async function milestoneCone(store: KvStore, index: number): Promise<Uint8Array[] | undefined> {
   if (index === 0) return undefined;
@@ -30,6 +32,7 @@ export async function milestoneCone(store: KvStore, index: number): Promise<Uint
 
   // Iterative post-order walk: a block is emitted once all its parents inside the cone are.
   const out: Uint8Array[] = [];
+  let bytesOut = milestoneBlock.length;
   const visited = new Set<string>();
   const stack: { id: Uint8Array; bytes?: Uint8Array }[] = parentsOfBlockBytes(milestoneBlock)
     .reverse()
@@ -39,6 +42,8 @@ export async function milestoneCone(store: KvStore, index: number): Promise<Uint
     if (top.bytes) {
       stack.pop();
       out.push(top.bytes);
+      bytesOut += top.bytes.length;
+      if (out.length >= MAX_CONE_BLOCKS || bytesOut > MAX_CONE_BYTES) return undefined;
       continue;
     }
     const key = toHex(top.id);

@@ -145,7 +145,7 @@ export class Network implements NetworkView {
       peers: () => (this.host?.getPeers() ?? []).map(String),
       timeoutMs: options.requestTimeoutMs,
       onSent: (peer) => this.metrics.of(peer).sentHeartbeats++,
-      onFailed: (peer, e) => this.log.debug({ peer, err: (e as Error).message }, "heartbeat not delivered"),
+      onFailed: (peer, e) => this.requestFailed(peer, e, { heartbeat: true }),
     });
   }
 
@@ -325,7 +325,11 @@ export class Network implements NetworkView {
   private requestFailed(peer: string, e: unknown, what: object): void {
     const code = (e as NetworkError).code;
     if (code !== NetworkErrorCode.NotFound) this.metrics.of(peer).droppedPackets++;
-    if (code === NetworkErrorCode.UnexpectedResponse || code === NetworkErrorCode.MalformedMessage) {
+    if (
+      code === NetworkErrorCode.UnexpectedResponse ||
+      code === NetworkErrorCode.MalformedMessage ||
+      code === NetworkErrorCode.AnswerTooLarge
+    ) {
       this.invalid(peer, { code, reason: (e as Error).message });
     }
     this.log.debug({ peer, ...what, err: (e as Error).message }, "request failed");
@@ -431,6 +435,8 @@ export class Network implements NetworkView {
     const id = peer.toString();
     this.peering?.disconnected(id);
     this.sync.forgetPeer(id);
+    if (!this.peering?.isStatic(id)) this.metrics.forget(id);
+    this.scores.forgetIfClean(id);
     this.log.info({ peer: id }, "peer disconnected");
   }
 }

@@ -31,6 +31,15 @@ export class PeerMetrics {
   has(peer: string): boolean {
     return this.byPeer.has(peer);
   }
+
+  /** Drops a disconnected peer's counters, so the map holds connected peers (and static ones) only. */
+  forget(peer: string): void {
+    this.byPeer.delete(peer);
+  }
+
+  get size(): number {
+    return this.byPeer.size;
+  }
 }
 
 /** What the peers route shows of one peer. */

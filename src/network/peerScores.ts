@@ -20,12 +20,20 @@ interface Entry {
   bannedUntil: number;
 }
 
+/**
+ * Peers remembered at most. Peer IDs cost an attacker nothing to make, so the map is bounded:
+ * beyond it the peer scored longest ago that is not banned is forgotten (at worst a peer with a
+ * bad score starts again from 0, still banned once it misbehaves as often again).
+ */
+export const MAX_SCORED_PEERS = 4096;
+
 export class PeerScores {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
     private readonly options: PeerScoreOptions,
     private readonly now: () => number = Date.now,
+    private readonly maxEntries = MAX_SCORED_PEERS,
   ) {}
 
   private entry(peer: string): Entry {
@@ -34,12 +42,42 @@ export class PeerScores {
     if (!e) {
       e = { score: 0, at: t, invalid: 0, bannedUntil: 0 };
       this.entries.set(peer, e);
+      if (this.entries.size > this.maxEntries) this.evictOne(t);
     } else if (e.score !== 0) {
       e.score *= 0.5 ** ((t - e.at) / this.options.halfLifeMs);
       if (Math.abs(e.score) < 0.01) e.score = 0;
     }
     e.at = t;
     return e;
+  }
+
+  private evictOne(now: number): void {
+    let oldest: string | undefined;
+    let oldestAt = Number.POSITIVE_INFINITY;
+    for (const [peer, e] of this.entries) {
+      if (e.bannedUntil > now) continue;
+      if (e.at < oldestAt) {
+        oldest = peer;
+        oldestAt = e.at;
+      }
+    }
+    // every entry banned: the one whose ban ends first goes
+    if (oldest === undefined) {
+      for (const [peer, e] of this.entries)
+        if (oldest === undefined || e.bannedUntil < this.entries.get(oldest)!.bannedUntil) oldest = peer;
+    }
+    if (oldest !== undefined) this.entries.delete(oldest);
+  }
+
+  /** A disconnected peer with nothing held against it need not be remembered. */
+  forgetIfClean(peer: string): void {
+    const e = this.entries.get(peer);
+    if (e && e.bannedUntil <= this.now() && this.entry(peer).score === 0) this.entries.delete(peer);
+  }
+
+  /** Peers remembered now (bounded by MAX_SCORED_PEERS). */
+  get size(): number {
+    return this.entries.size;
   }
 
   /** The peer's current score (0 for a peer never scored). */

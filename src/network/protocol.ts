@@ -10,6 +10,8 @@ import {
   decodeMessage,
   encodeMessage,
   type Heartbeat,
+  MAX_CONE_BLOCKS,
+  MAX_CONE_BYTES,
   MAX_MESSAGE_LENGTH,
   type Message,
   MessageType,
@@ -36,23 +38,31 @@ export async function writeMessages(stream: Stream, messages: Iterable<Message>)
 /**
  * Splits a byte stream into length-prefixed frames (unsigned varint length, then that many
  * bytes), the framing `it-length-prefixed` writes. MalformedMessage for a frame above `maxLength`.
+ * Chunks are kept as they come and joined only once a whole frame is there, so a frame that
+ * arrives a byte at a time costs time linear in its length, not quadratic.
  */
 export class FrameDecoder {
-  private buffer = new Uint8Array(0);
+  private chunks: Uint8Array[] = [];
+  private held = 0;
+  /** Bytes the next frame needs in all (length prefix and body); 0 while its prefix is incomplete. */
+  private needed = 0;
 
   constructor(private readonly maxLength: number) {}
 
   /** Bytes held that do not make a whole frame yet. */
   get pending(): number {
-    return this.buffer.length;
+    return this.held;
   }
 
   push(chunk: Uint8Array): Uint8Array[] {
-    const joined = new Uint8Array(this.buffer.length + chunk.length);
-    joined.set(this.buffer);
-    joined.set(chunk, this.buffer.length);
+    if (chunk.length === 0) return [];
+    this.chunks.push(chunk);
+    this.held += chunk.length;
+    if (this.held < this.needed) return [];
+    const joined = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.held);
     const frames: Uint8Array[] = [];
     let at = 0;
+    this.needed = 0;
     for (;;) {
       let length = 0;
       let shift = 0;
@@ -71,13 +81,37 @@ export class FrameDecoder {
           `frame of ${length} bytes, the limit is ${this.maxLength}`,
         );
       }
-      if (i + 1 + length > joined.length) break; // body incomplete
+      if (i + 1 + length > joined.length) {
+        this.needed = i + 1 + length - at; // body incomplete
+        break;
+      }
       frames.push(joined.slice(i + 1, i + 1 + length));
       at = i + 1 + length;
     }
-    this.buffer = joined.slice(at);
+    const rest = joined.subarray(at);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.held = rest.length;
     return frames;
   }
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/**
+ * How much a peer may send in one answer: what was asked fixes it (nothing for a heartbeat, one
+ * block for a block request, a bounded cone for a milestone). Beyond it the stream is reset.
+ */
+export interface AnswerLimits {
+  messages: number;
+  bytes: number;
 }
 
 /**
@@ -86,10 +120,16 @@ export class FrameDecoder {
  * Listens to the stream's events rather than iterating it: an answer that arrives, and ends,
  * before reading starts is kept in the stream's buffer and delivered when the listener is added.
  */
-export function readMessages(stream: Stream, onMessage: (m: Message) => boolean | undefined): Promise<void> {
+export function readMessages(
+  stream: Stream,
+  onMessage: (m: Message) => boolean | undefined,
+  limits: AnswerLimits = { messages: Number.POSITIVE_INFINITY, bytes: Number.POSITIVE_INFINITY },
+): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const decoder = new FrameDecoder(MAX_MESSAGE_LENGTH);
     let done = false;
+    let messages = 0;
+    let bytes = 0;
     const finish = (e?: unknown) => {
       if (done) return;
       done = true;
@@ -103,7 +143,11 @@ export function readMessages(stream: Stream, onMessage: (m: Message) => boolean 
     };
     const onData = (evt: { data: { subarray(): Uint8Array } }) => {
       try {
-        for (const frame of decoder.push(evt.data.subarray())) {
+        const chunk = evt.data.subarray();
+        bytes += chunk.length;
+        if (bytes > limits.bytes) throw tooMuch(`more than ${limits.bytes} bytes`);
+        for (const frame of decoder.push(chunk)) {
+          if (++messages > limits.messages) throw tooMuch(`more than ${limits.messages} messages`);
           if (onMessage(decodeMessage(frame))) {
             finish();
             return;
@@ -125,13 +169,21 @@ export function readMessages(stream: Stream, onMessage: (m: Message) => boolean 
   });
 }
 
+function tooMuch(what: string): LedgerNodeError<NetworkErrorCode> {
+  return new LedgerNodeError(NetworkErrorCode.AnswerTooLarge, `the peer sent ${what}, beyond what was asked`);
+}
+
 /** The first message of a stream (undefined when it ends without one). */
 async function readFirstMessage(stream: Stream): Promise<Message | undefined> {
   const received: Message[] = [];
-  await readMessages(stream, (m) => {
-    received.push(m);
-    return true;
-  });
+  await readMessages(
+    stream,
+    (m) => {
+      received.push(m);
+      return true;
+    },
+    { messages: 1, bytes: MAX_MESSAGE_LENGTH + 8 },
+  );
   return received[0];
 }
 
@@ -187,8 +239,17 @@ export async function handleRequestStream(stream: Stream, peer: string, deps: Re
 /** Opens a stream of the request protocol to a peer. */
 export type OpenStream = (peer: string, signal: AbortSignal) => Promise<Stream>;
 
-/** Sends one request and collects the answer (every message until the peer closes). */
-async function exchange(open: OpenStream, peer: string, request: Message, timeoutMs: number): Promise<Message[]> {
+/**
+ * Sends one request and collects the answer (every message until the peer closes), at most
+ * `limits`: a peer sending more has its stream reset and the request fails with AnswerTooLarge.
+ */
+async function exchange(
+  open: OpenStream,
+  peer: string,
+  request: Message,
+  limits: AnswerLimits,
+  timeoutMs: number,
+): Promise<Message[]> {
   // a timer of its own (not AbortSignal.timeout, whose timer does not keep an otherwise
   // unreachable request alive): the request ends by its answer or by this timeout
   const controller = new AbortController();
@@ -209,10 +270,14 @@ async function exchange(open: OpenStream, peer: string, request: Message, timeou
     stream = await Promise.race([open(peer, signal), timedOut]);
     // listen before asking: the answer may come (and end) while the request is being closed
     const answer: Message[] = [];
-    const reading = readMessages(stream, (m) => {
-      answer.push(m);
-      return undefined;
-    });
+    const reading = readMessages(
+      stream,
+      (m) => {
+        answer.push(m);
+        return undefined;
+      },
+      limits,
+    );
     reading.catch(() => {});
     await writeMessages(stream, [request]);
     await Promise.race([stream.close({ signal }), timedOut]);
@@ -236,7 +301,7 @@ export async function sendHeartbeat(
   heartbeat: Heartbeat,
   timeoutMs: number,
 ): Promise<void> {
-  await exchange(open, peer, { type: MessageType.Heartbeat, heartbeat }, timeoutMs);
+  await exchange(open, peer, { type: MessageType.Heartbeat, heartbeat }, { messages: 0, bytes: 0 }, timeoutMs);
 }
 
 /** The bytes of one block, checked to hash to the ID asked for. */
@@ -246,7 +311,13 @@ export async function requestBlock(
   blockId: Uint8Array,
   timeoutMs: number,
 ): Promise<Uint8Array> {
-  const answer = await exchange(open, peer, { type: MessageType.BlockRequest, blockId }, timeoutMs);
+  const answer = await exchange(
+    open,
+    peer,
+    { type: MessageType.BlockRequest, blockId },
+    { messages: 1, bytes: MAX_MESSAGE_LENGTH + 8 },
+    timeoutMs,
+  );
   const first = answer[0];
   if (answer.length === 1 && first?.type === MessageType.NotFound) {
     throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no block ${toHex(blockId)}`);
@@ -267,7 +338,14 @@ export async function requestMilestoneCone(
   index: number,
   timeoutMs: number,
 ): Promise<Uint8Array[]> {
-  const answer = await exchange(open, peer, { type: MessageType.MilestoneRequest, index }, timeoutMs);
+  const answer = await exchange(
+    open,
+    peer,
+    { type: MessageType.MilestoneRequest, index },
+    // the cone's blocks, ConeEnd; each frame has a length prefix and a type byte
+    { messages: MAX_CONE_BLOCKS + 1, bytes: MAX_CONE_BYTES + 8 * (MAX_CONE_BLOCKS + 1) },
+    timeoutMs,
+  );
   if (answer.length === 1 && answer[0]?.type === MessageType.NotFound) {
     throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no milestone ${index}`);
   }

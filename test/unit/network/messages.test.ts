@@ -77,4 +77,17 @@ describe("request/response messages", () => {
       code: NetworkErrorCode.MalformedMessage,
     });
   });
+
+  // a peer dribbling a frame a byte at a time must cost linear time: re-joining the held bytes
+  // per chunk would copy 2 TB here and never finish; the limit is 100 times what it takes
+  it("a 2 MiB frame dribbled one byte at a time comes out whole", { timeout: 30_000 }, () => {
+    const body = new Uint8Array(2 * 1024 * 1024).map((_, i) => i & 0xff);
+    const frame = lp.encode.single(body).subarray();
+    const decoder = new FrameDecoder(body.length);
+    const out: Uint8Array[] = [];
+    for (let i = 0; i < frame.length; i++) out.push(...decoder.push(frame.subarray(i, i + 1)));
+    assert.equal(out.length, 1);
+    assert.deepEqual(out[0], body);
+    assert.equal(decoder.pending, 0);
+  });
 });
