@@ -124,6 +124,11 @@ export class Network implements NetworkView {
         hasMilestone: (index) => this.confirmer?.has(index) ?? false,
         fetchCone: (peer, index) => this.fetchCone(peer, index),
         onError: (peer, index, e) => this.requestFailed(peer, e, { index }),
+        onClaimRefuted: (peer, index) =>
+          this.invalid(peer, {
+            code: NetworkErrorCode.UnexpectedResponse,
+            reason: `claimed milestone ${index} and did not deliver it`,
+          }),
       },
     );
     this.parentRequester = new ParentRequester(

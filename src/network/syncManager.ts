@@ -1,12 +1,15 @@
 import type { Heartbeat } from "./messages.js";
 
 /**
- * Keeping up with the network. Peers' heartbeats and the milestones that arrive tell this node
- * the newest milestone index in the network; when the ledger trails it by more than the
- * tolerance the node is behind (the API then refuses blocks with 503) and asks peers for the
- * missing milestones by index, `window` at a time, each answered with its whole cone. The
- * milestones are confirmed in order as their cones become solid (milestoneConfirmer.ts), which
- * moves the ledger and lets the next requests go out.
+ * Keeping up with the network. The newest milestone this node knows of is the newest one it has
+ * received with valid coordinator signatures (gossip or an answer): when the ledger trails it by
+ * more than the tolerance the node is behind (the API then refuses blocks with 503). A peer's
+ * heartbeat is only a hint: the index it claims to have confirmed is asked for (its cone), and
+ * counts once that milestone has arrived; a peer whose claim does not materialise loses score
+ * and its claims from that index up are ignored (docs/decisions.md, Threats). Missing milestones
+ * are asked for by index, `window` at a time, each answered with its whole cone, and confirmed
+ * in order as their cones become solid (milestoneConfirmer.ts), which moves the ledger and lets
+ * the next requests go out.
  */
 
 export interface SyncManagerOptions {
@@ -28,12 +31,22 @@ export interface SyncManagerDeps {
   /** Fetches the cone of milestone `index` from `peer`, validates and stores it. */
   fetchCone(peer: string, index: number): Promise<void>;
   onError(peer: string, index: number, e: unknown): void;
+  /** A peer claimed milestone `index` and could not deliver it (the caller scores it down). */
+  onClaimRefuted(peer: string, index: number): void;
 }
 
 interface PeerState {
   heartbeat: Heartbeat;
   at: number;
+  /** Claims from `from` up are not believed until `until` (a request for one failed). */
+  doubt: { from: number; until: number } | undefined;
 }
+
+/**
+ * How long a peer's undelivered claim is doubted. An honest peer may time out once (a slow
+ * link, a large cone); it is believed again after this, so a node with one peer is not cut off.
+ */
+export const CLAIM_DOUBT_MS = 30_000;
 
 export class SyncManager {
   private readonly peers = new Map<string, PeerState>();
@@ -64,8 +77,9 @@ export class SyncManager {
   }
 
   onHeartbeat(peer: string, heartbeat: Heartbeat): void {
-    this.peers.set(peer, { heartbeat, at: this.now() });
-    this.noteLatest();
+    const known = this.peers.get(peer);
+    this.peers.set(peer, { heartbeat, at: this.now(), doubt: known?.doubt });
+    this.noteTarget();
     this.tick();
   }
 
@@ -81,15 +95,26 @@ export class SyncManager {
   milestoneSeen(index: number): void {
     if (index > this.seenMilestoneIndex) {
       this.seenMilestoneIndex = index;
-      this.noteLatest();
+      this.noteTarget();
     }
   }
 
-  /** The newest milestone index known: the ledger, milestones seen, and peers' heartbeats. */
+  /** The newest milestone known as a fact: the ledger's, or one received with valid signatures. */
   latestMilestoneIndex(): number {
-    let latest = Math.max(this.deps.ledgerIndex(), this.seenMilestoneIndex);
-    for (const p of this.peers.values()) latest = Math.max(latest, p.heartbeat.latestMilestoneIndex);
-    return latest;
+    return Math.max(this.deps.ledgerIndex(), this.seenMilestoneIndex);
+  }
+
+  /** The newest milestone a peer claims to have confirmed and is not doubted on (a hint). */
+  private claimOf(p: PeerState): number {
+    const claim = p.heartbeat.solidMilestoneIndex;
+    return p.doubt && claim >= p.doubt.from && p.doubt.until > this.now() ? 0 : claim;
+  }
+
+  /** What to catch up to: the newest milestone known, or a higher one a peer claims. */
+  private target(): number {
+    let target = this.latestMilestoneIndex();
+    for (const p of this.peers.values()) target = Math.max(target, this.claimOf(p));
+    return target;
   }
 
   isSynced(): boolean {
@@ -107,53 +132,73 @@ export class SyncManager {
     return n;
   }
 
-  private noteLatest(): void {
-    const latest = this.latestMilestoneIndex();
-    if (latest > this.latestSince.index) this.latestSince = { index: latest, at: this.now() };
+  private noteTarget(): void {
+    const target = this.target();
+    if (target > this.latestSince.index) this.latestSince = { index: target, at: this.now() };
   }
 
   /**
    * Sends the requests that are due: every index from ledger+1 up to the window that is neither
-   * stored nor asked for already. The newest index waits `requestDelayMs` after it was first
-   * heard of, since gossip normally delivers it (and its cone) by itself.
+   * stored nor asked for already, and the newest index a peer claims (asking for it is how the
+   * claim is checked). The newest index waits `requestDelayMs` after it was first heard of,
+   * since gossip normally delivers it (and its cone) by itself.
    */
   tick(): void {
     if (this.stopped || this.deps.isCoordinator) return;
     const ledger = this.deps.ledgerIndex();
-    const latest = this.latestMilestoneIndex();
-    if (latest <= ledger) return;
-    const now = this.now();
-    const last = Math.min(latest, ledger + this.options.syncWindow);
-    for (let index = ledger + 1; index <= last; index++) {
-      if (this.inFlight.has(index) || this.deps.hasMilestone(index)) continue;
-      if (index === latest && now - this.latestSince.at < this.options.requestDelayMs) continue;
-      const failure = this.failed.get(index);
-      if (failure && failure.until > now) continue;
-      const peer = this.pickPeer(index, failure?.peer);
-      if (!peer) continue;
-      this.inFlight.set(index, peer);
-      this.deps
-        .fetchCone(peer, index)
-        .then(
-          // stored; if the milestone still is not solid (an earlier cone missing), ask again later
-          () => this.failed.set(index, { peer, until: this.now() + 4 * this.options.retryMs }),
-          (e) => {
-            this.failed.set(index, { peer, until: this.now() + this.options.retryMs });
-            this.deps.onError(peer, index, e);
-          },
-        )
-        .finally(() => {
-          this.inFlight.delete(index);
-          this.tick();
-        });
-    }
+    const target = this.target();
+    if (target <= ledger) return;
+    const last = Math.min(target, ledger + this.options.syncWindow);
+    for (let index = ledger + 1; index <= last; index++) this.request(index, target);
+    if (target > last && target > this.seenMilestoneIndex) this.request(target, target);
     for (const index of this.failed.keys()) if (index <= ledger) this.failed.delete(index);
+  }
+
+  private request(index: number, target: number): void {
+    const now = this.now();
+    if (this.inFlight.has(index) || this.deps.hasMilestone(index)) return;
+    if (index === target && now - this.latestSince.at < this.options.requestDelayMs) return;
+    const failure = this.failed.get(index);
+    if (failure && failure.until > now) return;
+    const peer = this.pickPeer(index, failure?.peer);
+    if (!peer) return;
+    this.inFlight.set(index, peer);
+    this.deps
+      .fetchCone(peer, index)
+      .then(
+        // stored; if the milestone still is not solid (an earlier cone missing), ask again later
+        () => this.failed.set(index, { peer, until: this.now() + 4 * this.options.retryMs }),
+        (e) => {
+          this.failed.set(index, { peer, until: this.now() + this.options.retryMs });
+          this.deps.onError(peer, index, e);
+          this.refuteClaim(peer, index);
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(index);
+        this.tick();
+      });
+  }
+
+  /**
+   * A request for `index` failed: if only the peer's claim said it exists, its claims from there
+   * up are doubted for a while, and it is reported once per doubt (a window of failed requests
+   * is one refuted claim, not many).
+   */
+  private refuteClaim(peer: string, index: number): void {
+    const p = this.peers.get(peer);
+    if (!p || index <= this.latestMilestoneIndex() || this.deps.hasMilestone(index)) return;
+    const now = this.now();
+    const doubting = p.doubt !== undefined && p.doubt.until > now;
+    if (doubting && index >= p.doubt!.from) return;
+    p.doubt = { from: doubting ? Math.min(index, p.doubt!.from) : index, until: now + CLAIM_DOUBT_MS };
+    if (!doubting) this.deps.onClaimRefuted(peer, index);
   }
 
   /** A peer that has milestone `index` and has not pruned it, in turn; another than `avoid` if possible. */
   private pickPeer(index: number, avoid?: string): string | undefined {
     const candidates = [...this.peers.entries()]
-      .filter(([, p]) => p.heartbeat.solidMilestoneIndex >= index && p.heartbeat.prunedMilestoneIndex < index)
+      .filter(([, p]) => this.claimOf(p) >= index && p.heartbeat.prunedMilestoneIndex < index)
       .map(([id]) => id);
     if (candidates.length === 0) return undefined;
     const others = candidates.filter((c) => c !== avoid);

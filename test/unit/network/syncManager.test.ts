@@ -19,6 +19,7 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
   const stored = new Set<number>();
   const fetches: { peer: string; index: number; settle: (ok: boolean) => void }[] = [];
   const errors: number[] = [];
+  const refuted: string[] = [];
   const sync = new SyncManager(
     { syncTolerance: 1, syncWindow: options.window ?? 4, requestDelayMs: 100, retryMs: 50 },
     {
@@ -30,6 +31,7 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
           fetches.push({ peer, index, settle: (ok) => (ok ? resolve() : reject(new Error("no"))) }),
         ),
       onError: (_peer, index) => errors.push(index),
+      onClaimRefuted: (peer, index) => refuted.push(`${index}@${peer}`),
     },
     () => t,
   );
@@ -38,6 +40,7 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
     sync,
     fetches,
     errors,
+    refuted,
     stored,
     advance: (ms: number) => (t += ms),
     setLedger: (i: number) => (ledger = i),
@@ -50,24 +53,54 @@ const settleAll = async (fetches: { settle: (ok: boolean) => void }[], ok: boole
 };
 
 describe("sync manager", () => {
-  it("is synced within the tolerance of the newest index peers announce; the coordinator always is", () => {
+  it("is synced within the tolerance of the newest milestone received; the coordinator always is", () => {
     const h = harness();
     assert.equal(h.sync.isSynced(), true, "no peers: nothing is known to be newer");
-    h.sync.onHeartbeat("p", heartbeat(11));
+    h.sync.milestoneSeen(11);
     assert.equal(h.sync.isSynced(), true, "one behind: the milestone being confirmed");
-    h.sync.onHeartbeat("p", heartbeat(12));
+    h.sync.milestoneSeen(12);
     assert.equal(h.sync.isSynced(), false);
     assert.equal(h.sync.latestMilestoneIndex(), 12);
-    h.sync.forgetPeer("p");
-    assert.equal(h.sync.isSynced(), true, "a peer that left no longer counts");
-    h.sync.milestoneSeen(20);
-    assert.equal(h.sync.isSynced(), false, "a received milestone counts too");
     h.sync.stop();
     const coo = harness({ isCoordinator: true });
     coo.sync.onHeartbeat("p", heartbeat(50));
     assert.equal(coo.sync.isSynced(), true);
     assert.equal(coo.fetches.length, 0, "the coordinator never fetches");
     coo.sync.stop();
+  });
+
+  it("takes a peer's claim as a hint to ask for it; a claim not delivered is doubted and reported", async () => {
+    const h = harness({ window: 4 });
+    h.sync.onHeartbeat("liar", heartbeat(0xfffffff0));
+    assert.equal(h.sync.isSynced(), true, "a heartbeat alone is no milestone");
+    assert.equal(h.sync.latestMilestoneIndex(), 10);
+    h.advance(100);
+    h.sync.tick();
+    assert.ok(
+      h.fetches.some((f) => f.index === 0xfffffff0 && f.peer === "liar"),
+      "the claim is asked for",
+    );
+    await settleAll(h.fetches, false);
+    assert.deepEqual(h.refuted, ["11@liar"], "reported once: the window's first failure refutes its claim");
+    // its claims from there up are ignored: nothing more is asked of it
+    h.advance(1000);
+    h.sync.onHeartbeat("liar", heartbeat(0xfffffff0));
+    h.sync.tick();
+    assert.equal(h.fetches.length, 0);
+    assert.equal(h.sync.latestMilestoneIndex(), 10);
+    // an honest claim: asked for, arrives (the milestone is received), then counts
+    h.sync.onHeartbeat("honest", heartbeat(12));
+    h.advance(100);
+    h.sync.tick();
+    assert.deepEqual(
+      h.fetches.map((f) => `${f.index}@${f.peer}`),
+      ["11@honest", "12@honest"],
+    );
+    h.sync.milestoneSeen(12);
+    await settleAll(h.fetches, true);
+    assert.equal(h.sync.isSynced(), false);
+    assert.deepEqual(h.refuted, ["11@liar"]);
+    h.sync.stop();
   });
 
   it("asks for the window above the ledger from peers that have it, the newest index only after a delay", async () => {

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { multiaddr } from "@multiformats/multiaddr";
+import { type Heartbeat, MessageType } from "../../src/network/messages.js";
+import { client, DevWallet, type Json, NodeProcess, until } from "../e2e/networkProcess.js";
+import { createRoguePeer, type RoguePeer } from "./helpers/roguePeer.js";
+
+/**
+ * Threat: one peer message knocks a follower out of sync. A rogue peer tells a follower, in
+ * heartbeats, that it has confirmed milestone 0xFFFFFFF0. A claim is only a hint: the follower
+ * asks the rogue for that milestone, gets nothing, scores the rogue down, and keeps its newest
+ * milestone the newest one received with valid signatures: it stays synced and healthy, takes
+ * blocks, and does not pass the claim on in its own heartbeats (docs/decisions.md, Threats).
+ */
+describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
+  const CLAIM = 0xfffffff0;
+  let coordinator: NodeProcess;
+  let follower: NodeProcess;
+  let rogue: RoguePeer;
+  let token = "";
+  before(async () => {
+    coordinator = await NodeProcess.create("coo");
+    coordinator.start();
+    const addressA = await coordinator.address();
+    const args = ["--network-config", join(coordinator.dataDir, "network.json"), "--peer", addressA];
+    follower = await NodeProcess.create("follower", args);
+    follower.start();
+    await follower.address();
+    await follower.stop();
+    token = follower.token();
+    follower.start();
+    await until(
+      async () => {
+        const { status } = await follower.info();
+        return status.isSynced && status.confirmedMilestone.index > 2 ? true : undefined;
+      },
+      30_000,
+      "the follower synced",
+    );
+    rogue = await createRoguePeer();
+  });
+  after(async () => {
+    await rogue?.stop();
+    await follower?.dispose();
+    await coordinator?.dispose();
+  });
+
+  it("asks for the claimed milestone, scores the liar, and stays synced", async () => {
+    const fromFollower: Heartbeat[] = [];
+    const asked: number[] = [];
+    await rogue.answer(async (request) => {
+      if (request.type === MessageType.Heartbeat) fromFollower.push(request.heartbeat);
+      if (request.type === MessageType.MilestoneRequest) asked.push(request.index);
+      // a liar has nothing to show: it closes the stream without an answer
+    });
+    const address = await follower.address();
+    await rogue.node.dial(multiaddr(address));
+    const lie: Heartbeat = {
+      solidMilestoneIndex: CLAIM,
+      prunedMilestoneIndex: 0,
+      latestMilestoneIndex: CLAIM,
+      connectedPeers: 1,
+      syncedPeers: 1,
+    };
+    const peerOf = async (): Promise<Json | undefined> =>
+      ((await follower.get("/api/core/v2/peers", token)).body as unknown as Json[]).find((p) => p.id === rogue.id);
+
+    const deadline = Date.now() + 6_000;
+    while (Date.now() < deadline) {
+      await rogue.send(address, { type: MessageType.Heartbeat, heartbeat: lie }).catch(() => {});
+      const { status } = await follower.info();
+      assert.equal(status.isSynced, true, JSON.stringify(status));
+      assert.ok(status.latestMilestone.index < CLAIM, `latest ${status.latestMilestone.index}`);
+      assert.equal((await follower.get("/health")).status, 200);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    // the claim was checked by asking the liar for milestones it claims to have
+    assert.ok(asked.length >= 1, "the rogue was asked for a milestone it claimed");
+    const scored = await until(
+      async () => {
+        const p = await peerOf();
+        return p && p.score < 0 ? p : undefined;
+      },
+      10_000,
+      "the liar scored down",
+    );
+    assert.ok(scored.gossip.metrics.invalidMessages >= 1);
+    assert.ok(fromFollower.length > 0, "the follower sent the rogue its heartbeats");
+    for (const h of fromFollower) assert.ok(h.latestMilestoneIndex < CLAIM, "the claim is not passed on");
+
+    // the follower takes blocks and confirms them
+    const blockId = await new DevWallet(client(follower)).pay(1);
+    const meta = await until(
+      async () => {
+        const m = await client(follower).blockMetadata(blockId);
+        return m.ledgerInclusionState ? m : undefined;
+      },
+      20_000,
+      "the payment confirmed",
+    );
+    assert.equal(meta.ledgerInclusionState, "included");
+  });
+});
