@@ -36,6 +36,10 @@ export interface ApiNode {
   options: {
     /** Worker threads for PoW on submitted blocks; 0 = PoW disabled (503 when it is needed). */
     powWorkers: number;
+    /** Submitted blocks mined or waiting for it at most (beyond: 503); default 16. */
+    powQueue?: number;
+    /** Longest PoW on one submitted block, in ms (beyond: 503); default 60 s. */
+    powTimeoutMs?: number;
     dataDir: string;
   };
 }

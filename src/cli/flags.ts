@@ -48,6 +48,18 @@ export const FLAGS: FlagSpec[] = [
     kind: "int",
     help: "worker threads for PoW on submitted blocks (0 disables)",
   },
+  {
+    flag: "pow-queue",
+    key: "powQueue",
+    kind: "int",
+    help: "submitted blocks mined or waiting for PoW at most (more answer 503)",
+  },
+  {
+    flag: "pow-timeout",
+    key: "powTimeoutMs",
+    kind: "int",
+    help: "longest PoW on one submitted block in ms (longer answers 503)",
+  },
   { flag: "log-level", key: "logLevel", kind: "level", help: `log level (${LEVELS.join(", ")})` },
   {
     flag: "explorer-port",

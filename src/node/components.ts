@@ -4,6 +4,7 @@ import { VerifyPool } from "../crypto/verifyPool.js";
 import { addressLedger, explorerIndex, Indexer } from "../indexer/index.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import { defaultPowOptions } from "../pow/index.js";
 import { SnapshotManager } from "../snapshot/index.js";
 import { Repositories } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
@@ -125,7 +126,9 @@ export async function buildComponents(
           intervalMs: options.milestoneIntervalMs,
           keyPair,
           verifyPool,
-          powWorkers: options.powWorkers,
+          // its own threads, one per core: they idle between milestones, and a milestone's
+          // checkpoints are a chain mined one after the other (--pow-workers is for clients)
+          powWorkers: defaultPowOptions.workers,
           onBlockIssued: (issued) => intake.announceIssued(issued),
         },
         onError,

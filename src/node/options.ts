@@ -43,6 +43,10 @@ export interface NodeOptions {
   /** Open HTTP connections at most, and per client address (the oldest idle one makes room). */
   apiMaxConnections: number;
   apiMaxConnectionsPerAddress: number;
+  /** Submitted blocks the node mines or holds for mining at most; more answer 503. */
+  powQueue: number;
+  /** Longest the node mines one submitted block, in ms; longer answers 503. */
+  powTimeoutMs: number;
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -52,6 +56,8 @@ export const defaultNodeOptions: NodeOptions = {
   milestoneIntervalMs: 1000,
   minPowScore: 100,
   powWorkers: 1,
+  powQueue: 16,
+  powTimeoutMs: 60_000,
   logLevel: "info",
   explorerPort: 0,
   publicRoutes: ["/*"],

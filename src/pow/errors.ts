@@ -7,6 +7,8 @@ import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError
 export enum PowErrorCode {
   /** PoW was requested from a node configured with zero PoW workers. */
   Disabled = "POW_DISABLED",
+  /** The pool already holds as many calls as the caller allows (a queue bound); try later. */
+  Busy = "POW_BUSY",
   /** The caller's AbortSignal fired before a nonce was found. */
   Aborted = "POW_ABORTED",
   /** The worker count is not a non-negative integer. */

@@ -30,6 +30,11 @@ export interface MineOptions {
   workers: number;
   /** Aborting rejects with `Aborted` and stops the call's threads within one transform. */
   signal?: AbortSignal;
+  /**
+   * Calls running or waiting in this pool at most, this one included; beyond it the call
+   * rejects with `Busy` at once (the API answers 503). Unbounded when absent.
+   */
+  maxJobs?: number;
 }
 
 /** Batches are aligned to this (a multiple of every hasher's lane count). */
@@ -95,6 +100,11 @@ export class MinerPool {
     return this.threads.length;
   }
 
+  /** Calls running or waiting. */
+  get jobCount(): number {
+    return this.jobs.size;
+  }
+
   /** Threads that still have an unanswered job (0 once every call has stopped). */
   get busy(): number {
     return this.threads.filter((t) => t.pending.size > 0).length;
@@ -110,6 +120,9 @@ export class MinerPool {
     if (this.closed) throw new LedgerNodeError(PowErrorCode.PoolClosed, "the miner pool is closed");
     if (signal?.aborted) throw new LedgerNodeError(PowErrorCode.Aborted, "proof of work aborted");
     if (zeros === 0) return 0n;
+    if (options.maxJobs !== undefined && this.jobs.size >= options.maxJobs) {
+      throw new LedgerNodeError(PowErrorCode.Busy, `${this.jobs.size} blocks are waiting for proof of work already`);
+    }
     return this.run({ digest: digest.slice(), zeros, targetScore, blockLength, workers, signal });
   }
 
@@ -208,12 +221,23 @@ export class MinerPool {
   }
 }
 
-let sharedPool: MinerPool | undefined;
+/**
+ * Whose work a pool does. The node's own blocks (the coordinator's checkpoints) have threads of
+ * their own, so they never wait behind blocks clients asked the node to mine: a flood of those
+ * cannot hold milestones back (docs/decisions.md, Threats).
+ */
+export type MinerPoolName = "clients" | "node";
 
-/** The process-wide pool behind `mine`, created on first use. */
-export function minerPool(): MinerPool {
-  if (sharedPool === undefined) sharedPool = new MinerPool();
-  return sharedPool;
+const sharedPools = new Map<MinerPoolName, MinerPool>();
+
+/** The process-wide pool of that name, created on first use. */
+export function minerPool(name: MinerPoolName = "clients"): MinerPool {
+  let pool = sharedPools.get(name);
+  if (pool === undefined) {
+    pool = new MinerPool();
+    sharedPools.set(name, pool);
+  }
+  return pool;
 }
 
 /**
@@ -229,9 +253,9 @@ export function mine(
   return minerPool().mine(digest, targetScore, blockLength, options);
 }
 
-/** Terminates the shared pool's threads (node shutdown); a later `mine` starts a new pool. */
+/** Terminates the shared pools' threads (node shutdown); a later `mine` starts new pools. */
 export async function closeMinerPool(): Promise<void> {
-  const pool = sharedPool;
-  sharedPool = undefined;
-  await pool?.close();
+  const pools = [...sharedPools.values()];
+  sharedPools.clear();
+  await Promise.all(pools.map((p) => p.close()));
 }

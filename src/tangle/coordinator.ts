@@ -135,7 +135,7 @@ export class Coordinator {
     const block: Block = { protocolVersion: params.protocolVersion, parents: uniqueSorted(parents), nonce: 0n };
     let bytes = encodeBlock(block);
     if (params.minPowScore > 0) {
-      block.nonce = await minerPool().mine(powDigest(bytes), params.minPowScore, bytes.length, {
+      block.nonce = await minerPool("node").mine(powDigest(bytes), params.minPowScore, bytes.length, {
         workers: this.options.powWorkers ?? 1,
       });
       bytes = encodeBlock(block);

@@ -4,7 +4,7 @@ import { concatBytes, fromHex, toHex } from "../../codec/hex.js";
 import { expectObject } from "../../codec/json.js";
 import { validateBlockSyntax } from "../../codec/syntactic.js";
 import { type Block, PayloadType } from "../../codec/types.js";
-import { minerPool, powDigest, powScore, withNonce } from "../../pow/index.js";
+import { isPowError, minerPool, PowErrorCode, powDigest, powScore, withNonce } from "../../pow/index.js";
 import { IgnoreReason, type IntakeVerdict } from "../../tangle/intake.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, unavailable } from "../errors.js";
@@ -137,6 +137,32 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
 }
 
 /**
+ * The node mines a client's block only within bounds: at most `powQueue` blocks mined or
+ * waiting, each for at most `powTimeoutMs`; beyond either the answer is 503 with the reason,
+ * as the spec allows when the node cannot do the PoW (docs/decisions.md, Threats). Its own
+ * blocks are mined in a pool of their own and never wait behind these.
+ */
+async function mineForClient(node: ApiNode, bytes: Uint8Array, reply: FastifyReply): Promise<bigint> {
+  const { powWorkers, powQueue = 16, powTimeoutMs = 60_000 } = node.options;
+  const timeout = AbortSignal.timeout(powTimeoutMs);
+  try {
+    return await minerPool("clients").mine(powDigest(bytes), node.tangle.protocolParameters.minPowScore, bytes.length, {
+      workers: powWorkers,
+      signal: AbortSignal.any([abortOnDisconnect(reply), timeout]),
+      maxJobs: powQueue,
+    });
+  } catch (e) {
+    if (timeout.aborted) {
+      throw unavailable(`proof of work took longer than ${powTimeoutMs} ms; send the block with a nonce`);
+    }
+    if (isPowError(e, PowErrorCode.Busy)) {
+      throw unavailable(`the node's proof-of-work queue is full (${e.message}); retry later or send a nonce`);
+    }
+    throw e;
+  }
+}
+
+/**
  * Steps 3-4: syntax, known parents, PoW. Returns the bytes to accept and the block they encode
  * (already checked, so the submit path does not decode and validate it again).
  */
@@ -161,10 +187,7 @@ async function completeBlock(
   }
   if (isMilestone || block.nonce !== 0n || params.minPowScore === 0) return { bytes, block };
   if (powScore(bytes) >= params.minPowScore) return { bytes, block };
-  const nonce = await minerPool().mine(powDigest(bytes), params.minPowScore, bytes.length, {
-    workers: node.options.powWorkers,
-    signal: abortOnDisconnect(reply),
-  });
+  const nonce = await mineForClient(node, bytes, reply);
   bytes = withNonce(bytes, nonce);
   return { bytes, block: { ...block, nonce } };
 }
