@@ -6,6 +6,7 @@ import type { ConeBlock } from "../ledger/pastCone.js";
 import {
   type BlockMetadataRecord,
   Bucket,
+  childKey,
   decodeBlockMetadata,
   decodeMilestoneRecord,
   decodeU32,
@@ -55,7 +56,23 @@ interface UnreferencedBlock extends ConeBlock, ConeRootEntry {
   milestone: boolean;
   /** Unix seconds when the block was taken in (stored in its metadata). */
   arrivalTime: number;
+  /**
+   * The newest milestone index known when the block was taken in (the ledger's, or a newer one
+   * received): the block is dropped once the ledger is `UNCONFIRMABLE_AFTER` past it unreferenced.
+   */
+  arrivalIndex: number;
 }
+
+/**
+ * Milestones after its arrival past which an unreferenced block is dropped, beyond the network's
+ * below-max-depth. A coordinator references every tip whose cone is not below max depth at its
+ * next milestone, so a block still unreferenced this long after it came either hangs on a cone
+ * below max depth (lazy for good) or never became solid (its parents never came): it can no
+ * longer be confirmed. Hornet keeps such blocks under their arrival milestone until it prunes
+ * that milestone; they are dropped here as soon as they are certain to be useless, from memory
+ * and from disk (docs/decisions.md, Threats).
+ */
+export const UNCONFIRMABLE_MARGIN = 2;
 
 const RECENTLY_REFERENCED_MAX = 200_000;
 const MILESTONE_IDS_MAX = 100_000;
@@ -96,6 +113,10 @@ export class Tangle {
   private readonly milestoneIds = new Map<number, Uint8Array>();
   /** Intake's batches, written behind (storeBlock). */
   private readonly intake: IntakeWrites;
+  /** The newest milestone index among blocks taken in (a milestone may arrive before its cone is solid). */
+  private newestMilestoneSeen = 0;
+  /** Blocks dropped as unconfirmable since start. */
+  droppedCount = 0;
   private constructor(
     readonly store: KvStore,
     readonly options: TangleOptions,
@@ -190,6 +211,23 @@ export class Tangle {
   coneRootIndexes(blockId: Uint8Array): { ycri: number; ocri: number } | undefined {
     const entry = this.unreferenced.get(toHex(blockId));
     return entry?.solid ? { ycri: entry.ycri, ocri: entry.ocri } : undefined;
+  }
+
+  /**
+   * Whether a block approving `blockId` now would be below max depth (TIP-22): the oldest
+   * milestone its cone reaches (the one that referenced it, its entry point's, or its oldest
+   * cone root while unreferenced) is more than `belowMaxDepth` behind the latest. Such a block
+   * is never selected as a tip nor referenced by a milestone; an unknown block is not judged.
+   */
+  async isBelowMaxDepth(blockId: Uint8Array): Promise<boolean> {
+    const key = toHex(blockId);
+    const entry = this.unreferenced.get(key);
+    const root = entry
+      ? entry.solid
+        ? entry.ocri
+        : undefined
+      : (this.solidEntryPoints.get(key) ?? ((await this.referencedIndexOf(blockId, key)) || undefined));
+    return root !== undefined && this.latest.index - root > this.protocolParameters.belowMaxDepth;
   }
 
   /** Whether the block is solid right now (in memory, or referenced/entry point). */
@@ -289,6 +327,7 @@ export class Tangle {
       solid: false,
       milestone,
       arrivalTime,
+      arrivalIndex: this.newestKnownIndex(block),
       ycri: 0,
       ocri: 0,
       coneRootPass: 0,
@@ -306,6 +345,52 @@ export class Tangle {
         }
       }
     }
+  }
+
+  /** The newest milestone index known, counting the block itself when it is a milestone. */
+  private newestKnownIndex(block: Block): number {
+    if (block.payload?.type === PayloadType.Milestone) {
+      this.newestMilestoneSeen = Math.max(this.newestMilestoneSeen, block.payload.index);
+    }
+    return Math.max(this.latest.index, this.newestMilestoneSeen);
+  }
+
+  /**
+   * Drops the blocks that can no longer be confirmed (see UNCONFIRMABLE_MARGIN), with every
+   * block held that approves one of them (it hangs on the same cone, and a walk must never find
+   * a parent missing from memory that no milestone referenced): out of memory (tip pool, waiting
+   * lists) and off disk (block, metadata, child links, unreferenced marker), so they are neither
+   * walked at every milestone nor admitted again at the next start. Milestone blocks stay: a
+   * milestone is applied whenever its cone is complete.
+   */
+  private dropUnconfirmable(): void {
+    const horizon = this.latest.index - this.protocolParameters.belowMaxDepth - UNCONFIRMABLE_MARGIN;
+    if (horizon <= 0) return;
+    const dropped = new Set<string>();
+    // in the order blocks were admitted, so a parent is decided before the blocks approving it
+    for (const entry of this.unreferenced.values()) {
+      if (entry.milestone) continue;
+      if (entry.arrivalIndex > horizon && !entry.parentKeys.some((pk) => dropped.has(pk))) continue;
+      dropped.add(entry.key);
+    }
+    if (dropped.size === 0) return;
+    const batch = this.intake.batch();
+    for (const key of dropped) {
+      const entry = this.unreferenced.get(key)!;
+      batch
+        .del(idKey(Bucket.Block, entry.blockId))
+        .del(idKey(Bucket.BlockMetadata, entry.blockId))
+        .del(idKey(Bucket.Unreferenced, entry.blockId));
+      for (const p of entry.block.parents) batch.del(childKey(p, entry.blockId));
+      this.unreferenced.delete(key);
+      this.tips.remove(entry.blockId, key);
+      this.waiting.delete(key);
+      for (const pk of entry.parentKeys) {
+        const waiting = this.waiting.get(pk);
+        if (waiting?.delete(key) && waiting.size === 0) this.waiting.delete(pk);
+      }
+    }
+    this.droppedCount += dropped.size;
   }
 
   /** Marks the block solid if all parents are; otherwise registers it as waiting. */
@@ -448,6 +533,7 @@ export class Tangle {
     }
     this.latest = milestone;
     this.rememberMilestoneId(milestone.index, milestone.milestoneId);
+    this.dropUnconfirmable();
     this.recomputeConeRoots();
   }
 }

@@ -184,6 +184,12 @@ async function completeBlock(
     if (!tangle.isSolidEntryPoint(parent) && !(await tangle.hasBlock(parent))) {
       throw badRequest(`block.parents[${i}]: block ${toHex(parent)} is not known to this node`);
     }
+    // a block on a cone below max depth could never be confirmed (docs/decisions.md, Threats)
+    if (await tangle.isBelowMaxDepth(parent)) {
+      throw badRequest(
+        `block.parents[${i}]: block ${toHex(parent)} is below max depth (more than ${params.belowMaxDepth} milestones old); take parents from the tips route`,
+      );
+    }
   }
   if (isMilestone || block.nonce !== 0n || params.minPowScore === 0) return { bytes, block };
   if (powScore(bytes) >= params.minPowScore) return { bytes, block };
