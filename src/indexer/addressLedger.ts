@@ -1,5 +1,5 @@
 import { serializeAddressBytes } from "../codec/address.js";
-import { toHex } from "../codec/hex.js";
+import { compareBytes, toHex } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
 import { type Address, type Output, OutputType, UnlockConditionType } from "../codec/types.js";
@@ -311,6 +311,63 @@ export async function readAllBalances(
     }
     return out;
   });
+}
+
+/** Addresses the richest list keeps, richest first (the most a request may ask for). */
+export const RANKED_ADDRESSES = 1000;
+
+/** Ledger-wide figures of the explorer: the richest addresses and balances by order of magnitude. */
+export interface LedgerRankings {
+  ledgerIndex: number;
+  /** At most RANKED_ADDRESSES, richest first, ties by address bytes. */
+  richest: { address: Uint8Array; total: bigint }[];
+  /** Range k holds the addresses whose balance lies in [10^k, 10^(k+1)), by k. */
+  distribution: { k: number; addressCount: number; total: bigint }[];
+}
+
+const rankingsByStore = new WeakMap<KvStore, { ledgerIndex: number; rankings: Promise<LedgerRankings> }>();
+
+/**
+ * The rankings at the current ledger index, computed once per milestone whatever the number of
+ * requests (they share one scan of every balance; docs/decisions.md, Threats).
+ */
+export async function ledgerRankings(store: KvStore): Promise<LedgerRankings> {
+  const ledgerIndex = await readLedgerIndex(store);
+  const cached = rankingsByStore.get(store);
+  if (cached && cached.ledgerIndex === ledgerIndex) return cached.rankings;
+  const rankings = computeRankings(store);
+  rankingsByStore.set(store, { ledgerIndex, rankings });
+  rankings.then(
+    (r) => {
+      // the ledger moved during the scan: file the result under the index it was read at
+      if (r.ledgerIndex !== ledgerIndex && rankingsByStore.get(store)?.rankings === rankings) {
+        rankingsByStore.set(store, { ledgerIndex: r.ledgerIndex, rankings });
+      }
+    },
+    () => {
+      if (rankingsByStore.get(store)?.rankings === rankings) rankingsByStore.delete(store);
+    },
+  );
+  return rankings;
+}
+
+async function computeRankings(store: KvStore): Promise<LedgerRankings> {
+  const { value, ledgerIndex } = await readAllBalances(store);
+  const ranges = new Map<number, { addressCount: number; total: bigint }>();
+  for (const e of value) {
+    // an address listed owns outputs, so its balance is positive
+    const k = e.total.toString().length - 1;
+    const r = ranges.get(k) ?? { addressCount: 0, total: 0n };
+    r.addressCount += 1;
+    r.total += e.total;
+    ranges.set(k, r);
+  }
+  value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
+  return {
+    ledgerIndex,
+    richest: value.slice(0, RANKED_ADDRESSES),
+    distribution: [...ranges.entries()].sort((a, b) => a[0] - b[0]).map(([k, r]) => ({ k, ...r })),
+  };
 }
 
 /**

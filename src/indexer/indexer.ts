@@ -43,6 +43,14 @@ import { matches, needsFacts, type OutputQuery, planScans, type ScanPlan } from 
 const MAX_RANGE_READ = 1001;
 
 /**
+ * Index entries one listing request examines at most. A filtered listing may skip many entries
+ * for each it returns (a tag matched by one output in a million); past this many the page ends
+ * early, maybe short or empty, with a cursor where the examination stopped, so one request costs
+ * bounded work and the client follows the cursor as for any page (docs/decisions.md, Threats).
+ */
+export const MAX_EXAMINED_PER_REQUEST = 10_000;
+
+/**
  * Secondary indexes over the unspent ledger, kept in the node's LevelDB: chain ID → current
  * output, and per output kind the unspent outputs in booking order, overall and by every field
  * value inx-indexer filters on. Each milestone's changes go into that milestone's one atomic
@@ -364,21 +372,33 @@ export class Indexer implements LedgerIndex {
       const plans = planScans(q);
       const items: Uint8Array[] = [];
       let next: Position | undefined;
+      const budget = { left: MAX_EXAMINED_PER_REQUEST };
       const heads = plans.map((plan) =>
-        plan.list ? new ListHead(this.store, plan, plan.list, q) : new RangeHead(this.store, plan, q),
+        plan.list ? new ListHead(this.store, plan, plan.list, q, budget) : new RangeHead(this.store, plan, q, budget),
       );
       try {
         await Promise.all(heads.map((h) => h.advance()));
         let last: Uint8Array | undefined;
         for (;;) {
+          // the head whose current entry (a match, or where its examination stopped) comes first
           let at = -1;
           for (let i = 0; i < heads.length; i++) {
             const h = heads[i]!;
-            if (h.key && (at < 0 || compareBytes(positionSlice(h.key), positionSlice(heads[at]!.key!)) < 0)) at = i;
+            const k = h.key ?? h.stoppedAt;
+            if (
+              k &&
+              (at < 0 || compareBytes(positionSlice(k), positionSlice((heads[at]!.key ?? heads[at]!.stoppedAt)!)) < 0)
+            )
+              at = i;
           }
           if (at < 0) break;
           const head = heads[at]!;
-          const key = head.key!;
+          if (!head.key) {
+            // the budget ran out: everything before this position is listed, the rest is the next page's
+            next = positionOfKey(head.stoppedAt!);
+            break;
+          }
+          const key = head.key;
           const moving = head.advance();
           if (moving) await moving;
           const pos = positionSlice(key);
@@ -402,6 +422,8 @@ export class Indexer implements LedgerIndex {
 interface Head {
   /** A key ending in the position (a list's head holds the position itself); undefined once exhausted. */
   key: Uint8Array | undefined;
+  /** With no `key`: the first entry not examined when the request's budget ran out. */
+  stoppedAt: Uint8Array | undefined;
   /** Moves to the next matching entry: at once when it is in memory, else the returned promise reads on. */
   advance(): Promise<void> | undefined;
   close(): Promise<void>;
@@ -424,6 +446,7 @@ function accepts(value: Uint8Array | undefined, q: OutputQuery, indexed: ScanPla
  */
 class ListHead implements Head {
   key: Uint8Array | undefined;
+  stoppedAt: Uint8Array | undefined;
   private readonly reader: ListReader;
   private readonly facts: boolean;
 
@@ -432,6 +455,7 @@ class ListHead implements Head {
     private readonly plan: ScanPlan,
     list: Uint8Array,
     private readonly q: OutputQuery,
+    private readonly budget: { left: number },
   ) {
     this.facts = needsFacts(q, plan.indexed);
     this.reader = new ListReader(store, list, positionSlice(plan.gte));
@@ -441,6 +465,11 @@ class ListHead implements Head {
     const high = positionSlice(this.plan.lte);
     for (let e = this.reader.next(); e; e = this.reader.next()) {
       if (compareBytes(e.position, high) > 0) break;
+      if (this.budget.left-- <= 0) {
+        this.key = undefined;
+        this.stoppedAt = e.position;
+        return undefined;
+      }
       if (!this.facts || accepts(e.facts, this.q, this.plan.indexed)) {
         this.key = e.position;
         return undefined;
@@ -461,6 +490,7 @@ class ListHead implements Head {
 class RangeHead implements Head {
   /** The current matching key; undefined once the range is exhausted. */
   key: Uint8Array | undefined;
+  stoppedAt: Uint8Array | undefined;
   private readonly reader: RangeReader;
   private readonly facts: boolean;
   private readonly readSize: number;
@@ -472,6 +502,7 @@ class RangeHead implements Head {
     store: KvStore,
     private readonly plan: ScanPlan,
     private readonly q: OutputQuery,
+    private readonly budget: { left: number },
   ) {
     this.facts = needsFacts(q, plan.indexed);
     this.readSize = Math.min(q.pageSize + 1, MAX_RANGE_READ);
@@ -481,6 +512,11 @@ class RangeHead implements Head {
   /** Moves to the next matching entry: at once when it is in memory, else the returned promise reads on. */
   advance(): Promise<void> | undefined {
     while (this.at < this.entries.length) {
+      if (this.budget.left-- <= 0) {
+        this.key = undefined;
+        this.stoppedAt = this.entries[this.at]![0];
+        return undefined;
+      }
       const [key, value] = this.entries[this.at++]!;
       if (!this.facts || accepts(value, this.q, this.plan.indexed)) {
         this.key = key;

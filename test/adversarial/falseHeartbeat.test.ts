@@ -85,7 +85,7 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
       10_000,
       "the liar scored down",
     );
-    assert.ok(scored.gossip.metrics.invalidMessages >= 1);
+    assert.ok(scored.score < 0);
     assert.ok(fromFollower.length > 0, "the follower sent the rogue its heartbeats");
     for (const h of fromFollower) assert.ok(h.latestMilestoneIndex < CLAIM, "the claim is not passed on");
 

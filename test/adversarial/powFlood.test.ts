@@ -61,9 +61,10 @@ describe("threat: a flood of blocks for the node to mine", () => {
         if (!res) continue;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         const body = (await res.json()) as { error?: { details: string } };
-        if (res.status === 503) reasons.add(body.error!.details);
-        else if (res.status === 503 || res.status !== 201) assert.fail(`${res.status} ${JSON.stringify(body)}`);
-        if (res.status === 503) await new Promise((r) => setTimeout(r, 20));
+        if (res.status === 503) {
+          reasons.add(body.error!.details);
+          await new Promise((r) => setTimeout(r, 100));
+        } else if (res.status !== 201) assert.fail(`${res.status} ${JSON.stringify(body)}`);
       }
     };
     // honest clients mine their blocks themselves, each on a recent block rather than on all
@@ -94,13 +95,13 @@ describe("threat: a flood of blocks for the node to mine", () => {
       while (Date.now() < until + 1_000) {
         const index = await confirmedIndex();
         if (index !== seen[seen.length - 1]!.index) seen.push({ index, at: Date.now() });
-        await new Promise((r) => setTimeout(r, 25));
+        await new Promise((r) => setTimeout(r, 10));
       }
     })();
     await Promise.all([
       ...[1, 2, 3, 4].map((t) => client(30_000, t)),
       ...Array.from({ length: 16 }, (_, i) => client(32, 16 + i)),
-      ...[1, 2, 3, 4].map(honestClient),
+      ...[1, 2, 3].map(honestClient),
       watch,
     ]);
     const gaps = seen.slice(1).map((s, i) => s.at - seen[i]!.at);

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import { addressFromBech32, addressToBech32, deserializeAddress, serializeAddressBytes } from "../../codec/address.js";
-import { compareBytes, fromHex, toHex } from "../../codec/hex.js";
+import { fromHex, toHex } from "../../codec/hex.js";
 import { decodeOutput } from "../../codec/outputs/output.js";
 import { ReadStream } from "../../codec/readStream.js";
 import {
   addressUpdates,
   availableBalance,
+  ledgerRankings,
   ownerAddress,
+  RANKED_ADDRESSES,
   readAddressEntry,
-  readAllBalances,
 } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
@@ -44,7 +45,7 @@ import { paging, parsePageSize, parseU32, queryParams } from "./queryParams.js";
  */
 
 export const DEFAULT_RICHEST_TOP = 200;
-export const MAX_RICHEST_TOP = 1000;
+export const MAX_RICHEST_TOP = RANKED_ADDRESSES;
 
 interface BalanceAnswer {
   totalBalance: string;
@@ -327,34 +328,22 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     const p = queryParams(request.query, RICHEST_PARAMS);
     const raw = p.get("top");
     const top = raw === undefined ? DEFAULT_RICHEST_TOP : parsePageSize("top", raw, MAX_RICHEST_TOP);
-    const { value, ledgerIndex } = await readAllBalances(store());
-    value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
+    const { richest, ledgerIndex } = await ledgerRankings(store());
     return {
-      top: value.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
+      top: richest.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
       ledgerIndex,
     };
   });
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
     queryParams(request.query, NO_PARAMS);
-    const { value, ledgerIndex } = await readAllBalances(store());
-    // range k holds balances in [10^k, 10^(k+1)); an address listed owns outputs, so its balance is positive
-    const ranges = new Map<number, { addressCount: number; total: bigint }>();
-    for (const e of value) {
-      const k = e.total.toString().length - 1;
-      const r = ranges.get(k) ?? { addressCount: 0, total: 0n };
-      r.addressCount += 1;
-      r.total += e.total;
-      ranges.set(k, r);
-    }
+    const { distribution, ledgerIndex } = await ledgerRankings(store());
     return {
-      distribution: [...ranges.entries()]
-        .sort((a, b) => a[0] - b[0])
-        .map(([k, r]) => ({
-          addressCount: r.addressCount,
-          totalBalance: r.total.toString(),
-          range: { start: 10 ** k, end: 10 ** (k + 1) },
-        })),
+      distribution: distribution.map(({ k, addressCount, total }) => ({
+        addressCount,
+        totalBalance: total.toString(),
+        range: { start: 10 ** k, end: 10 ** (k + 1) },
+      })),
       ledgerIndex,
     };
   });

@@ -7,6 +7,7 @@ import { toHex } from "../../../src/codec/hex.js";
 import { type Address, UnlockConditionType } from "../../../src/codec/types.js";
 import { scanLedgerAddresses } from "../../../src/indexer/index.js";
 import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { Bucket } from "../../../src/storage/index.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { basic, type Wallet, wallet } from "../../helpers/txBuilder.js";
@@ -243,6 +244,40 @@ describe("explorer: balances before the first milestone", () => {
       const after = (await app.inject(`${V2}/ledger/richest-addresses`)).json();
       assert.deepEqual(after.top, top.top);
       assert.equal(after.ledgerIndex, 1);
+    } finally {
+      await app.close();
+      await tb.dispose();
+    }
+  });
+});
+
+describe("explorer: ledger-wide rankings", () => {
+  it("scans the balances once per milestone, whatever the number of requests", async () => {
+    const tb = await TangleBuilder.create();
+    const app = buildServer(tb.node, "silent");
+    try {
+      await app.ready();
+      await tb.milestone();
+      // every read of the balance bucket, counted on the node's own store
+      const store = tb.node.store;
+      const scan = store.scan.bind(store);
+      let scans = 0;
+      store.scan = (options) => {
+        if (options.prefix[0] === Bucket.AddressBalance) scans++;
+        return scan(options);
+      };
+      const ask = () =>
+        Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            app.inject(`${V2}/ledger/${i % 2 ? "richest-addresses" : "token-distribution"}`),
+          ),
+        );
+      for (const r of await ask()) assert.equal(r.statusCode, 200, r.body);
+      for (const r of await ask()) assert.equal(r.json().ledgerIndex, 1);
+      assert.equal(scans, 1, "one scan for twenty requests at milestone 1");
+      await tb.milestone();
+      for (const r of await ask()) assert.equal(r.json().ledgerIndex, 2);
+      assert.equal(scans, 2, "and one more at milestone 2");
     } finally {
       await app.close();
       await tb.dispose();
