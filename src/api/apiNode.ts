@@ -25,8 +25,8 @@ export interface ApiNode {
   };
   /** The indexer behind the indexer routes, kept in step with the ledger by the node. */
   indexer: Indexer;
-  /** The `metrics` of the info route, kept by the node from its events. */
-  metrics: { readonly metrics: NodeMetrics };
+  /** The `metrics` of the info route, kept by the node from its events, and when the ledger last advanced (ms). */
+  metrics: { readonly metrics: NodeMetrics; readonly lastConfirmedAt?: number };
   /** HS256 secret of the JWTs that open protected routes. */
   jwtSecret: Uint8Array;
   /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */
@@ -41,5 +41,7 @@ export interface ApiNode {
     /** Longest PoW on one submitted block, in ms (beyond: 503); default 60 s. */
     powTimeoutMs?: number;
     dataDir: string;
+    /** The network's milestone interval in ms: health expects a milestone every few of them. */
+    milestoneIntervalMs?: number;
   };
 }

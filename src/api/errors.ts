@@ -68,8 +68,9 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [TangleErrorCode.MilestoneMismatch]: 500,
   [TangleErrorCode.NotCoordinator]: 503,
   [TangleErrorCode.MilestoneNotApplied]: 500,
-  // the database: the node's own failures
+  // the database: the node's own failures; a disk that refuses writes makes it unavailable
   ...allCodes(StorageErrorCode, 500),
+  [StorageErrorCode.WriteFailed]: 503,
   // a ledger contract broken inside the node (a conflict never reaches a caller as an error)
   ...allCodes(LedgerErrorCode, 500),
   // PoW: the node cannot mine this block now (disabled, aborted, its miner failed)

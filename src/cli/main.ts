@@ -3,6 +3,7 @@ import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
+import { isStorageError, StorageErrorCode } from "../storage/index.js";
 import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
 import { helpText, isUsageError, parseArgs } from "./flags.js";
 import { runTokenCommand } from "./token.js";
@@ -37,15 +38,23 @@ async function main(): Promise<void> {
     return;
   }
   const options = parsed.options;
+  // errors of the node's background work may come while it opens, before the server exists
+  let app: ReturnType<typeof buildServer> | undefined;
   const node = await LedgerNode.open(options, (e) => {
-    app.log.error({ err: e }, "coordinator failed to issue a milestone");
+    // a database refusing writes: said once, loudly, with what to do; the node keeps serving reads
+    if (isStorageError(e, StorageErrorCode.WriteFailed)) {
+      console.error(`ledger-node: ${e.message} (data directory ${options.dataDir})`);
+      return;
+    }
+    if (app) app.log.error({ err: e }, "a background task failed (coordinator, confirmation, pruning or snapshots)");
+    else console.error(`ledger-node: ${(e as Error).message}`);
     // a signed milestone that cannot be written: stop rather than sign another of its index
     if (isTangleError(e, TangleErrorCode.MilestoneNotApplied)) {
       console.error(`ledger-node: ${(e as Error).message}`);
       void shutdown("the coordinator stopped", 1);
     }
   });
-  const app = buildServer(node, options.logLevel, {
+  app = buildServer(node, options.logLevel, {
     auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
     connections: {
       ...defaultApiConnectionOptions,

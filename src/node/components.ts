@@ -6,7 +6,7 @@ import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { defaultPowOptions } from "../pow/index.js";
 import { SnapshotManager } from "../snapshot/index.js";
-import { Repositories } from "../storage/index.js";
+import { describeWriteFault, Repositories, StorageErrorCode } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { NodeEvents } from "../tangle/events.js";
@@ -15,6 +15,7 @@ import { MetricsTracker } from "../tangle/metrics.js";
 import { Pruner } from "../tangle/prune.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import type { OpenedDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
@@ -77,6 +78,9 @@ export async function buildComponents(
   // 1. the event stream and the tangle emitting on it; Merkle roots are hashed on the pool
   const events = new NodeEvents();
   events.onListenerError = onError;
+  // the first write the database refuses stops intake and the coordinator (they read the fault
+  // from the store); it is reported once, with what to do
+  store.onWriteFault = (fault) => onError(new LedgerNodeError(StorageErrorCode.WriteFailed, describeWriteFault(fault)));
   const verifyPool = new VerifyPool();
   const tangle = await Tangle.open(store, {
     protocolParameters,

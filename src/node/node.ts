@@ -13,7 +13,7 @@ import {
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
-import type { KvStore, Repositories } from "../storage/index.js";
+import { type KvStore, type Repositories, StorageErrorCode } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
 import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import type { NodeEvents } from "../tangle/events.js";
@@ -209,5 +209,7 @@ function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): Er
   if (verdict.kind === "rejected") return Object.assign(new Error(verdict.details), { code: verdict.code });
   if (verdict.reason === IgnoreReason.NotSynced)
     return new LedgerNodeError(NetworkErrorCode.NotSynced, verdict.details);
+  if (verdict.reason === IgnoreReason.StorageFault)
+    return new LedgerNodeError(StorageErrorCode.WriteFailed, verdict.details);
   return Object.assign(new Error(verdict.details), { code: BlockErrorCode.StaleMilestone });
 }

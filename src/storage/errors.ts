@@ -1,5 +1,5 @@
 import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
-/** Storage errors: the database could not be opened, or holds what this node cannot use. */
+/** Storage errors: the database could not be opened, holds what this node cannot use, or refuses writes. */
 export enum StorageErrorCode {
   /** LevelDB could not open the directory (locked by another process, permissions, corruption). */
   OpenFailed = "STORAGE_OPEN_FAILED",
@@ -7,6 +7,8 @@ export enum StorageErrorCode {
   CorruptValue = "STORAGE_CORRUPT_VALUE",
   /** The data directory belongs to another network or another schema version. */
   IncompatibleDatabase = "STORAGE_INCOMPATIBLE_DATABASE",
+  /** Writes fail (a full disk, an I/O error): the node takes no blocks until it is restarted. */
+  WriteFailed = "STORAGE_WRITE_FAILED",
 }
 
 /** An error of this layer: the one error class with one of its codes. */

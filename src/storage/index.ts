@@ -2,6 +2,7 @@ export * from "./buckets.js";
 export * from "./errors.js";
 export {
   defaultKvStoreOptions,
+  describeWriteFault,
   KvStore,
   type KvStoreOptions,
   prefixEnd,
@@ -9,6 +10,7 @@ export {
   RangeReader,
   type ScanOptions,
   WriteBatch,
+  type WriteFault,
 } from "./kvStore.js";
 export * from "./records.js";
 export * from "./repositories.js";

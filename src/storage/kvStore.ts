@@ -20,6 +20,28 @@ export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
 /**
+ * The first write the database refused (a full disk, an I/O error). LevelDB keeps refusing
+ * writes after a failed one until it is reopened, and the node's memory then holds what its
+ * disk does not, so the fault stands until the process restarts (docs/decisions.md, Threats).
+ */
+export interface WriteFault {
+  /** LevelDB's reason, e.g. "IO error: …: No space left on device". */
+  reason: string;
+  /** When it happened (ms since the epoch). */
+  since: number;
+}
+
+/** What a refused write means for the node and what the operator does about it, in one sentence. */
+export function describeWriteFault(fault: WriteFault): string {
+  return `the database refuses writes since ${new Date(fault.since).toISOString()} (${fault.reason}): the node takes no blocks and confirms no milestones, reads are still served; free disk space or fix the I/O error, then restart the node, which resumes from its last confirmed milestone`;
+}
+
+/** Where a failed write is reported: the store that owns the batch. */
+interface FaultSink {
+  writeFailed(e: unknown): void;
+}
+
+/**
  * classic-level hands out Buffers; callers get plain Uint8Array views of the same memory, so
  * `slice` copies (Buffer's does not) and deep equality with decoded IDs holds.
  */
@@ -76,7 +98,10 @@ export class WriteBatch {
   private readonly chained: ReturnType<Db["batch"]>;
   private count = 0;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly sink: FaultSink,
+  ) {
     this.chained = db.batch();
   }
 
@@ -107,8 +132,13 @@ export class WriteBatch {
       await this.chained.close();
       return;
     }
-    // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
-    await this.chained.write({ sync: options.sync } as any);
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
+      await this.chained.write({ sync: options.sync } as any);
+    } catch (e) {
+      this.sink.writeFailed(e);
+      throw e;
+    }
   }
 }
 
@@ -138,7 +168,11 @@ export class RangeReader {
   }
 }
 
-export class KvStore {
+export class KvStore implements FaultSink {
+  /** The first failed write, if any (see WriteFault); nothing can be written from then on. */
+  writeFault: WriteFault | undefined;
+  /** Called once, with the fault, when the first write fails. */
+  onWriteFault: ((fault: WriteFault) => void) | undefined;
   private gather:
     | { keys: Uint8Array[]; waiters: ((v: Uint8Array | undefined) => void)[]; failers: ((e: unknown) => void)[] }
     | undefined;
@@ -214,11 +248,24 @@ export class KvStore {
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
-    await this.db.put(key, value);
+    try {
+      await this.db.put(key, value);
+    } catch (e) {
+      this.writeFailed(e);
+      throw e;
+    }
   }
 
   batch(): WriteBatch {
-    return new WriteBatch(this.db);
+    return new WriteBatch(this.db, this);
+  }
+
+  /** Records the first failed write (a closed database is no fault of the disk). */
+  writeFailed(e: unknown): void {
+    if (this.writeFault || this.db.status !== "open") return;
+    const err = e as { message?: string; cause?: { message?: string } };
+    this.writeFault = { reason: err.cause?.message ?? err.message ?? String(e), since: Date.now() };
+    this.onWriteFault?.(this.writeFault);
   }
 
   /** Entries in key order (or reverse) within the prefix and bounds. */

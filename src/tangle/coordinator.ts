@@ -80,7 +80,10 @@ export class Coordinator {
     const tick = () => {
       if (this.stopped) return;
       const started = performance.now();
-      this.running = this.issueMilestone()
+      // a database that refuses writes could keep nothing of a milestone: none is issued, and
+      // the fault is reported once where it happened, not at every tick (docs/decisions.md, Threats)
+      const issuing = this.tangle.store.writeFault ? Promise.resolve() : this.issueMilestone();
+      this.running = issuing
         .catch((e) => this.onError(e))
         .finally(() => {
           const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));

@@ -7,6 +7,7 @@ import { type Block, type MilestonePayload, PayloadType, UnlockType } from "../c
 import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import { BatchScorer } from "../pow/index.js";
+import { describeWriteFault } from "../storage/index.js";
 import { BlockErrorCode } from "./errors.js";
 import type { BlockSource } from "./events.js";
 import { type Tangle, transactionHashesOf } from "./tangle.js";
@@ -16,8 +17,10 @@ import { type Tangle, transactionHashesOf } from "./tangle.js";
  * `pkg/protocol/gossip/msg_proc.go`; Lodestar's `validateGossipBlock`, used by gossip and by
  * `publishBlock`): bytes, or a block the API already decoded, in; one verdict out.
  *
- * 1. A client's block while the node is behind the network is ignored (not synced): the node
- *    cannot judge its parents before it caught up. Blocks from peers are how it catches up.
+ * 1. No block while the database refuses writes (a full disk: nothing taken in could be kept,
+ *    docs/decisions.md, Threats). A client's block while the node is behind the network is
+ *    ignored (not synced): the node cannot judge its parents before it caught up. Blocks from
+ *    peers are how it catches up.
  * 2. Decode and syntactic rules (TIP-24 and the payload's TIP: protocol version, network ID…).
  * 3. A milestone carries a valid signature of a coordinator key instead of PoW (TIP-29: nonce
  *    0); one whose index is not above the ledger's is ignored (stale). Any other block has the
@@ -46,6 +49,8 @@ export enum IgnoreReason {
   NotSynced = "notSynced",
   /** A milestone whose index is not above the ledger's. */
   StaleMilestone = "staleMilestone",
+  /** The database refuses writes: nothing can be taken in until the node restarts. */
+  StorageFault = "storageFault",
 }
 
 export type IntakeVerdict =
@@ -94,6 +99,8 @@ export class BlockIntake {
    * asks before it mines a nonce), or undefined.
    */
   refusal(source: BlockSource): IntakeVerdict | undefined {
+    const fault = this.tangle.store.writeFault;
+    if (fault) return { kind: "ignored", reason: IgnoreReason.StorageFault, details: describeWriteFault(fault) };
     if (source !== "api" || !this.syncProbe) return undefined;
     const sync = this.syncProbe();
     if (sync.isSynced) return undefined;

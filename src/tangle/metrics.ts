@@ -17,6 +17,8 @@ export class MetricsTracker {
   private newBlocks = 0;
   private lastTimestamp: number | undefined;
   private current: NodeMetrics = { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 };
+  /** When (local clock, ms) the ledger last advanced; the node's start before its first milestone here. */
+  lastConfirmedAt = Date.now();
 
   /** `lastTimestamp`: the latest milestone's timestamp when there is one (the first interval's start). */
   constructor(events: NodeEvents, lastTimestamp: number | undefined) {
@@ -24,7 +26,10 @@ export class MetricsTracker {
     events.on("blockSolid", () => {
       this.newBlocks++;
     });
-    events.on("milestoneConfirmed", (e) => this.onMilestone(e.result.referenced.length, e.milestone.timestamp));
+    events.on("milestoneConfirmed", (e) => {
+      this.lastConfirmedAt = Date.now();
+      this.onMilestone(e.result.referenced.length, e.milestone.timestamp);
+    });
   }
 
   get metrics(): NodeMetrics {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { protocolParametersToJson } from "../../codec/protocolParameters.js";
+import { describeWriteFault } from "../../storage/index.js";
 import { readPruningIndex } from "../../tangle/prune.js";
 import type { MilestoneInfo } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
@@ -27,16 +28,38 @@ export const NODE_VERSION = "0.1.0";
 export const MAX_MILESTONE_AGE_SECONDS = 5 * 60;
 
 /**
- * Health as `/health` and `info.status.isHealthy` report it: the ledger has confirmed a milestone
- * (a fresh network has none before the coordinator's first tick) and the latest one is recent,
- * i.e. the coordinator is issuing, and the node is not behind the network (P2P sync status).
+ * A node whose ledger has not advanced for this many milestone intervals (and at least
+ * MIN_STALL_MS) is not healthy: its coordinator or its link to it has stopped.
+ */
+export const STALL_INTERVALS = 5;
+const MIN_STALL_MS = 5_000;
+
+/**
+ * Health as `/health` and `info.status.isHealthy` report it: the database takes writes (a full
+ * disk stops everything, docs/decisions.md, Threats), the ledger has confirmed a milestone (a
+ * fresh network has none before the coordinator's first tick), it advanced within the last few
+ * intervals and the latest one is recent, i.e. the coordinator is issuing, and the node is not
+ * behind the network (P2P sync status).
  */
 export function nodeHealth(node: ApiNode, now = Date.now()): { healthy: boolean; reason: string } {
+  const fault = node.tangle.store.writeFault;
+  if (fault) return { healthy: false, reason: describeWriteFault(fault) };
   const latest = node.tangle.latestMilestone;
   if (latest.index === 0) return { healthy: false, reason: "no milestone confirmed yet" };
   const sync = node.network?.syncStatus();
   if (sync && !sync.isSynced) {
     return { healthy: false, reason: `not synced: ledger at ${latest.index}, network at ${sync.latestMilestoneIndex}` };
+  }
+  const interval = node.options.milestoneIntervalMs;
+  const since = node.metrics.lastConfirmedAt;
+  if (interval !== undefined && since !== undefined) {
+    const stalled = now - since;
+    if (stalled > Math.max(STALL_INTERVALS * interval, MIN_STALL_MS)) {
+      return {
+        healthy: false,
+        reason: `no milestone confirmed for ${(stalled / 1000).toFixed(1)} s (the interval is ${interval} ms)`,
+      };
+    }
   }
   const age = Math.floor(now / 1000) - latest.timestamp;
   if (age > MAX_MILESTONE_AGE_SECONDS) {

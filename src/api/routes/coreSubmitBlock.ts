@@ -205,9 +205,13 @@ function blockIdOf(verdict: IntakeVerdict): Uint8Array {
   throw verdictError(verdict);
 }
 
-/** Not synced → 503; rejected (codec, syntax, PoW, signature) or a stale milestone → 400. */
+/** Not synced or a database refusing writes → 503; rejected (codec, syntax, PoW, signature) or a stale milestone → 400. */
 function verdictError(verdict: IntakeVerdict): Error {
-  if (verdict.kind === "ignored" && verdict.reason === IgnoreReason.NotSynced) return unavailable(verdict.details);
+  if (
+    verdict.kind === "ignored" &&
+    (verdict.reason === IgnoreReason.NotSynced || verdict.reason === IgnoreReason.StorageFault)
+  )
+    return unavailable(verdict.details);
   return badRequest(verdict.kind === "accepted" ? "accepted" : verdict.details);
 }
 

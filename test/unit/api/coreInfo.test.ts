@@ -26,6 +26,17 @@ describe("node info, health, routes and tips", () => {
     assert.equal(res.body, "");
   });
 
+  it("reports unhealthy when no milestone was confirmed for several intervals, healthy again after one", async () => {
+    await h.node.coordinator.issueMilestone();
+    assert.equal((await h.app.inject("/health")).statusCode, 200);
+    // the ledger last advanced a minute ago (the coordinator stopped, or the link to it)
+    h.node.metrics.lastConfirmedAt -= 60_000;
+    assertError(await h.app.inject("/health"), 503, /no milestone confirmed for 60\.\d s \(the interval is \d+ ms\)/);
+    assert.equal((await h.app.inject(`${CORE}/info`)).json().status.isHealthy, false);
+    await h.node.coordinator.issueMilestone();
+    assert.equal((await h.app.inject("/health")).statusCode, 200);
+  });
+
   it("serves the node info in the shape iota.js reads", async () => {
     const res = await h.app.inject(`${CORE}/info`);
     assert.equal(res.statusCode, 200);
