@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { toHex } from "../../src/codec/hex.js";
 import { TangleErrorCode } from "../../src/tangle/errors.js";
 import type { LedgerIndex } from "../../src/tangle/events.js";
+import { NodeProcess, until } from "../e2e/networkProcess.js";
 import { TangleBuilder } from "../helpers/tangleBuilder.js";
 
 /**
@@ -74,5 +77,73 @@ describe("fault: a signed milestone whose batch cannot be written", () => {
     assert.equal(tb.node.tangle.latestMilestone.index, latest.index + 1, "applied at start");
     assert.equal(toHex(tb.node.tangle.latestMilestone.blockId), stored[0]);
     assert.equal((await tb.milestone()).index, latest.index + 2, "and its coordinator goes on");
+  });
+});
+
+/**
+ * The same fault on real processes: a coordinator whose milestone batches fail (storage failing
+ * on cue, helpers/failingDisk.ts: only the writes that wait for the disk) after it gossiped
+ * milestone N, and a follower that applied N. The coordinator confirms nothing more and signs
+ * no other N; restarted with a working disk it applies that same N and goes on, and the
+ * follower follows it.
+ */
+describe("fault: a signed milestone whose batch cannot be written (real processes)", () => {
+  let a: NodeProcess;
+  let b: NodeProcess;
+  let cue: string;
+  const runtime = () => ({
+    execArgv: ["--import", join(import.meta.dirname, "helpers", "failingDisk.js")],
+    env: { LEDGER_NODE_TEST_FAIL_WRITES_WHEN: cue, LEDGER_NODE_TEST_FAIL_SYNC_WRITES_ONLY: "1" },
+  });
+  const confirmed = async (n: NodeProcess): Promise<number> => (await n.info()).status.confirmedMilestone.index;
+  /** The milestone payload of `index` as the node serves it (signatures included). */
+  const milestone = async (n: NodeProcess, index: number): Promise<string> =>
+    JSON.stringify(await n.json(`/api/core/v2/milestones/by-index/${index}`));
+
+  before(async () => {
+    a = await NodeProcess.create("coordinator");
+    cue = join(a.dataDir, "..", `${a.name}-${a.apiPort}-disk-fails`);
+    a.start([], runtime());
+    const config = join(a.dataDir, "network.json");
+    b = await NodeProcess.create("follower", ["--network-config", config, "--peer", await a.address()]);
+    b.start();
+    await until(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "the follower synced");
+  });
+  after(async () => {
+    for (const n of [b, a]) await n?.dispose();
+    await rm(cue, { force: true });
+  });
+
+  it("never signs a second milestone of one index; restarted, the coordinator applies N and the follower follows", async () => {
+    await until(async () => ((await confirmed(b)) >= 3 ? true : undefined), 20_000, "a few milestones");
+    await writeFile(cue, "");
+    // milestone N reaches the follower, the coordinator could not write its batch
+    const n = await until(
+      async () => {
+        const [ca, cb] = [await confirmed(a), await confirmed(b)];
+        return cb > ca ? cb : undefined;
+      },
+      20_000,
+      "the follower ahead of the coordinator",
+    );
+    const signed = await milestone(b, n);
+    const health = await a.get("/health");
+    assert.equal(health.status, 503);
+    assert.match(health.body.error.details, /refuses writes/);
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(await confirmed(b), n, "no other milestone reached the follower");
+
+    // a working disk and a restart: N is applied from its stored block, and the chain goes on
+    await a.stop();
+    await rm(cue);
+    a.start();
+    await until(async () => ((await confirmed(a)) >= n ? true : undefined), 20_000, "the coordinator at N");
+    assert.equal(await milestone(a, n), signed, "the same milestone N");
+    await until(
+      async () => ((await confirmed(b)) >= n + 3 && (await b.info()).status.isSynced ? true : undefined),
+      30_000,
+      "the follower following the coordinator past N",
+    );
+    for (let index = n; index <= n + 2; index++) assert.equal(await milestone(b, index), await milestone(a, index));
   });
 });

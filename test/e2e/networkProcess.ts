@@ -38,11 +38,13 @@ export class NodeProcess {
     return `http://127.0.0.1:${this.apiPort}`;
   }
 
-  start(extra: string[] = []): void {
+  /** `runtime`: options of the Node.js process itself (a module to load first) and environment to add. */
+  start(extra: string[] = [], runtime: { execArgv?: string[]; env?: Record<string, string> } = {}): void {
     this.output = "";
     this.child = spawn(
       process.execPath,
       [
+        ...(runtime.execArgv ?? []),
         "dist/src/cli/main.js",
         "--data-dir",
         this.dataDir,
@@ -59,7 +61,7 @@ export class NodeProcess {
         ...this.args,
         ...extra,
       ],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LEDGER_NODE_MIN_POW_SCORE: "10" } },
+      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LEDGER_NODE_MIN_POW_SCORE: "10", ...runtime.env } },
     );
     this.child.stdout!.on("data", (d) => (this.output += d));
     this.child.stderr!.on("data", (d) => (this.output += d));

@@ -5,10 +5,13 @@ import { ClassicLevel } from "classic-level";
  * Storage that fails its writes on cue, for machines where a test cannot mount a small tmpfs:
  * loaded into the node process with `node --import`, it makes every LevelDB write fail as a full
  * disk does ("IO error: … No space left on device") while the file named by
- * LEDGER_NODE_TEST_FAIL_WRITES_WHEN exists. Reads are untouched. Test-only: nothing in src/
- * knows of it.
+ * LEDGER_NODE_TEST_FAIL_WRITES_WHEN exists; with LEDGER_NODE_TEST_FAIL_SYNC_WRITES_ONLY set, only
+ * the writes that wait for the disk (a milestone's batch) fail. Reads are untouched. Test-only:
+ * nothing in src/ knows of it.
  */
 const cue = process.env.LEDGER_NODE_TEST_FAIL_WRITES_WHEN;
+const syncOnly = process.env.LEDGER_NODE_TEST_FAIL_SYNC_WRITES_ONLY !== undefined;
+const failing = (options?: { sync?: boolean }) => existsSync(cue!) && (!syncOnly || options?.sync === true);
 if (cue) {
   const noSpace = () =>
     Promise.reject(Object.assign(new Error("IO error: (on cue): No space left on device"), { code: "LEVEL_IO_ERROR" }));
@@ -17,10 +20,10 @@ if (cue) {
   const batch = proto.batch;
   proto.batch = function (this: unknown, ...args: unknown[]) {
     const chained = batch.apply(this, args);
-    if (args.length > 0) return existsSync(cue) ? noSpace() : chained;
+    if (args.length > 0) return failing(args[1] as { sync?: boolean }) ? noSpace() : chained;
     const write = chained.write;
     chained.write = function (this: unknown, ...w: unknown[]) {
-      if (existsSync(cue)) {
+      if (failing(w[0] as { sync?: boolean })) {
         void chained.close();
         return noSpace();
       }
@@ -30,6 +33,6 @@ if (cue) {
   };
   const put = proto.put;
   proto.put = function (this: unknown, ...args: unknown[]) {
-    return existsSync(cue) ? noSpace() : put.apply(this, args);
+    return failing(args[2] as { sync?: boolean }) ? noSpace() : put.apply(this, args);
   };
 }
