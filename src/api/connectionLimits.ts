@@ -59,6 +59,12 @@ export function limitConnections(server: Server, o: ApiConnectionOptions): void 
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     latest.set(request.socket, response);
   });
+  // A connection upgraded to a WebSocket (the event API) leaves the HTTP pools: it is a
+  // subscription, never idle in the HTTP sense, and the event API caps its own clients.
+  server.on("upgrade", (_request: IncomingMessage, socket: Socket) => {
+    open.delete(socket);
+    byAddress.get(socket.remoteAddress ?? "")?.delete(socket);
+  });
   server.on("connection", (socket: Socket) => {
     const address = socket.remoteAddress ?? "";
     let mine = byAddress.get(address);

@@ -8,6 +8,7 @@ import {
   timeoutOptions,
 } from "./connectionLimits.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import { registerEventApi } from "./mqtt/eventApi.js";
 import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
 import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
@@ -107,6 +108,7 @@ export function buildServer(
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
+  registerEventApi(app, node);
   registerNodeRoutes(app, node);
   registerCoreRoutes(app, node);
   registerCoreV3Routes(app, node);

@@ -29,18 +29,23 @@ async function readOutput(node: ApiNode, outputId: Uint8Array): Promise<LedgerOu
   return { record, ledgerIndex: await readLedgerIndex(node.tangle.store) };
 }
 
-function metadataJson(outputId: Uint8Array, o: LedgerOutput): OutputMetadataJson {
+/** An output's metadata as the output routes (and the event API's output topics) answer it. */
+export function outputMetadataJson(
+  outputId: Uint8Array,
+  record: OutputRecord,
+  ledgerIndex: number,
+): OutputMetadataJson {
   const { transactionId, outputIndex } = splitOutputId(outputId);
   const json: OutputMetadataJson = {
-    blockId: toHex(o.record.blockId),
+    blockId: toHex(record.blockId),
     transactionId: toHex(transactionId),
     outputIndex,
-    isSpent: o.record.spent !== undefined,
-    milestoneIndexBooked: o.record.bookedIndex,
-    milestoneTimestampBooked: o.record.bookedTimestamp,
-    ledgerIndex: o.ledgerIndex,
+    isSpent: record.spent !== undefined,
+    milestoneIndexBooked: record.bookedIndex,
+    milestoneTimestampBooked: record.bookedTimestamp,
+    ledgerIndex,
   };
-  const spent = o.record.spent;
+  const spent = record.spent;
   if (spent) {
     json.milestoneIndexSpent = spent.spentIndex;
     json.milestoneTimestampSpent = spent.spentTimestamp;
@@ -72,11 +77,15 @@ export function registerOutputRoutes(app: FastifyInstance, node: ApiNode): void 
     const o = await readOutput(node, outputId);
     // the binary form is the output alone (TIP-18 bytes), as Hornet serves it
     if (wantsBinary(request)) return sendBytes(reply, o.record.outputBytes);
-    return { metadata: metadataJson(outputId, o), output: outputToJson(decodeOutput(o.record.outputBytes)) };
+    return {
+      metadata: outputMetadataJson(outputId, o.record, o.ledgerIndex),
+      output: outputToJson(decodeOutput(o.record.outputBytes)),
+    };
   });
 
   registerRoute(app, OUTPUT_ROUTES.outputMetadata, async (request): Promise<OutputMetadataJson> => {
     const outputId = idParam(request, "outputId", OUTPUT_ID_LENGTH);
-    return metadataJson(outputId, await readOutput(node, outputId));
+    const o = await readOutput(node, outputId);
+    return outputMetadataJson(outputId, o.record, o.ledgerIndex);
   });
 }
