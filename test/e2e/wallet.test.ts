@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { EventSubscriber } from "./helpers/eventSubscriber.js";
 import {
   type CoreClient,
   type IndexerClient,
@@ -22,7 +23,9 @@ import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "./h
  * Every block is submitted with nonce "0" and no parents (the node selects tips and mines), and
  * confirmed by the node's own coordinator. Then every created output is read through every read
  * route, the `core/v3` output ID proof is checked from the JSON alone, and iota.js's balance
- * helper is compared with the ledger this test kept.
+ * helper is compared with the ledger this test kept. Meanwhile a subscriber of the event API
+ * (`@iota/mqtt.js@2.0.0-rc.3` over WebSocket) records what the node publishes, and the last test
+ * holds it against the REST answers.
  */
 
 const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
@@ -59,6 +62,9 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
   let tokenId = "";
   let foundryDeposit = 0n;
   let nftDeposit = 0n;
+  let events: EventSubscriber;
+  /** The wallet's tagged-data tag, as the transactions carry it, in hex. */
+  const WALLET_TAG = iotaUtil.Converter.utf8ToHex("ledger-node wallet e2e", true);
 
   const submit = async (label: string, inputs: OwnedOutput[], outputs: Json[]): Promise<SubmittedTransaction> => {
     const tx = await dev.send(label, inputs, outputs);
@@ -84,8 +90,23 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     dev = await StardustWallet.open(client, DEV_SEED);
     const recipientSeed = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("ledger-node wallet e2e recipient"));
     recipient = await StardustWallet.open(client, iotaUtil.Converter.bytesToHex(recipientSeed, true));
+    events = await EventSubscriber.connect(
+      node.endpoint,
+      [
+        "block-metadata/referenced",
+        `outputs/unlock/address/${dev.bech32}`,
+        `outputs/unlock/address/${dev.bech32}/spent`,
+        `outputs/unlock/+/${dev.bech32}`,
+      ],
+      [
+        `blocks/transaction/tagged-data/${WALLET_TAG}`,
+        `blocks/tagged-data/${WALLET_TAG}`,
+        `blocks/transaction/tagged-data/${iotaUtil.Converter.utf8ToHex("another tag", true)}`,
+      ],
+    );
   });
   after(async () => {
+    events?.close();
     if (node) assert.equal(await node.stop(), 0, `the node did not shut down cleanly: ${node.output()}`);
   });
 
@@ -345,6 +366,115 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     });
     assert.equal(full.metadata.spent.transactionId, payment.transactionId);
     assert.equal(full.metadata.spent.slot, payment.milestoneIndex);
+  });
+
+  it("the event API published every milestone, referenced block and output of the flow, once, as REST answers them", async () => {
+    assert.deepEqual(events.errors, []);
+    // milestone-info/confirmed: every milestone since the subscription, in order
+    const confirmedInfo = events.on<{ index: number; timestamp: number; milestoneId: string }>(
+      "milestone-info/confirmed",
+    );
+    const first = confirmedInfo[0]!.index;
+    const last = confirmedInfo.at(-1)!.index;
+    assert.deepEqual(
+      confirmedInfo.map((m) => m.index),
+      Array.from({ length: last - first + 1 }, (_, i) => first + i),
+    );
+    for (const m of confirmedInfo.slice(-3)) {
+      assert.equal(m.milestoneId, iota.milestoneIdFromMilestonePayload(await client.milestoneByIndex(m.index)));
+    }
+
+    // block-metadata/referenced: each milestone's blocks once, in white-flag order, as REST has them
+    const referenced = events.on("block-metadata/referenced");
+    for (let index = first + 1; index <= last; index++) {
+      const rest = (await (
+        await fetch(`${node.endpoint}/api/explorer/v2/milestones/by-index/${index}/blocks?pageSize=1000`)
+      ).json()) as { blocks: { blockId: string }[] };
+      const published = referenced.filter((m) => m.referencedByMilestoneIndex === index);
+      assert.deepEqual(
+        published.map((m) => m.blockId),
+        rest.blocks.map((b) => b.blockId),
+        `milestone ${index}`,
+      );
+      for (const m of published) assert.deepEqual(m, plain(await client.blockMetadata(m.blockId)));
+    }
+
+    // outputs/unlock/address/{dev}: every output created for the dev address, and /spent every one spent
+    const mine = (o: OwnedOutput) =>
+      (o.output.unlockConditions as Json[]).some((u) => u.type === 0 && u.address.pubKeyHash === dev.pubKeyHash);
+    const withoutLedgerIndex = (r: Json) => ({ ...r, metadata: { ...r.metadata, ledgerIndex: 0 } });
+    const created = events.on(`outputs/unlock/address/${dev.bech32}`);
+    const spent = events.on(`outputs/unlock/address/${dev.bech32}/spent`);
+    const expectCreated = confirmed.flatMap((tx) => tx.created).filter(mine);
+    assert.deepEqual(
+      created.map((r) => `${r.metadata.transactionId}:${r.metadata.outputIndex}`).sort(),
+      expectCreated
+        .map(
+          (o) =>
+            `${o.outputId.slice(0, 66)}:${Number.parseInt(o.outputId.slice(68, 70) + o.outputId.slice(66, 68), 16)}`,
+        )
+        .sort(),
+    );
+    for (const r of created) {
+      const id = iota.TransactionHelper.outputIdFromTransactionData(r.metadata.transactionId, r.metadata.outputIndex);
+      const now = plain(await client.output(id));
+      const unspentThen = {
+        ...now,
+        metadata: {
+          ...now.metadata,
+          isSpent: false,
+          milestoneIndexSpent: undefined,
+          milestoneTimestampSpent: undefined,
+          transactionIdSpent: undefined,
+        },
+      };
+      assert.deepEqual(withoutLedgerIndex(r), JSON.parse(JSON.stringify(withoutLedgerIndex(unspentThen))), id);
+    }
+    const expectSpent = confirmed.flatMap((tx) => tx.inputs.filter(mine).map((o) => ({ o, tx })));
+    assert.equal(spent.length, expectSpent.length);
+    for (const { o, tx } of expectSpent) {
+      const r = spent.find(
+        (s) =>
+          s.metadata.transactionId === o.outputId.slice(0, 66) &&
+          iota.TransactionHelper.outputIdFromTransactionData(s.metadata.transactionId, s.metadata.outputIndex) ===
+            o.outputId,
+      );
+      assert.ok(r, `${o.outputId} spent by ${tx.label}`);
+      assert.equal(r.metadata.transactionIdSpent, tx.transactionId);
+      assert.equal(r.metadata.milestoneIndexSpent, tx.milestoneIndex);
+      assert.deepEqual(withoutLedgerIndex(r), withoutLedgerIndex(plain(await client.output(o.outputId))));
+    }
+
+    // outputs/unlock/+/{dev}: once per output created that names the dev address in any condition
+    // (an alias names it as state controller and governor: still one message)
+    const any = events.on(`outputs/unlock/+/${dev.bech32}`);
+    const namesDev = (o: OwnedOutput) =>
+      (o.output.unlockConditions as Json[]).some((u) => u.address?.pubKeyHash === dev.pubKeyHash);
+    const createdForDev = confirmed.flatMap((tx) => tx.created).filter(namesDev);
+    assert.ok(
+      createdForDev.some((o) => o.output.type === 4),
+      "an alias among them",
+    );
+    assert.deepEqual(
+      any
+        .map((r) =>
+          iota.TransactionHelper.outputIdFromTransactionData(r.metadata.transactionId, r.metadata.outputIndex),
+        )
+        .sort(),
+      createdForDev.map((o) => o.outputId).sort(),
+    );
+
+    // tagged data: the wallet's transaction blocks on their tag's topic, nothing on the others
+    const tagged = events.on<Uint8Array>(`blocks/transaction/tagged-data/${WALLET_TAG}`);
+    const taggedIds = tagged.map((bytes) =>
+      iota.TransactionHelper.calculateBlockId(iota.deserializeBlock(new iotaUtil.ReadStream(bytes))),
+    );
+    assert.deepEqual(taggedIds.sort(), confirmed.map((tx) => tx.blockId).sort());
+    assert.equal(events.on(`blocks/tagged-data/${WALLET_TAG}`).length, 0);
+    assert.equal(
+      events.on(`blocks/transaction/tagged-data/${iotaUtil.Converter.utf8ToHex("another tag", true)}`).length,
+      0,
+    );
   });
 
   it("the balances iota.js computes match the ledger this wallet kept", async () => {
