@@ -67,6 +67,12 @@ export const FLAGS: FlagSpec[] = [
     kind: "int",
     help: "also serve the explorer API on this port (0: API port only)",
   },
+  {
+    flag: "mqtt-port",
+    key: "mqttPort",
+    kind: "int",
+    help: "also serve the event API as plain MQTT over TCP on this port (0: WebSocket at /api/mqtt/v1 only)",
+  },
   { flag: "public-routes", key: "publicRoutes", kind: "list", help: "comma-separated route patterns open to anyone" },
   {
     flag: "protected-routes",

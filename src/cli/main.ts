@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
+import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { buildExplorerServer, buildServer } from "../api/server.js";
 import { DEV_KEY } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
   const start = async () => {
     await app.listen({ host: options.apiHost, port: options.apiPort });
     await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
+    if (options.mqttPort > 0) await eventApiOf(app)!.listenTcp(options.apiHost, options.mqttPort);
     const network = await node.startNetwork(app.log.child({ module: "network" }));
     if (closing) return;
     node.start();
@@ -97,6 +99,8 @@ async function main(): Promise<void> {
     console.log(`API: ${url}`);
     console.log(`P2P: peer ID ${network.peerId}, listening on ${network.listenAddresses().join(" ")}`);
     if (node.isCoordinator) console.log(`network config for followers: ${options.dataDir}/network.json`);
+    console.log(`events: ws://${options.apiHost}:${options.apiPort}/api/mqtt/v1 (MQTT over WebSocket)`);
+    if (options.mqttPort > 0) console.log(`events: mqtt://${options.apiHost}:${options.mqttPort} (MQTT over TCP)`);
     if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
     console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
     console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);

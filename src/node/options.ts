@@ -13,6 +13,8 @@ export interface NodeOptions {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Port of a separate explorer API; 0 serves the explorer on the API port only. */
   explorerPort: number;
+  /** Port of the event API over plain MQTT/TCP; 0: only the WebSocket route on the API port. */
+  mqttPort: number;
   /** Route patterns anyone may call (path only, `*` wildcards). */
   publicRoutes: string[];
   /** Route patterns that need a JWT; they win over `publicRoutes`. */
@@ -60,6 +62,7 @@ export const defaultNodeOptions: NodeOptions = {
   powTimeoutMs: 60_000,
   logLevel: "info",
   explorerPort: 0,
+  mqttPort: 0,
   publicRoutes: ["/*"],
   protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
   snapshot: "",

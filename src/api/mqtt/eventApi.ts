@@ -102,7 +102,8 @@ function attachSocket(broker: EventBroker, socket: Socket): void {
     get unsent() {
       return socket.writableLength;
     },
-    close: () => socket.destroy(),
+    // a reset: what the kernel still holds for a client that stopped reading is dropped too
+    close: () => socket.resetAndDestroy(),
   };
   const conn = broker.connect(transport);
   if (!conn) return;

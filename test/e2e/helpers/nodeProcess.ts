@@ -42,6 +42,8 @@ export interface NodeProcess {
   endpoint: string;
   /** What the process printed so far (stdout and stderr). */
   output(): string;
+  /** The process ID (to read its memory from /proc). */
+  pid: number;
   /** SIGTERM, wait for the exit, remove the data directory; resolves to the exit code. */
   stop(): Promise<number | null>;
 }
@@ -90,5 +92,5 @@ export async function startNodeProcess(flags: string[], startupMs = 20_000): Pro
     await rm(dir, { recursive: true, force: true });
     throw new Error(`${(e as Error).message}; node output: ${output}`);
   }
-  return { endpoint, output: () => output, stop };
+  return { endpoint, output: () => output, stop, pid: child.pid! };
 }
