@@ -1,0 +1,384 @@
+/**
+ * `npm run bench -- events [--subscribers N] [--rate R] [--seconds S] [--rounds K]`: the event
+ * API under load. A node opened in this process (LevelDB on a temporary dir, no PoW minimum,
+ * milestones every second) serves HTTP and MQTT over WebSocket on loopback; a worker thread of
+ * this process submits tagged-data blocks as JSON (the node selects parents) at R blocks/s
+ * (default 2,000, the order of the ledger throughput `bench core` reports) for S seconds per
+ * phase; a child process holds N WebSocket subscribers (default 100) of `blocks` and
+ * `block-metadata/referenced`.
+ *
+ * Phases alternate K times (default 2): without subscribers (the same-run baseline: the
+ * subscribers are connected but hold no subscription) and with them. Figures: blocks accepted
+ * per second in each phase, and their ratio (target >= 0.9); messages delivered per second to
+ * all subscribers; delivery latency of `blocks` from the block's submission to its receipt by
+ * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). Then one more
+ * subscriber of `blocks` stops reading during a phase: the node's RSS may grow by its queue
+ * bound (8 MiB) at most, and the subscriber is dropped.
+ *
+ * The subscribers frame MQTT by hand (fixed header, topic) instead of a client library: at
+ * hundreds of thousands of messages per second a full client would measure itself on these
+ * two cores rather than the node.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import mqttPacket from "mqtt-packet";
+import WebSocket from "ws";
+import { eventApiOf } from "../src/api/mqtt/eventApi.js";
+import { buildServer } from "../src/api/server.js";
+import { LedgerNode } from "../src/node/node.js";
+import { defaultNodeOptions } from "../src/node/options.js";
+import { closeMinerPool } from "../src/pow/index.js";
+import { printFigures, printTable } from "./_table.js";
+
+const args = process.argv.slice(2);
+const argN = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const SUBSCRIBERS = argN("--subscribers", 100);
+const RATE = argN("--rate", 2000);
+const SECONDS = argN("--seconds", 5);
+const ROUNDS = argN("--rounds", 2);
+const TOPICS = ["blocks", "block-metadata/referenced"];
+const now = () => performance.timeOrigin + performance.now();
+
+// ---------------------------------------------------------------- load (worker thread)
+
+interface LoadJob {
+  port: number;
+  rate: number;
+  seconds: number;
+  /** Sequence numbers of this phase start here (they go in the block's tag). */
+  firstSeq: number;
+}
+interface LoadResult {
+  accepted: number;
+  failed: number;
+  seconds: number;
+  /** Submission time of each block, by sequence number − firstSeq. */
+  sentAt: number[];
+}
+
+async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const url = `http://127.0.0.1:${job.port}/api/core/v2/blocks`;
+  const total = Math.round(job.rate * job.seconds);
+  const sentAt: number[] = [];
+  let accepted = 0;
+  let failed = 0;
+  let next = 0;
+  const start = now();
+  const client = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= total) return;
+      // paced: block i is due at start + i / rate
+      const due = start + (i * 1000) / job.rate;
+      const wait = due - now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const seq = job.firstSeq + i;
+      const tag = Buffer.alloc(4);
+      tag.writeUInt32LE(seq);
+      sentAt[i] = now();
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: `0x${tag.toString("hex")}`, data: "0x" } }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 201) accepted++;
+      else failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, client));
+  return { accepted, failed, seconds: (now() - start) / 1000, sentAt };
+}
+
+function load(job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: job });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+}
+
+// ---------------------------------------------------------------- subscribers (child process)
+
+/** What the child reports: messages received, and receipt times of `blocks` by sequence number. */
+interface SubscriberReport {
+  messages: number;
+  first: [number, number][];
+  last: [number, number][];
+}
+
+/** A WebSocket MQTT subscriber that frames packets by hand and counts them. */
+class Subscriber {
+  private readonly ws: WebSocket;
+  private pending = Buffer.alloc(0);
+  messages = 0;
+  /** seq → receipt time, when this subscriber samples latency. */
+  readonly times = new Map<number, number>();
+  readonly ready: Promise<void>;
+
+  constructor(
+    url: string,
+    readonly id: number,
+    private readonly sample: boolean,
+  ) {
+    this.ws = new WebSocket(url, "mqtt");
+    this.ready = new Promise((resolve, reject) => {
+      this.ws.once("open", () => {
+        this.ws.send(
+          mqttPacket.generate({
+            cmd: "connect",
+            protocolId: "MQTT",
+            protocolVersion: 4,
+            clean: true,
+            clientId: `bench-${id}`,
+            keepalive: 0,
+          }),
+        );
+        resolve();
+      });
+      this.ws.once("error", reject);
+    });
+    this.ws.on("message", (data: Buffer) => this.receive(data));
+  }
+
+  subscribe(topics: string[], messageId: number): void {
+    this.ws.send(
+      mqttPacket.generate({ cmd: "subscribe", messageId, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
+    );
+  }
+
+  unsubscribe(topics: string[], messageId: number): void {
+    this.ws.send(mqttPacket.generate({ cmd: "unsubscribe", messageId, unsubscriptions: topics }));
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+
+  private receive(chunk: Buffer): void {
+    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const at = now();
+    for (;;) {
+      if (buf.length < 2) break;
+      let length = 0;
+      let mul = 1;
+      let i = 1;
+      for (; i < 5 && i < buf.length; i++) {
+        length += (buf[i]! & 0x7f) * mul;
+        mul *= 128;
+        if ((buf[i]! & 0x80) === 0) break;
+      }
+      if (i >= buf.length || buf.length < i + 1 + length) break;
+      const start = i + 1;
+      if (buf[0]! >> 4 === 3) {
+        this.messages++;
+        const topicLength = buf.readUInt16BE(start);
+        if (this.sample && topicLength === 6) {
+          // `blocks`: the block's bytes; its tagged-data tag holds the sequence number
+          const block = start + 2 + topicLength;
+          const payload = block + 2 + 32 * buf[block + 1]! + 4;
+          if (buf.readUInt32LE(payload) === 5 && buf[payload + 4]! >= 4)
+            this.times.set(buf.readUInt32LE(payload + 5), at);
+        }
+      }
+      buf = buf.subarray(start + length);
+    }
+    this.pending = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+  }
+}
+
+async function subscriberProcess(url: string, n: number): Promise<void> {
+  // a few at a time: connections not yet upgraded count against the API's per-address cap
+  const subs: Subscriber[] = [];
+  for (let i = 0; i < n; i += 16) {
+    const batch = Array.from(
+      { length: Math.min(16, n - i) },
+      (_, k) => new Subscriber(url, i + k, i + k === 0 || i + k === n - 1),
+    );
+    await Promise.all(batch.map((s) => s.ready));
+    subs.push(...batch);
+  }
+  let messageId = 1;
+  process.on("message", (m: { cmd: string }) => {
+    if (m.cmd === "subscribe") for (const s of subs) s.subscribe(TOPICS, messageId++);
+    if (m.cmd === "unsubscribe") for (const s of subs) s.unsubscribe(TOPICS, messageId++);
+    if (m.cmd === "report") {
+      const report: SubscriberReport = {
+        messages: subs.reduce((sum, s) => sum + s.messages, 0),
+        first: [...subs[0]!.times],
+        last: [...subs[n - 1]!.times],
+      };
+      for (const s of subs) {
+        s.messages = 0;
+        s.times.clear();
+      }
+      process.send!(report);
+    }
+    if (m.cmd === "exit") {
+      for (const s of subs) s.close();
+      process.exit(0);
+    }
+    process.send!({ done: m.cmd });
+  });
+  process.send!({ done: "ready" });
+}
+
+function ask<T>(child: ChildProcess, cmd: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: T & { done?: string }) => {
+      if (cmd === "report" ? m.done === undefined : m.done === cmd) {
+        child.off("message", on);
+        resolve(m);
+      }
+    };
+    child.on("message", on);
+    child.send({ cmd });
+  });
+}
+
+// ---------------------------------------------------------------- main
+
+const percentile = (xs: number[], p: number) => {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const median = (xs: number[]) => percentile(xs, 50);
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-events-"));
+  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent", minPowScore: 0 });
+  const app = buildServer(node, "silent");
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as { port: number };
+  node.start();
+  const url = `ws://127.0.0.1:${port}/api/mqtt/v1`;
+  const child = fork(fileURLToPath(import.meta.url), ["--child", url, String(SUBSCRIBERS)]);
+  const problems: string[] = [];
+  const rates = { without: [] as number[], with: [] as number[] };
+  const latencies: number[] = [];
+  let delivered = 0;
+  let deliveredSeconds = 0;
+  let stalled = { rssGrowthMiB: 0, dropped: false };
+  try {
+    await new Promise<void>((resolve) => child.once("message", () => resolve()));
+    let seq = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const withSubs of [false, true]) {
+        if (withSubs) await ask(child, "subscribe");
+        await ask<SubscriberReport>(child, "report"); // reset the counts
+        const r = await load({ port, rate: RATE, seconds: SECONDS, firstSeq: seq });
+        await new Promise((res) => setTimeout(res, 300)); // the last deliveries
+        const report = await ask<SubscriberReport>(child, "report");
+        if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
+        (withSubs ? rates.with : rates.without).push(r.accepted / r.seconds);
+        if (withSubs) {
+          delivered += report.messages;
+          deliveredSeconds += r.seconds;
+          for (const [s, at] of [...report.first, ...report.last]) {
+            const sent = r.sentAt[s - seq];
+            if (sent !== undefined) latencies.push(at - sent);
+          }
+          if (report.first.length < r.accepted * 0.99)
+            problems.push(`the first subscriber got ${report.first.length} of ${r.accepted} blocks`);
+          await ask(child, "unsubscribe");
+        } else if (report.messages > 0) problems.push(`${report.messages} messages without subscriptions`);
+        seq += Math.round(RATE * SECONDS);
+      }
+    }
+
+    // one subscriber of `blocks` that stops reading
+    const broker = eventApiOf(app)!.broker;
+    const droppedBefore = broker.stats.dropped.slow;
+    const stuck = new WebSocket(url, "mqtt");
+    await new Promise((resolve) => stuck.once("open", resolve));
+    stuck.send(
+      mqttPacket.generate({
+        cmd: "connect",
+        protocolId: "MQTT",
+        protocolVersion: 4,
+        clean: true,
+        clientId: "stuck",
+        keepalive: 0,
+      }),
+    );
+    stuck.send(mqttPacket.generate({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "blocks", qos: 0 }] }));
+    await new Promise((r) => setTimeout(r, 200));
+    (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
+    global.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 50);
+    await load({ port, rate: RATE, seconds: SECONDS, firstSeq: seq });
+    clearInterval(sampler);
+    stalled = { rssGrowthMiB: (rssPeak - rssBefore) / 2 ** 20, dropped: broker.stats.dropped.slow > droppedBefore };
+    stuck.terminate();
+  } finally {
+    child.send({ cmd: "exit" });
+    child.kill();
+    await app.close();
+    await node.close();
+    await closeMinerPool();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const without = median(rates.without);
+  const withSubs = median(rates.with);
+  const throughputRatio = withSubs / without;
+  const deliveredPerSec = delivered / deliveredSeconds;
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  printTable(
+    `events: ${SUBSCRIBERS} WebSocket subscribers of ${TOPICS.join(" and ")}, blocks offered at ${RATE}/s, ` +
+      `${ROUNDS} alternating rounds of ${SECONDS} s, ${availableParallelism()} cores`,
+    [
+      { name: "blocks accepted, no subscriptions", value: without, unit: "blocks/s", baseline: "same-run baseline" },
+      {
+        name: `blocks accepted, ${SUBSCRIBERS} subscribers`,
+        value: withSubs,
+        unit: "blocks/s",
+        target: ">= 0.9 of baseline",
+        baseline: `ratio ${throughputRatio.toFixed(3)}`,
+      },
+      { name: "messages delivered", value: deliveredPerSec, unit: "msg/s" },
+      { name: "latency submission → receipt, p50", value: p50, unit: "ms" },
+      { name: "latency submission → receipt, p99", value: p99, unit: "ms", target: "< 100 ms" },
+      {
+        name: "RSS growth, one subscriber not reading",
+        value: stalled.rssGrowthMiB,
+        unit: "MiB",
+        target: "<= 8 MiB queue bound",
+        baseline: stalled.dropped ? "the subscriber was dropped" : "not dropped",
+      },
+    ],
+  );
+  for (const p of problems) console.error(p);
+  if (problems.length > 0) process.exitCode = 1;
+  printFigures("events", {
+    subscribers: SUBSCRIBERS,
+    deliveredPerSec: Math.round(deliveredPerSec),
+    latencyP50Ms: Math.round(p50 * 10) / 10,
+    latencyP99Ms: Math.round(p99 * 10) / 10,
+    throughputRatio: Math.round(throughputRatio * 1000) / 1000,
+    blocksPerSecWithout: Math.round(without),
+    blocksPerSecWith: Math.round(withSubs),
+    stalledRssGrowthMiB: Math.round(stalled.rssGrowthMiB * 10) / 10,
+  });
+}
+
+if (!isMainThread) {
+  parentPort!.postMessage(await runLoad(workerData as LoadJob));
+} else if (args[0] === "--child") {
+  await subscriberProcess(args[1]!, Number(args[2]));
+} else {
+  await main();
+}
