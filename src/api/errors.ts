@@ -168,8 +168,13 @@ export function toHttpError(e: unknown, request?: FastifyRequest): { status: num
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   if (socket.writable) {
+    // a status of the interface's set (400), with the true reason: too large, too slow, or not HTTP
     const reason =
-      error.code === "HPE_HEADER_OVERFLOW" ? "the request headers are too large" : "the request is not valid HTTP";
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? "the request headers are too large"
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? "the request did not arrive whole within the request timeout"
+          : "the request is not valid HTTP";
     const body = JSON.stringify(errorBody(400, reason));
     socket.write(
       `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,

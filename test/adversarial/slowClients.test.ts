@@ -58,6 +58,8 @@ describe("threat: slow and idle clients", { timeout: 120_000 }, () => {
     const trickle = setInterval(() => {
       for (const s of slow) if (!s.destroyed) s.write(" ");
     }, 300);
+    let answer = "";
+    slow[0]!.on("data", (d) => (answer += d));
     try {
       const closed = slow.map((s) => new Promise<void>((resolve) => s.once("close", () => resolve())));
       const started = Date.now();
@@ -68,6 +70,7 @@ describe("threat: slow and idle clients", { timeout: 120_000 }, () => {
         "the server to close every trickling request",
       );
       assert.ok(Date.now() - started < 8_000, `closed after ${Date.now() - started} ms`);
+      assert.match(answer, /^HTTP\/1.1 400 .*did not arrive whole within the request timeout/s);
     } finally {
       clearInterval(trickle);
       for (const s of slow) s.destroy();
