@@ -1,3 +1,4 @@
+import { isNetworkError, NetworkErrorCode } from "./errors.js";
 import type { Heartbeat } from "./messages.js";
 
 /**
@@ -40,6 +41,9 @@ interface PeerState {
   at: number;
   /** Claims from `from` up are not believed until `until` (a request for one failed). */
   doubt: { from: number; until: number } | undefined;
+  /** Times requests to this peer timed out since its last delivery (requests failing together count once). */
+  timeouts: number;
+  lastTimeoutAt: number;
 }
 
 /**
@@ -48,6 +52,12 @@ interface PeerState {
  */
 export const CLAIM_DOUBT_MS = 30_000;
 
+/**
+ * Timeouts in a row after which a peer's claim is doubted. A peer that answers "not found" or
+ * closes the stream without the cone refutes its claim at once; one that is merely slow (a busy
+ * honest node) gets a few chances, or a node with one peer would stall on its first timeout.
+ */
+export const CLAIM_TIMEOUTS = 3;
 export class SyncManager {
   private readonly peers = new Map<string, PeerState>();
   private seenMilestoneIndex = 0;
@@ -78,7 +88,13 @@ export class SyncManager {
 
   onHeartbeat(peer: string, heartbeat: Heartbeat): void {
     const known = this.peers.get(peer);
-    this.peers.set(peer, { heartbeat, at: this.now(), doubt: known?.doubt });
+    this.peers.set(peer, {
+      heartbeat,
+      at: this.now(),
+      doubt: known?.doubt,
+      timeouts: known?.timeouts ?? 0,
+      lastTimeoutAt: known?.lastTimeoutAt ?? Number.NEGATIVE_INFINITY,
+    });
     this.noteTarget();
     this.tick();
   }
@@ -167,11 +183,15 @@ export class SyncManager {
       .fetchCone(peer, index)
       .then(
         // stored; if the milestone still is not solid (an earlier cone missing), ask again later
-        () => this.failed.set(index, { peer, until: this.now() + 4 * this.options.retryMs }),
+        () => {
+          this.failed.set(index, { peer, until: this.now() + 4 * this.options.retryMs });
+          const p = this.peers.get(peer);
+          if (p) p.timeouts = 0;
+        },
         (e) => {
           this.failed.set(index, { peer, until: this.now() + this.options.retryMs });
           this.deps.onError(peer, index, e);
-          this.refuteClaim(peer, index);
+          this.refuteClaim(peer, index, isNetworkError(e, NetworkErrorCode.Timeout));
         },
       )
       .finally(() => {
@@ -182,12 +202,18 @@ export class SyncManager {
 
   /**
    * A request for `index` failed: if only the peer's claim said it exists, its claims from there
-   * up are doubted for a while, and it is reported once per doubt (a window of failed requests
-   * is one refuted claim, not many).
+   * up are doubted for a while (after CLAIM_TIMEOUTS timeouts, or at once for any other failure),
+   * and it is reported once per doubt (a window of failed requests is one refuted claim).
    */
-  private refuteClaim(peer: string, index: number): void {
+  private refuteClaim(peer: string, index: number, timedOut: boolean): void {
     const p = this.peers.get(peer);
     if (!p || index <= this.latestMilestoneIndex() || this.deps.hasMilestone(index)) return;
+    if (timedOut) {
+      const at = this.now();
+      if (at - p.lastTimeoutAt > this.options.retryMs) p.timeouts++;
+      p.lastTimeoutAt = at;
+      if (p.timeouts < CLAIM_TIMEOUTS) return;
+    }
     const now = this.now();
     const doubting = p.doubt !== undefined && p.doubt.until > now;
     if (doubting && index >= p.doubt!.from) return;

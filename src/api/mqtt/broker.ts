@@ -1,6 +1,6 @@
 import { Aedes, type Client } from "aedes";
 import mqttPacket from "mqtt-packet";
-import { type ConnectionLimits, type DropReason, SubscriberConnection, type Transport } from "./connection.js";
+import { type ConnectionLimits, type DropReason, Flusher, SubscriberConnection, type Transport } from "./connection.js";
 import { acceptSubscription, type CurrentState } from "./topics.js";
 
 /**
@@ -20,6 +20,8 @@ import { acceptSubscription, type CurrentState } from "./topics.js";
  */
 
 export interface BrokerOptions extends ConnectionLimits {
+  /** How long the first message of a batch waits for others before the batch is written, in ms. */
+  flushDelayMs: number;
   /** Subscriptions one client may hold (inx-mqtt's default: 1,000). */
   maxSubscriptions: number;
   /** Connected clients at most; a connection beyond is closed at once. */
@@ -29,6 +31,7 @@ export interface BrokerOptions extends ConnectionLimits {
 }
 
 export const defaultBrokerOptions: Omit<BrokerOptions, "hrp"> = {
+  flushDelayMs: 5,
   maxSubscriptions: 1000,
   maxClients: 1000,
   maxQueuedBytes: 8 * 1024 * 1024,
@@ -66,6 +69,7 @@ export class EventBroker {
   /** Each client's filters. */
   private readonly filtersOf = new WeakMap<SubscriberConnection, Set<string>>();
   private readonly connections = new Set<SubscriberConnection>();
+  private readonly flusher: Flusher;
   readonly stats: BrokerStats = {
     connected: 0,
     dropped: { slow: 0, oversized: 0, subscriptions: 0, publish: 0, error: 0, full: 0 },
@@ -79,6 +83,7 @@ export class EventBroker {
     private readonly current: (state: CurrentState) => Promise<Message | undefined>,
     private readonly log: BrokerLog,
   ) {
+    this.flusher = new Flusher(options.flushDelayMs);
     this.aedes = new Aedes({
       // no deliveries go through aedes's own queue (see publish), so one slot is plenty
       concurrency: 1,
@@ -120,7 +125,7 @@ export class EventBroker {
       transport.close();
       return undefined;
     }
-    const conn = new SubscriberConnection(transport, this.options, (reason) => {
+    const conn = new SubscriberConnection(transport, this.options, this.flusher, (reason) => {
       this.stats.dropped[reason]++;
       this.log.warn(
         { reason, limit: reason === "slow" ? this.options.maxQueuedBytes : this.options.maxPacketBytes },

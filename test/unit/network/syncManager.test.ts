@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { NetworkErrorCode } from "../../../src/network/errors.js";
 import type { Heartbeat } from "../../../src/network/index.js";
 import { ParentRequester } from "../../../src/network/parentRequester.js";
-import { SyncManager } from "../../../src/network/syncManager.js";
+import { CLAIM_TIMEOUTS, SyncManager } from "../../../src/network/syncManager.js";
+import { LedgerNodeError } from "../../../src/util/ledgerNodeError.js";
 
 const heartbeat = (solid: number, latest = solid, pruned = 0): Heartbeat => ({
   solidMilestoneIndex: solid,
@@ -17,7 +19,7 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
   let t = 1000;
   let ledger = 10;
   const stored = new Set<number>();
-  const fetches: { peer: string; index: number; settle: (ok: boolean) => void }[] = [];
+  const fetches: { peer: string; index: number; settle: (ok: boolean | "timeout") => void }[] = [];
   const errors: number[] = [];
   const refuted: string[] = [];
   const sync = new SyncManager(
@@ -28,7 +30,11 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
       hasMilestone: (i) => stored.has(i),
       fetchCone: (peer, index) =>
         new Promise<void>((resolve, reject) =>
-          fetches.push({ peer, index, settle: (ok) => (ok ? resolve() : reject(new Error("no"))) }),
+          fetches.push({
+            peer,
+            index,
+            settle: (ok) => (ok === true ? resolve() : reject(ok === "timeout" ? timeout(peer) : new Error("no"))),
+          }),
         ),
       onError: (_peer, index) => errors.push(index),
       onClaimRefuted: (peer, index) => refuted.push(`${index}@${peer}`),
@@ -47,7 +53,9 @@ function harness(options: { window?: number; isCoordinator?: boolean } = {}) {
   };
 }
 
-const settleAll = async (fetches: { settle: (ok: boolean) => void }[], ok: boolean) => {
+const timeout = (peer: string) => new LedgerNodeError(NetworkErrorCode.Timeout, `no answer from ${peer}`);
+
+const settleAll = async (fetches: { settle: (ok: boolean | "timeout") => void }[], ok: boolean | "timeout") => {
   for (const f of fetches.splice(0)) f.settle(ok);
   await new Promise((r) => setImmediate(r));
 };
@@ -100,6 +108,34 @@ describe("sync manager", () => {
     await settleAll(h.fetches, true);
     assert.equal(h.sync.isSynced(), false);
     assert.deepEqual(h.refuted, ["11@liar"]);
+    h.sync.stop();
+  });
+
+  it("gives a slow peer a few timeouts before its claim is doubted, so a lone honest peer does not stall sync", async () => {
+    const h = harness({ window: 1 });
+    h.sync.onHeartbeat("slow", heartbeat(20));
+    for (let i = 1; i < CLAIM_TIMEOUTS; i++) {
+      h.advance(100);
+      h.sync.tick();
+      assert.ok(
+        h.fetches.some((f) => f.index === 11),
+        `asked again after timeout ${i - 1}`,
+      );
+      await settleAll(h.fetches, "timeout");
+      assert.deepEqual(h.refuted, []);
+    }
+    // a delivery resets the count
+    h.advance(100);
+    h.sync.tick();
+    await settleAll(h.fetches, true);
+    h.stored.add(11);
+    h.setLedger(11);
+    for (let i = 0; i < CLAIM_TIMEOUTS; i++) {
+      h.advance(100);
+      h.sync.tick();
+      await settleAll(h.fetches, "timeout");
+    }
+    assert.deepEqual(h.refuted, ["12@slow"], "doubted after CLAIM_TIMEOUTS timeouts in a row");
     h.sync.stop();
   });
 

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import mqttPacket from "mqtt-packet";
+import { type DropReason, Flusher, SubscriberConnection, type Transport } from "../../../src/api/mqtt/connection.js";
+
+/** A transport that records what it is sent and holds `unsent` bytes as told. */
+function fakeTransport() {
+  const sent: Buffer[] = [];
+  const t = { sent, unsent: 0, closed: false, send: (b: Buffer) => sent.push(b), close: () => (t.closed = true) };
+  return t satisfies Transport & { sent: Buffer[]; closed: boolean };
+}
+const limits = { maxQueuedBytes: 1000, maxPacketBytes: 100 };
+const flushed = () => new Promise((r) => setTimeout(r, 10));
+
+describe("event API connection bounds", () => {
+  it("passes whole packets split anywhere, and drops a connection announcing an oversized one", () => {
+    const t = fakeTransport();
+    const drops: DropReason[] = [];
+    const conn = new SubscriberConnection(t, limits, new Flusher(1), (r) => drops.push(r));
+    const read: Buffer[] = [];
+    conn.on("data", (d: Buffer) => read.push(d));
+    const subscribe = mqttPacket.generate({
+      cmd: "subscribe",
+      messageId: 1,
+      subscriptions: [{ topic: "blocks", qos: 0 }],
+    });
+    const ping = mqttPacket.generate({ cmd: "pingreq" });
+    const stream = Buffer.concat([subscribe, ping, subscribe]);
+    for (let i = 0; i < stream.length; i += 3) conn.receive(stream.subarray(i, i + 3));
+    assert.deepEqual([...drops], []);
+    // a packet whose remaining length (two length bytes: 200) is above the limit
+    conn.receive(Buffer.from([0x82, 0xc8]));
+    conn.receive(Buffer.from([0x01]));
+    assert.deepEqual([...drops], ["oversized"]);
+    assert.ok(t.closed);
+    // more than four length bytes is malformed
+    const t2 = fakeTransport();
+    const conn2 = new SubscriberConnection(t2, limits, new Flusher(1), (r) => drops.push(r));
+    conn2.receive(Buffer.from([0x30, 0x80, 0x80, 0x80, 0x80, 0x01]));
+    assert.deepEqual(drops, ["oversized", "oversized"]);
+  });
+
+  it("writes queued packets in one batch, and drops a client whose queue passes the bound", async () => {
+    const t = fakeTransport();
+    const drops: DropReason[] = [];
+    const conn = new SubscriberConnection(t, limits, new Flusher(1), (r) => drops.push(r));
+    for (let i = 0; i < 5; i++) conn.deliver(Buffer.alloc(100, i));
+    await flushed();
+    assert.equal(t.sent.length, 1, "one write for the batch");
+    assert.equal(t.sent[0]!.length, 500);
+    t.unsent = 600; // the socket still holds them: the client does not read
+    for (let i = 0; i < 3; i++) conn.deliver(Buffer.alloc(100));
+    assert.deepEqual([...drops], []);
+    conn.deliver(Buffer.alloc(100)); // 600 unsent + 400 queued + 100 > 1000
+    assert.deepEqual(drops, ["slow"]);
+    assert.ok(t.closed);
+    await flushed();
+    assert.equal(t.sent.length, 1, "nothing more written to a dropped client");
+  });
+});
