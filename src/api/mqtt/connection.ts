@@ -45,7 +45,7 @@ export class Flusher {
 
   schedule(conn: SubscriberConnection): void {
     this.dirty.add(conn);
-    this.timer ??= setTimeout(() => this.flushAll(), this.delayMs);
+    if (this.timer === undefined) this.timer = setTimeout(() => this.flushAll(), this.delayMs);
   }
 
   private flushAll(): void {

@@ -49,9 +49,9 @@ describe("event API connection bounds", () => {
     assert.equal(t.sent.length, 1, "one write for the batch");
     assert.equal(t.sent[0]!.length, 500);
     t.unsent = 600; // the socket still holds them: the client does not read
-    for (let i = 0; i < 3; i++) conn.deliver(Buffer.alloc(100));
+    for (let i = 0; i < 4; i++) conn.deliver(Buffer.alloc(100)); // 600 unsent + 400 queued: at the bound
     assert.deepEqual([...drops], []);
-    conn.deliver(Buffer.alloc(100)); // 600 unsent + 400 queued + 100 > 1000
+    conn.deliver(Buffer.alloc(100)); // one more byte than the bound allows
     assert.deepEqual(drops, ["slow"]);
     assert.ok(t.closed);
     await flushed();
