@@ -49,6 +49,9 @@ type EventNode = Pick<ApiNode, "tangle" | "db">;
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 
+/** Referenced blocks published in one go before the event loop gets a turn. */
+const PUBLISH_SLICE = 64;
+
 /** The unlock conditions of an output that name an address, by their topic name. */
 function unlockAddresses(output: Output): [UnlockConditionName, Parameters<typeof addressToBech32>[0]][] {
   if (output.type === OutputType.Treasury) return [];
@@ -217,9 +220,13 @@ export class EventPublisher {
     const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(toHex(r.blockId))));
     if (wanted.length === 0) return;
     const bytes = await Promise.all(wanted.map((r) => this.node.tangle.getBlockBytes(r.blockId)));
-    wanted.forEach((r, i) => {
+    for (let i = 0; i < wanted.length; i++) {
+      // a wide milestone is published in slices, so intake and the other topics' deliveries
+      // go on in between (white-flag order holds: the slices are in order)
+      if (i > 0 && i % PUBLISH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      const r = wanted[i]!;
       const block = bytes[i];
-      if (!block) return;
+      if (!block) continue;
       const id = toHex(r.blockId);
       const meta: BlockMetadataJson = {
         blockId: id,
@@ -234,7 +241,7 @@ export class EventPublisher {
       const payload = json(meta);
       if (all) b.publish(Topic.BlockMetadataReferenced, payload);
       b.publish(blockMetadataTopic(id), payload);
-    });
+    }
   }
 
   /** The block that included each transaction, to the subscribers of that transaction. */
