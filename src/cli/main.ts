@@ -1,23 +1,29 @@
 #!/usr/bin/env node
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { eventApiOf } from "../api/mqtt/eventApi.js";
-import { buildExplorerServer, buildServer } from "../api/server.js";
-import { DEV_KEY } from "../node/devNetwork.js";
+import { metricsOf } from "../api/metrics/metricsRoute.js";
+import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/server.js";
+import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
 import { isStorageError, StorageErrorCode } from "../storage/index.js";
 import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
+import { logConfirmedMilestones } from "../tangle/milestoneLog.js";
 import { helpText, isUsageError, parseArgs } from "./flags.js";
 import { runTokenCommand } from "./token.js";
 
 /**
  * `npm start -- [flags]`: runs a dev node until SIGINT/SIGTERM, then shuts down cleanly.
  * `npm start -- token [flags]`: prints a JWT for the protected routes (cli/token.ts).
+ * `npm start -- init|keygen …`: creates a network of one's own, writes key files (cli/init.ts).
  */
 async function main(): Promise<void> {
   if (process.argv[2] === "token" || process.argv[2] === "jwt")
     process.exit(await runTokenCommand(process.argv.slice(3)));
   if (process.argv[2] === "network-config")
     process.exit(await (await import("./networkConfig.js")).runNetworkConfigCommand(process.argv.slice(3)));
+  if (process.argv[2] === "init") process.exit(await (await import("./init.js")).runInitCommand(process.argv.slice(3)));
+  if (process.argv[2] === "keygen")
+    process.exit(await (await import("./init.js")).runKeygenCommand(process.argv.slice(3)));
   if (process.argv[2] === "inspect")
     process.exit(await (await import("./inspect.js")).runInspectCommand(process.argv.slice(3)));
   let parsed: ReturnType<typeof parseArgs>;
@@ -36,6 +42,8 @@ async function main(): Promise<void> {
     console.log(
       "  network-config         print the network configuration followers join with (see: network-config --help)",
     );
+    console.log("  init                   create a network of your own from a network file (see: init --help)");
+    console.log("  keygen                 write a fresh Ed25519 key file (see: keygen --help)");
     return;
   }
   const options = parsed.options;
@@ -63,11 +71,18 @@ async function main(): Promise<void> {
       maxConnections: options.apiMaxConnections,
       maxConnectionsPerAddress: options.apiMaxConnectionsPerAddress,
     },
+    cors: { origins: options.apiCorsOrigins },
   });
-  const explorer = options.explorerPort > 0 ? buildExplorerServer(node, options.logLevel) : undefined;
+  const explorer =
+    options.explorerPort > 0
+      ? buildExplorerServer(node, options.logLevel, { origins: options.apiCorsOrigins })
+      : undefined;
+  // Prometheus scrapes without a token on a port of its own, bound to the API host (Hornet's bind address)
+  const prometheus =
+    options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel) : undefined;
 
-  // Signals are handled from here on: one arriving while the node still starts (the API may
-  // already answer) waits for the start to finish, then shuts everything down cleanly.
+  // Signals are handled from here on: one arriving while the node still starts waits for the
+  // start to finish (at most the first milestone), then shuts everything down cleanly.
   let startup: Promise<unknown> = Promise.resolve();
   let closing = false;
   const shutdown = async (signal: string, exitCode = 0) => {
@@ -77,6 +92,7 @@ async function main(): Promise<void> {
     await startup.catch(() => {});
     await app.close();
     await explorer?.close();
+    await prometheus?.close();
     await node.close().catch((e) => console.error(`ledger-node: closing failed: ${(e as Error).message}`));
     process.exit(exitCode);
   };
@@ -84,17 +100,22 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   const start = async () => {
-    await app.listen({ host: options.apiHost, port: options.apiPort });
-    await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
-    if (options.mqttPort > 0) await eventApiOf(app)!.listenTcp(options.apiHost, options.mqttPort);
+    logConfirmedMilestones(node.events, app.log.child({ module: "milestones" }));
     const network = await node.startNetwork(app.log.child({ module: "network" }));
     if (closing) return;
-    node.start();
+    // The coordinator confirms a milestone before the API listens, so the node's first answer
+    // is a healthy one (docs/decisions.md, Milestones); a follower listens at once.
+    await node.startNow();
+    if (closing) return;
+    await app.listen({ host: options.apiHost, port: options.apiPort });
+    await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
+    await prometheus?.listen({ host: options.apiHost, port: options.prometheusPort });
+    if (options.mqttPort > 0) await eventApiOf(app)!.listenTcp(options.apiHost, options.mqttPort);
 
     const url = `http://${options.apiHost}:${options.apiPort}`;
     const role = node.isCoordinator ? "coordinator" : "follower (confirms received milestones)";
     console.log(
-      `ledger-node: dev network, data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}, ${role}`,
+      `ledger-node: network "${node.tangle.protocolParameters.networkName}", data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}, ${role}`,
     );
     console.log(`API: ${url}`);
     console.log(`P2P: peer ID ${network.peerId}, listening on ${network.listenAddresses().join(" ")}`);
@@ -102,8 +123,11 @@ async function main(): Promise<void> {
     console.log(`events: ws://${options.apiHost}:${options.apiPort}/api/mqtt/v1 (MQTT over WebSocket)`);
     if (options.mqttPort > 0) console.log(`events: mqtt://${options.apiHost}:${options.mqttPort} (MQTT over TCP)`);
     if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
-    console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
-    console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
+    if (prometheus) console.log(`metrics: http://${options.apiHost}:${options.prometheusPort}/metrics (Prometheus, no token)`);
+    if (node.tangle.protocolParameters.networkName === DEV_NETWORK_NAME) {
+      console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
+      console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
+    }
   };
   startup = start();
   await startup;

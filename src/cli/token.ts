@@ -1,14 +1,13 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_TOKEN_LIFETIME, issueApiToken } from "../api/auth.js";
+import { JWT_KEY_FILE, keysDir, readOptionalKeyFile } from "../node/keyFiles.js";
 import { defaultNodeOptions } from "../node/options.js";
-import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
 import { isUsageError, usageError } from "./flags.js";
 
 /**
  * `npm start -- token [--data-dir d] [--expires-in 7d]`: prints a JWT that opens the protected
- * routes of the node whose data directory is `d`, signed with the secret kept there. LevelDB is
- * single-process, so the node must be stopped while this runs.
+ * routes of the node whose data directory is `d`, signed with the secret kept there
+ * (`keys/jwt.key`); it reads only that file, so it works while the node runs.
  */
 
 export interface TokenArgs {
@@ -64,23 +63,15 @@ export function tokenHelpText(): string {
   ].join("\n");
 }
 
-/** Reads the node's JWT secret from its database (closed again before returning). */
+/**
+ * Reads the node's JWT secret from its key file (`<data-dir>/keys/jwt.key`), never from the
+ * database, so it works while the node runs.
+ */
 export async function readJwtSecret(dataDir: string): Promise<Uint8Array> {
-  const path = join(dataDir, "db");
-  if (!existsSync(path)) throw new Error(`no node database in ${dataDir}: start the node once to create it`);
-  let store: KvStore;
-  try {
-    store = await KvStore.open({ ...defaultKvStoreOptions, path });
-  } catch (e) {
-    throw new Error(`${(e as Error).message} (is the node running? stop it first)`);
-  }
-  try {
-    const secret = await store.get(nodeStateKey(NodeStateKey.JwtSecret));
-    if (!secret) throw new Error(`the database in ${dataDir} holds no JWT secret`);
-    return secret;
-  } finally {
-    await store.close();
-  }
+  const secret = await readOptionalKeyFile(dataDir, JWT_KEY_FILE);
+  if (!secret)
+    throw new Error(`no JWT secret in ${join(keysDir(dataDir), JWT_KEY_FILE)}: start the node once to create it`);
+  return secret;
 }
 
 /** Runs the subcommand; returns the process exit code. */

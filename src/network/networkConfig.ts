@@ -2,7 +2,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isCodecError } from "../codec/errors.js";
 import { toHex } from "../codec/hex.js";
-import { expectArray, expectHex, expectObject, expectString } from "../codec/json.js";
+import { expectArray, expectHex, expectInt, expectObject, expectString } from "../codec/json.js";
 import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
 import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
 import type { Output, ProtocolParameters } from "../codec/types.js";
@@ -20,12 +20,16 @@ import { NetworkErrorCode } from "./errors.js";
  *     "networkName": "dev",
  *     "protocol": { TIP-25 protocol parameters },
  *     "coordinatorPublicKeys": ["0x…"],
- *     "genesis": { "kind": "dev", "outputs": [{ "outputId": "0x…", "output": { TIP-25 output } }] },
+ *     "coordinatorThreshold": 1,
+ *     "milestoneIntervalMs": 1000,
+ *     "genesis": { "kind": "dev" | "custom", "outputs": [{ "outputId": "0x…", "output": { TIP-25 output } }] },
  *     "peers": ["/ip4/127.0.0.1/tcp/15600/p2p/12D3Koo…"]
  *   }
  */
 
 export const NETWORK_CONFIG_FILE = "network.json";
+
+export type GenesisKind = "dev" | "custom";
 
 export interface GenesisOutput {
   outputId: Uint8Array;
@@ -36,8 +40,15 @@ export interface NetworkConfig {
   networkName: string;
   protocol: ProtocolParameters;
   coordinatorPublicKeys: Uint8Array[];
-  /** `dev`: the well-known dev genesis, written by every node itself (deterministic). */
-  genesis: { kind: "dev"; outputs: GenesisOutput[] };
+  /** Valid signatures of those keys a milestone needs (TIP-29: N of M); 1 when the file omits it. */
+  coordinatorThreshold: number;
+  /** The coordinator's milestone interval; absent: the node's own setting. */
+  milestoneIntervalMs?: number;
+  /**
+   * The genesis ledger every node of the network writes itself: `dev`, the well-known dev
+   * genesis; `custom`, the allocations of a network file (`init --network`).
+   */
+  genesis: { kind: GenesisKind; outputs: GenesisOutput[] };
   /** Where the writing node listens (with its peer ID): followers may dial these. */
   peers: string[];
 }
@@ -51,6 +62,8 @@ export function networkConfigToJson(c: NetworkConfig): Record<string, unknown> {
     networkName: c.networkName,
     protocol: protocolParametersToJson(c.protocol),
     coordinatorPublicKeys: c.coordinatorPublicKeys.map(toHex),
+    coordinatorThreshold: c.coordinatorThreshold,
+    ...(c.milestoneIntervalMs !== undefined ? { milestoneIntervalMs: c.milestoneIntervalMs } : {}),
     genesis: {
       kind: c.genesis.kind,
       outputs: c.genesis.outputs.map((g) => ({ outputId: toHex(g.outputId), output: outputToJson(g.output) })),
@@ -66,7 +79,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       json,
       "networkConfig",
       ["networkName", "protocol", "coordinatorPublicKeys", "genesis"],
-      ["peers"],
+      ["peers", "coordinatorThreshold", "milestoneIntervalMs"],
     );
     const networkName = expectString(o.networkName, "networkConfig.networkName");
     const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
@@ -82,11 +95,25 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
     if (keys.length === 0) {
       throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: no coordinator public key`);
     }
-    const g = expectObject(o.genesis, "networkConfig.genesis", ["kind", "outputs"]);
-    if (g.kind !== "dev") {
+    if (new Set(keys.map(toHex)).size !== keys.length) {
       throw new LedgerNodeError(
         NetworkErrorCode.InvalidNetworkConfig,
-        `${source}: genesis kind ${JSON.stringify(g.kind)} is not supported (only "dev")`,
+        `${source}: networkConfig.coordinatorPublicKeys lists a key twice`,
+      );
+    }
+    const threshold =
+      o.coordinatorThreshold === undefined
+        ? 1
+        : expectInt(o.coordinatorThreshold, "networkConfig.coordinatorThreshold", 1, keys.length);
+    const interval =
+      o.milestoneIntervalMs === undefined
+        ? undefined
+        : expectInt(o.milestoneIntervalMs, "networkConfig.milestoneIntervalMs", 1, 3_600_000);
+    const g = expectObject(o.genesis, "networkConfig.genesis", ["kind", "outputs"]);
+    if (g.kind !== "dev" && g.kind !== "custom") {
+      throw new LedgerNodeError(
+        NetworkErrorCode.InvalidNetworkConfig,
+        `${source}: networkConfig.genesis.kind ${JSON.stringify(g.kind)} is not "dev" or "custom"`,
       );
     }
     const outputs = expectArray(g.outputs, "networkConfig.genesis.outputs").map((x, i) => {
@@ -101,7 +128,15 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       o.peers === undefined
         ? []
         : expectArray(o.peers, "networkConfig.peers").map((p, i) => expectString(p, `networkConfig.peers[${i}]`));
-    return { networkName, protocol, coordinatorPublicKeys: keys, genesis: { kind: "dev", outputs }, peers };
+    return {
+      networkName,
+      protocol,
+      coordinatorPublicKeys: keys,
+      coordinatorThreshold: threshold,
+      ...(interval !== undefined ? { milestoneIntervalMs: interval } : {}),
+      genesis: { kind: g.kind, outputs },
+      peers,
+    };
   } catch (e) {
     if (isCodecError(e)) throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
     throw e;

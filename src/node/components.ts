@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import { VerifyPool } from "../crypto/verifyPool.js";
+import { Faucet } from "../faucet/index.js";
 import { addressLedger, explorerIndex, Indexer } from "../indexer/index.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
@@ -16,6 +17,7 @@ import { Pruner } from "../tangle/prune.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { faucetOptionsOf } from "./faucetOptions.js";
 import type { OpenedDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
@@ -63,10 +65,12 @@ export interface NodeComponents {
   pruner: Pruner;
   /** Snapshot writing (the control route, `--snapshot-interval`). */
   snapshots: SnapshotManager;
-  /** Keys whose signature makes a milestone valid: the coordinator's, or the network file's. */
+  /** Keys whose signatures make a milestone valid (the network's; a milestone needs its threshold of them). */
   coordinatorPublicKeys: Uint8Array[];
   /** The built-in coordinator, on the node that holds the network's key. */
   coordinator: Coordinator | undefined;
+  /** The faucet (src/faucet), when the node runs one (faucetOptions.ts decides). */
+  faucet: Faucet | undefined;
 }
 
 export async function buildComponents(
@@ -88,11 +92,13 @@ export async function buildComponents(
     events,
     merkleRoots: (lists) => verifyPool.merkleRoots(lists),
   });
-  const keyPair: Ed25519KeyPair | undefined = db.followedNetwork
-    ? undefined
-    : ed25519KeyPairFromSeed(db.secrets.coordinatorSeed!);
-  const coordinatorPublicKeys = keyPair ? [keyPair.publicKey] : db.followedNetwork!.coordinatorPublicKeys;
-  const intake = new BlockIntake(tangle, { coordinatorPublicKeys, verifyPool });
+  const keyPairs: Ed25519KeyPair[] = db.secrets.coordinatorSeeds.map(ed25519KeyPairFromSeed);
+  const coordinatorPublicKeys = db.network.coordinatorPublicKeys;
+  const intake = new BlockIntake(tangle, {
+    coordinatorPublicKeys,
+    coordinatorThreshold: db.network.coordinatorThreshold,
+    verifyPool,
+  });
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
   const indexer = new Indexer(store);
@@ -122,13 +128,13 @@ export async function buildComponents(
   });
 
   // 5. the coordinator, whose blocks are announced through the intake once on disk
-  const coordinator = keyPair
+  const coordinator = !db.follows
     ? new Coordinator(
         tangle,
         semanticValidator,
         {
-          intervalMs: options.milestoneIntervalMs,
-          keyPair,
+          intervalMs: db.network.milestoneIntervalMs ?? options.milestoneIntervalMs,
+          keyPairs,
           verifyPool,
           // its own threads, one per core: they idle between milestones, and a milestone's
           // checkpoints are a chain mined one after the other (--pow-workers is for clients)
@@ -138,10 +144,20 @@ export async function buildComponents(
         onError,
       )
     : undefined;
+
+  // 6. the faucet, paying from its key after each confirmed milestone (src/faucet)
+  const faucetOptions = await faucetOptionsOf(options, {
+    networkName: protocolParameters.networkName,
+    runsCoordinator: coordinator !== undefined,
+  });
+  const repositories = new Repositories(store);
+  const faucet = faucetOptions
+    ? new Faucet({ tangle, events, indexer, outputs: repositories.outputs, intake }, faucetOptions, { onError })
+    : undefined;
   return {
     events,
     tangle,
-    db: new Repositories(store),
+    db: repositories,
     verifyPool,
     intake,
     indexer,
@@ -150,5 +166,6 @@ export async function buildComponents(
     snapshots,
     coordinatorPublicKeys,
     coordinator,
+    faucet,
   };
 }

@@ -1,3 +1,4 @@
+import { ed25519AddressOf } from "../codec/address.js";
 import { fromHex } from "../codec/hex.js";
 import {
   AddressType,
@@ -6,11 +7,15 @@ import {
   type ProtocolParameters,
   UnlockConditionType,
 } from "../codec/types.js";
+import type { NetworkConfig } from "../network/index.js";
+import { genesisOutputs } from "./genesis.js";
 
 /**
  * The dev network of docs/decisions.md, The dev network: its protocol parameters and its genesis, one basic
  * output holding the whole supply for the well-known test key. That key is public on purpose,
- * like a local Ethereum devnet's accounts, and is refused for any network but `dev`.
+ * like a local Ethereum devnet's accounts, and is refused for any network but `dev`. It is the
+ * preset of a network file (networkFile.ts) with one allocation, a coordinator key made by the
+ * node that starts it, and the min PoW score and milestone interval as node settings.
  */
 
 export const DEV_NETWORK_NAME = "dev";
@@ -54,3 +59,31 @@ export function devGenesisOutput(): BasicOutput {
 
 /** Output ID of the genesis output: the zero transaction ID, index 0. */
 export const GENESIS_OUTPUT_ID = new Uint8Array(34);
+
+/**
+ * The dev network as a network description: the dev genesis, and the coordinator key of the
+ * node that started it (one signature per milestone).
+ */
+export function devNetworkConfig(
+  minPowScore: number,
+  coordinatorPublicKey: Uint8Array,
+  milestoneIntervalMs: number,
+): NetworkConfig {
+  return {
+    networkName: DEV_NETWORK_NAME,
+    protocol: devProtocolParameters(minPowScore),
+    coordinatorPublicKeys: [coordinatorPublicKey],
+    coordinatorThreshold: 1,
+    milestoneIntervalMs,
+    genesis: {
+      kind: "dev",
+      // the same output and ID as one allocation of the whole supply to the dev key's address
+      outputs: genesisOutputs([{ address: ed25519AddressOf(devGenesisAddressHash()), amount: DEV_TOKEN_SUPPLY }]),
+    },
+    peers: [],
+  };
+}
+
+function devGenesisAddressHash(): Uint8Array {
+  return fromHex(DEV_KEY.pubKeyHash, "devKey.pubKeyHash", 32);
+}

@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { encodeOutput } from "../codec/outputs/output.js";
 import { decodeProtocolParameters, encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
+import type { NetworkConfig } from "../network/index.js";
 import {
   Bucket,
   decodeU32,
@@ -15,36 +15,22 @@ import {
   nodeStateKey,
   SCHEMA_VERSION,
   StorageErrorCode,
-  type WriteBatch,
 } from "../storage/index.js";
 import { NULL_BLOCK_ID } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { DEV_NETWORK_NAME, devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetwork.js";
 
 /**
- * First start and every later start: an empty database gets the dev genesis (protocol
- * parameters, the genesis output, the null block as solid entry point, a fresh coordinator key
- * and JWT secret) in one batch; a database of another network or schema is refused. A node
- * joining an existing network (a follower) gets the same genesis, which is deterministic, but
- * no coordinator key: it confirms the milestones it receives.
+ * First start and every later start: an empty database gets the network's genesis (protocol
+ * parameters, the genesis outputs, the null block as solid entry point) in one batch; a
+ * database of another network or schema is refused. Every node of a network writes the same
+ * genesis from the network's description (network.json), so a follower needs nothing else. The
+ * secrets live in key files beside the database (keyFiles.ts), not in it.
  */
-
-export interface NodeSecrets {
-  /** The coordinator's Ed25519 seed; absent on a follower. */
-  coordinatorSeed?: Uint8Array;
-  jwtSecret: Uint8Array;
-}
-
-export interface InitDatabaseOptions {
-  /** Write a fresh coordinator seed with the genesis (a node that starts a network); default true. */
-  coordinator: boolean;
-}
-
 export async function initDatabase(
   store: KvStore,
-  params: ProtocolParameters,
-  options: InitDatabaseOptions = { coordinator: true },
-): Promise<{ created: boolean; protocolParameters: ProtocolParameters; secrets: NodeSecrets }> {
+  network: Pick<NetworkConfig, "protocol" | "genesis">,
+): Promise<{ created: boolean; protocolParameters: ProtocolParameters }> {
+  const params = network.protocol;
   const name = await store.get(nodeStateKey(NodeStateKey.NetworkName));
   if (name) {
     const stored = new TextDecoder().decode(name);
@@ -59,72 +45,35 @@ export async function initDatabase(
       throw new LedgerNodeError(StorageErrorCode.IncompatibleDatabase, "the data directory has another schema version");
     }
     const paramBytes = await store.get(indexKey(Bucket.ProtocolParameters, 0));
-    const stored_params = paramBytes ? decodeProtocolParameters(paramBytes) : params;
+    const storedParams = paramBytes ? decodeProtocolParameters(paramBytes) : params;
     return {
       created: false,
-      // the min PoW score is a node setting on the dev network; the rest is fixed at genesis
-      protocolParameters: { ...stored_params, minPowScore: params.minPowScore },
-      secrets: await ensureSecrets(store, options),
+      // on the dev network the min PoW score is a node setting; everything else is fixed at genesis
+      protocolParameters:
+        network.genesis.kind === "dev" ? { ...storedParams, minPowScore: params.minPowScore } : storedParams,
     };
   }
-  if (params.networkName !== DEV_NETWORK_NAME) {
-    throw new LedgerNodeError(
-      StorageErrorCode.IncompatibleDatabase,
-      `the dev genesis is only for network "${DEV_NETWORK_NAME}"`,
-    );
-  }
-  const secrets = freshSecrets(options);
-  const batch = store.batch();
-  putSecrets(batch, secrets);
-  await batch
+  const batch = store
+    .batch()
     .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
     .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(params.networkName))
     .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(0))
     .put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(params))
-    .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0))
-    .put(
-      idKey(Bucket.Output, GENESIS_OUTPUT_ID),
-      encodeOutputRecord({
-        blockId: NULL_BLOCK_ID,
-        bookedIndex: 0,
-        bookedTimestamp: 0,
-        proof: EMPTY_VALUE, // no creating transaction: the genesis form
-        outputBytes: encodeOutput(devGenesisOutput()),
-      }),
-    )
-    .put(idKey(Bucket.Unspent, GENESIS_OUTPUT_ID), EMPTY_VALUE)
-    .write();
-  return { created: true, protocolParameters: params, secrets };
-}
-
-/** A fresh JWT secret, and a fresh coordinator seed for a node that starts a network. */
-function freshSecrets(options: InitDatabaseOptions): NodeSecrets {
-  return {
-    ...(options.coordinator ? { coordinatorSeed: new Uint8Array(randomBytes(32)) } : {}),
-    jwtSecret: new Uint8Array(randomBytes(32)),
-  };
-}
-
-function putSecrets(batch: WriteBatch, secrets: NodeSecrets): void {
-  if (secrets.coordinatorSeed) batch.put(nodeStateKey(NodeStateKey.CoordinatorSeed), secrets.coordinatorSeed);
-  batch.put(nodeStateKey(NodeStateKey.JwtSecret), secrets.jwtSecret);
-}
-
-/**
- * The secrets of an existing database; those it lacks (a database filled from a snapshot, which
- * carries a ledger only) are made now, as for a fresh one.
- */
-async function ensureSecrets(store: KvStore, options: InitDatabaseOptions): Promise<NodeSecrets> {
-  const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
-  const jwtSecret = await store.get(nodeStateKey(NodeStateKey.JwtSecret));
-  if (jwtSecret && (seed || !options.coordinator)) return { ...(seed ? { coordinatorSeed: seed } : {}), jwtSecret };
-  const fresh = freshSecrets({ coordinator: options.coordinator && !seed });
-  const secrets: NodeSecrets = {
-    ...(seed ? { coordinatorSeed: seed } : fresh.coordinatorSeed ? { coordinatorSeed: fresh.coordinatorSeed } : {}),
-    jwtSecret: jwtSecret ?? fresh.jwtSecret,
-  };
-  const batch = store.batch();
-  putSecrets(batch, secrets);
+    .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0));
+  for (const g of network.genesis.outputs) {
+    batch
+      .put(
+        idKey(Bucket.Output, g.outputId),
+        encodeOutputRecord({
+          blockId: NULL_BLOCK_ID,
+          bookedIndex: 0,
+          bookedTimestamp: 0,
+          proof: EMPTY_VALUE, // no creating transaction: the genesis form
+          outputBytes: encodeOutput(g.output),
+        }),
+      )
+      .put(idKey(Bucket.Unspent, g.outputId), EMPTY_VALUE);
+  }
   await batch.write({ sync: true });
-  return secrets;
+  return { created: true, protocolParameters: params };
 }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Block } from "../codec/types.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
+import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/index.js";
 import {
   defaultNetworkOptions,
@@ -23,9 +24,7 @@ import type { Pruner } from "../tangle/prune.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { buildComponents, type NodeComponents, semanticValidator } from "./components.js";
-import { devGenesisOutput, GENESIS_OUTPUT_ID } from "./devNetwork.js";
-import type { NodeSecrets } from "./initDatabase.js";
-import { type OpenedDatabase, openDatabase } from "./openDatabase.js";
+import { type NodeSecrets, type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
 export { semanticValidator };
@@ -59,9 +58,13 @@ export class LedgerNode {
   readonly metrics: MetricsTracker;
   readonly snapshots: SnapshotManager;
   readonly pruner: Pruner;
+  /** The faucet (`/api/faucet/v1`), when this node runs one. */
+  readonly faucet: Faucet | undefined;
   /** Keys whose signature makes a milestone valid: the coordinator's, or the network configuration's. */
   readonly coordinatorPublicKeys: Uint8Array[];
   private readonly coordinatorOrUndefined: Coordinator | undefined;
+  /** The network's description as this node knows it (network.json without the peers). */
+  private readonly ownNetwork: NetworkConfig;
 
   private constructor(
     readonly options: NodeOptions,
@@ -71,7 +74,8 @@ export class LedgerNode {
     this.store = db.store;
     this.secrets = db.secrets;
     this.createdGenesis = db.createdGenesis;
-    this.followedNetwork = db.followedNetwork;
+    this.followedNetwork = db.follows ? db.network : undefined;
+    this.ownNetwork = db.network;
     this.events = c.events;
     this.tangle = c.tangle;
     this.db = c.db;
@@ -81,6 +85,7 @@ export class LedgerNode {
     this.metrics = c.metrics;
     this.snapshots = c.snapshots;
     this.pruner = c.pruner;
+    this.faucet = c.faucet;
     this.coordinatorPublicKeys = c.coordinatorPublicKeys;
     this.coordinatorOrUndefined = c.coordinator;
   }
@@ -129,14 +134,7 @@ export class LedgerNode {
 
   /** The description followers need (written to `<data-dir>/network.json` by the coordinator). */
   describeNetwork(peers: string[]): NetworkConfig {
-    const protocol = this.tangle.protocolParameters;
-    return {
-      networkName: protocol.networkName,
-      protocol,
-      coordinatorPublicKeys: this.coordinatorPublicKeys,
-      genesis: { kind: "dev", outputs: [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }] },
-      peers,
-    };
+    return { ...this.ownNetwork, protocol: this.tangle.protocolParameters, peers };
   }
 
   /** HS256 secret of the JWTs that open protected routes. */
@@ -190,11 +188,21 @@ export class LedgerNode {
     this.coordinatorOrUndefined?.start();
   }
 
+  /**
+   * Starts the coordinator with a milestone issued at once, resolving when it is confirmed (or
+   * has failed, reported as the node's background errors are); `start` otherwise. The CLI awaits
+   * it before the API listens. A follower: nothing to start, resolves at once.
+   */
+  async startNow(): Promise<void> {
+    await this.coordinatorOrUndefined?.startNow();
+  }
+
   async close(): Promise<void> {
     await this.coordinatorOrUndefined?.stop();
     await this.net?.stop();
     this.net = undefined;
     this.intake.followSync(undefined);
+    await this.faucet?.stop();
     await this.snapshots.idle();
     await this.pruner.stop();
     await this.verifyPool.close();

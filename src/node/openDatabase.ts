@@ -1,9 +1,8 @@
 import { access, mkdir } from "node:fs/promises";
 import { bytesEqual } from "../codec/hex.js";
-import { encodeOutput } from "../codec/outputs/output.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
-import { type NetworkConfig, NetworkErrorCode, networkConfigPath, readNetworkConfig } from "../network/index.js";
+import { type NetworkConfig, networkConfigPath, readNetworkConfig } from "../network/index.js";
 import { isSnapshotError } from "../snapshot/errors.js";
 import {
   assertNoIncompleteImport,
@@ -15,15 +14,34 @@ import {
 } from "../snapshot/index.js";
 import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { DEV_NETWORK_NAME, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "./devNetwork.js";
-import { initDatabase, type NodeSecrets } from "./initDatabase.js";
+import { checkGenesis } from "./checkGenesis.js";
+import { DEV_NETWORK_NAME, devNetworkConfig } from "./devNetwork.js";
+import { initDatabase } from "./initDatabase.js";
+import {
+  FAUCET_KEY_FILE,
+  freshSecret,
+  JWT_KEY_FILE,
+  readCoordinatorSeeds,
+  readOptionalKeyFile,
+  writeCoordinatorSeeds,
+  writeNamedKeyFile,
+} from "./keyFiles.js";
 import type { NodeOptions } from "./options.js";
 
 /**
- * The first steps of a node's start, up to an open database of the right network: the
- * snapshot files checked, the network file read, the store opened, a snapshot imported into an
- * empty one, the role decided and the genesis written on a fresh one.
+ * The first steps of a node's start, up to an open database of the right network: the network
+ * file read, the snapshot files checked, the store opened, a snapshot imported into an empty
+ * one, the role decided from the key files and the genesis written on a fresh one.
  */
+
+/** The node's secrets, read from its key files (keyFiles.ts). */
+export interface NodeSecrets {
+  /** The coordinator seeds this node signs milestones with; empty on a follower. */
+  coordinatorSeeds: Uint8Array[];
+  jwtSecret: Uint8Array;
+  /** The faucet's seed (`keys/faucet.key`), when the node holds one. */
+  faucetSeed?: Uint8Array;
+}
 
 /** A node's database, ready for the components to be built on it. */
 export interface OpenedDatabase {
@@ -32,24 +50,29 @@ export interface OpenedDatabase {
   secrets: NodeSecrets;
   /** Whether this start wrote the genesis (a fresh data directory). */
   createdGenesis: boolean;
-  /** The network this node follows; undefined on the coordinator. */
-  followedNetwork: NetworkConfig | undefined;
+  /** The network this node belongs to: its own (coordinator) or the one it follows. */
+  network: NetworkConfig;
+  /** Whether the node follows `network` (it holds fewer of its coordinator keys than milestones need). */
+  follows: boolean;
   /** The network file read at start ("" when none), and where the data dir keeps its copy. */
   configPath: string;
   copyPath: string;
 }
 
 export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase> {
-  // 1. snapshot files are checked completely before the data dir is touched, so a truncated,
-  // corrupted or foreign file leaves it as it was
-  const startFrom = options.snapshot ? await verifySnapshotFiles(options) : undefined;
-  await mkdir(options.dataDir, { recursive: true });
-  // 2. the network to follow: the file given, else the copy a follower keeps in its data dir
+  // 1. the network to follow: the file given, else the copy the data dir keeps (the
+  // coordinator's own, written at init or at its first start, or a follower's copy)
   const copyPath = networkConfigPath(options.dataDir);
   const configPath = options.networkConfig || ((await fileExists(copyPath)) ? copyPath : "");
   const config = configPath ? await readNetworkConfig(configPath) : undefined;
+  // 2. snapshot files are checked completely before the data dir is touched, so a truncated,
+  // corrupted or foreign file leaves it as it was
+  const networkName = config?.networkName ?? DEV_NETWORK_NAME;
+  const startFrom = options.snapshot ? await verifySnapshotFiles(options, networkName) : undefined;
+  await mkdir(options.dataDir, { recursive: true });
   const store = await KvStore.open({ ...defaultKvStoreOptions, path: `${options.dataDir}/db` });
   try {
+    await moveSecretsToKeyFiles(store, options.dataDir);
     // 3. a half-finished import is refused; an empty database takes the snapshot (a database
     // that has data already resumes and ignores --snapshot, as Hornet does)
     await assertNoIncompleteImport(store);
@@ -57,34 +80,50 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
       await importSnapshot(store, {
         fullPath: options.snapshot,
         ...(options.deltaSnapshot ? { deltaPath: options.deltaSnapshot } : {}),
-        expectedNetworkName: DEV_NETWORK_NAME,
+        expectedNetworkName: networkName,
         verified: startFrom,
       });
     }
-    // 4. the role: coordinator when it holds a key the network lists (or starts the network);
-    // a coordinator key the network's file does not list (a fresh one from a snapshot import)
-    // does not make a node the coordinator
-    const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
-    const seedKey = seed ? ed25519KeyPairFromSeed(seed).publicKey : undefined;
-    const follows =
-      config !== undefined && !(seedKey && config.coordinatorPublicKeys.some((k) => bytesEqual(k, seedKey)));
-    if (follows) checkDevGenesis(config, configPath);
-    // 5. genesis on a fresh database, else the stored network checked
-    const init = await initDatabase(store, follows ? config.protocol : devProtocolParameters(options.minPowScore), {
-      coordinator: !follows,
-    });
-    if (!follows && !init.secrets.coordinatorSeed) {
-      throw new LedgerNodeError(
-        NetworkErrorCode.InvalidNetworkConfig,
-        "this data directory holds no coordinator key: start it with --network-config <file> to follow a network",
-      );
+    // 4. the role: coordinator when it holds as many of the network's keys as a milestone
+    // needs; a key the network does not list (one made after a snapshot import, say) does not
+    // count. Without a network file the node starts (or resumes) a dev network of its own.
+    const seeds = await readCoordinatorSeeds(options.dataDir);
+    let network: NetworkConfig;
+    let held: Uint8Array[];
+    if (config) {
+      network = config;
+      held = seeds.filter((s) => config.coordinatorPublicKeys.some((k) => bytesEqual(k, publicKeyOf(s))));
+    } else {
+      if (seeds.length === 0) {
+        seeds.push(freshSecret());
+        await writeCoordinatorSeeds(options.dataDir, seeds);
+      }
+      held = seeds.slice(0, 1);
+      network = devNetworkConfig(options.minPowScore, publicKeyOf(held[0]!), options.milestoneIntervalMs);
     }
+    const follows = held.length < network.coordinatorThreshold;
+    if (follows) checkGenesis(network, configPath);
+    if (network.genesis.kind === "dev" && !follows) {
+      // the dev coordinator's PoW minimum and interval are its own settings
+      network = {
+        ...network,
+        protocol: { ...network.protocol, minPowScore: options.minPowScore },
+        milestoneIntervalMs: options.milestoneIntervalMs,
+      };
+    }
+    // 5. genesis on a fresh database, else the stored network checked
+    const init = await initDatabase(store, network);
     return {
       store,
       protocolParameters: init.protocolParameters,
-      secrets: init.secrets,
+      secrets: {
+        coordinatorSeeds: follows ? [] : held,
+        jwtSecret: await ensureJwtSecret(options.dataDir),
+        ...(await faucetSeedOf(options.dataDir)),
+      },
       createdGenesis: init.created,
-      followedNetwork: follows ? config : undefined,
+      network,
+      follows,
       configPath,
       copyPath,
     };
@@ -94,8 +133,47 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
   }
 }
 
-/** Both snapshot files checked against each other and the dev network, nothing written. */
-async function verifySnapshotFiles(options: NodeOptions): Promise<{ full: VerifiedFull; delta?: VerifiedDelta }> {
+function publicKeyOf(seed: Uint8Array): Uint8Array {
+  return ed25519KeyPairFromSeed(seed).publicKey;
+}
+
+/** The JWT secret of `keys/jwt.key`, made on the first start. */
+async function ensureJwtSecret(dataDir: string): Promise<Uint8Array> {
+  const existing = await readOptionalKeyFile(dataDir, JWT_KEY_FILE);
+  if (existing) return existing;
+  const secret = freshSecret();
+  await writeNamedKeyFile(dataDir, JWT_KEY_FILE, secret);
+  return secret;
+}
+
+async function faucetSeedOf(dataDir: string): Promise<{ faucetSeed?: Uint8Array }> {
+  const seed = await readOptionalKeyFile(dataDir, FAUCET_KEY_FILE);
+  return seed ? { faucetSeed: seed } : {};
+}
+
+/**
+ * Data directories of earlier versions kept the coordinator seed and the JWT secret in the
+ * database: they move to key files once (files first, then the database entries go), so a
+ * coordinator keeps its key and issued JWTs stay valid.
+ */
+async function moveSecretsToKeyFiles(store: KvStore, dataDir: string): Promise<void> {
+  const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
+  const jwt = await store.get(nodeStateKey(NodeStateKey.JwtSecret));
+  if (!seed && !jwt) return;
+  if (seed && (await readCoordinatorSeeds(dataDir)).length === 0) await writeCoordinatorSeeds(dataDir, [seed]);
+  if (jwt && !(await readOptionalKeyFile(dataDir, JWT_KEY_FILE))) await writeNamedKeyFile(dataDir, JWT_KEY_FILE, jwt);
+  await store
+    .batch()
+    .del(nodeStateKey(NodeStateKey.CoordinatorSeed))
+    .del(nodeStateKey(NodeStateKey.JwtSecret))
+    .write({ sync: true });
+}
+
+/** Both snapshot files checked against each other and the network, nothing written. */
+async function verifySnapshotFiles(
+  options: NodeOptions,
+  networkName: string,
+): Promise<{ full: VerifiedFull; delta?: VerifiedDelta }> {
   const refused = (path: string) => (e: unknown) => {
     if (isSnapshotError(e)) {
       throw new LedgerNodeError(
@@ -105,7 +183,7 @@ async function verifySnapshotFiles(options: NodeOptions): Promise<{ full: Verifi
     }
     throw e;
   };
-  const full = await verifyFullSnapshot(options.snapshot, DEV_NETWORK_NAME).catch(refused(options.snapshot));
+  const full = await verifyFullSnapshot(options.snapshot, networkName).catch(refused(options.snapshot));
   if (!options.deltaSnapshot) return { full };
   const delta = await verifyDeltaSnapshot(options.deltaSnapshot, full.header).catch(refused(options.deltaSnapshot));
   return { full, delta };
@@ -122,17 +200,4 @@ async function fileExists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** A follower builds the same genesis itself, so the configuration must describe exactly it. */
-function checkDevGenesis(config: NetworkConfig, source: string): void {
-  const expected = encodeOutput(devGenesisOutput());
-  const g = config.genesis.outputs;
-  if (
-    g.length !== 1 ||
-    !bytesEqual(g[0]!.outputId, GENESIS_OUTPUT_ID) ||
-    !bytesEqual(encodeOutput(g[0]!.output), expected)
-  ) {
-    throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: the genesis is not the dev genesis`);
-  }
 }

@@ -112,9 +112,9 @@ export enum NodeStateKey {
   LedgerIndex = "ledgerIndex",
   /** u32: lowest milestone index whose data is still stored (pruning horizon). */
   PruningIndex = "pruningIndex",
-  /** 32 bytes: the coordinator's Ed25519 seed, on a node that runs the coordinator. */
+  /** Retired: the coordinator's seed, now in `keys/coordinator-1.key`; read once to move it there. */
   CoordinatorSeed = "coordinatorSeed",
-  /** 32 bytes: HS256 secret for the JWTs that open protected routes. */
+  /** Retired: the JWT secret, now in `keys/jwt.key`; read once to move it there. */
   JwtSecret = "jwtSecret",
 }
 

@@ -26,7 +26,8 @@ import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 export interface CoordinatorOptions {
   intervalMs: number;
-  keyPair: Ed25519KeyPair;
+  /** The keys milestones are signed with (at least the network's threshold of them). */
+  keyPairs: Ed25519KeyPair[];
   /** The intake's signature pool: a milestone waits for its checks so none is done twice. */
   verifyPool?: VerifyPool;
   /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
@@ -66,31 +67,58 @@ export class Coordinator {
     | { plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array; failures: number }
     | undefined;
 
+  /** The keys in the order their signatures go into a milestone: by public key (TIP-29). */
+  private readonly signers: Ed25519KeyPair[];
+
   constructor(
     private readonly tangle: Tangle,
     private readonly validate: SemanticValidator,
     readonly options: CoordinatorOptions,
     private readonly onError: (e: unknown) => void = () => {},
-  ) {}
+  ) {
+    if (options.keyPairs.length === 0) {
+      throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "a coordinator needs at least one key");
+    }
+    this.signers = [...options.keyPairs].sort((a, b) => compareBytes(a.publicKey, b.publicKey));
+  }
 
+  /** Starts issuing: the first milestone an interval from now. */
   start(): void {
     this.stopped = false;
-    // Ticks are an interval apart from start to start, as a coordinator's clock: a milestone
-    // that took longer than the interval (a wide cone under load) is followed at once.
-    const tick = () => {
-      if (this.stopped) return;
-      const started = performance.now();
-      // a database that refuses writes could keep nothing of a milestone: none is issued, and
-      // the fault is reported once where it happened, not at every tick (docs/decisions.md, Threats)
-      const issuing = this.tangle.store.writeFault ? Promise.resolve() : this.issueMilestone();
-      this.running = issuing
-        .catch((e) => this.onError(e))
-        .finally(() => {
-          const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));
-          if (!this.stopped) this.timer = setTimeout(tick, wait);
-        });
-    };
-    this.timer = setTimeout(tick, this.options.intervalMs);
+    this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
+  }
+
+  /**
+   * Starts issuing with a milestone now: resolves once that milestone is confirmed (its batch
+   * written) or has failed (reported to `onError`), the next one due an interval after it. The
+   * node awaits it before its API listens, so a fresh or long-stopped node is healthy from its
+   * first answer (docs/decisions.md, Milestones).
+   */
+  startNow(): Promise<void> {
+    this.stopped = false;
+    return this.tick();
+  }
+
+  /**
+   * Issues one milestone and schedules the next. Ticks are an interval apart from start to
+   * start, as a coordinator's clock: a milestone that took longer than the interval (a wide cone
+   * under load) is followed at once. Resolves when the milestone is confirmed or has failed.
+   */
+  private tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const started = performance.now();
+    // a database that refuses writes could keep nothing of a milestone: none is issued, and
+    // the fault is reported once where it happened, not at every tick (docs/decisions.md, Threats)
+    const issuing = this.tangle.store.writeFault ? Promise.resolve() : this.issueMilestone();
+    const issued = issuing.then(
+      () => {},
+      (e) => this.onError(e),
+    );
+    this.running = issued.finally(() => {
+      const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));
+      if (!this.stopped) this.timer = setTimeout(() => void this.tick(), wait);
+    });
+    return issued;
   }
 
   /** Stops issuing and waits for a milestone in flight to be written. */
@@ -206,13 +234,12 @@ export class Coordinator {
     const payload: MilestonePayload = {
       type: PayloadType.Milestone,
       ...essence,
-      signatures: [
-        {
-          type: SignatureType.Ed25519,
-          publicKey: this.options.keyPair.publicKey,
-          signature: ed25519Sign(this.options.keyPair, milestoneId),
-        },
-      ],
+      // one signature per key, sorted by public key (TIP-29)
+      signatures: this.signers.map((keyPair) => ({
+        type: SignatureType.Ed25519,
+        publicKey: keyPair.publicKey,
+        signature: ed25519Sign(keyPair, milestoneId),
+      })),
     };
 
     // 3. the block carrying it (milestones need no PoW: nonce 0), stored, then the one batch

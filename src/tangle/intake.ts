@@ -63,8 +63,10 @@ export type IntakeVerdict =
 export type SyncProbe = () => { isSynced: boolean; confirmedMilestoneIndex: number; latestMilestoneIndex: number };
 
 export interface BlockIntakeOptions {
-  /** Public keys whose signature makes a milestone valid (the coordinator's, or the network file's). */
+  /** Public keys whose signatures make a milestone valid (the network's coordinator keys). */
   coordinatorPublicKeys: readonly Uint8Array[];
+  /** Valid signatures of distinct listed keys a milestone needs (TIP-29); default 1. */
+  coordinatorThreshold?: number;
   /**
    * Threads that pre-verify a transaction's signatures, so confirmation finds them in the
    * signature cache. A bad signature is no reason to refuse a block: it makes the transaction
@@ -224,12 +226,20 @@ export class BlockIntake {
     }
   }
 
-  /** TIP-29: some signature is a coordinator key's and verifies over the milestone ID. */
+  /**
+   * TIP-29: at least the threshold of signatures, every one by a listed coordinator key and valid
+   * over the milestone ID (the codec already refused signatures out of order or with a key twice).
+   */
   private signedByCoordinator(milestone: MilestonePayload): boolean {
     const id = computeMilestoneId(milestone);
     const keys = this.options.coordinatorPublicKeys;
-    return milestone.signatures.some(
-      (s) => keys.some((k) => bytesEqual(k, s.publicKey)) && ed25519Verify(s.publicKey, id, s.signature),
+    const threshold = this.options.coordinatorThreshold ?? 1;
+    return (
+      milestone.signatures.length >= threshold &&
+      milestone.signatures.length <= keys.length &&
+      milestone.signatures.every(
+        (s) => keys.some((k) => bytesEqual(k, s.publicKey)) && ed25519Verify(s.publicKey, id, s.signature),
+      )
     );
   }
 }

@@ -106,7 +106,7 @@ export class NodeProcess {
     return (info.network.multiAddresses as string[]).find((a) => a.startsWith("/ip4/127.0.0.1/"))!;
   }
 
-  /** A JWT for the protected routes; the node must be stopped (its database is single-process). */
+  /** A JWT for the protected routes, from the `jwt` command (it reads the key file, the node may run). */
   token(): string {
     const r = spawnSync(process.execPath, ["dist/src/cli/main.js", "jwt", "--data-dir", this.dataDir], {
       encoding: "utf8",

@@ -55,7 +55,7 @@ describe("snapshot round trip between two nodes", () => {
   });
 
   const start = async (name: string, files: { fullPath: string; deltaPath?: string }) => {
-    const node = await nodeFromSnapshot(join(dir.path, name), files, h.node.secrets.coordinatorSeed);
+    const node = await nodeFromSnapshot(join(dir.path, name), files, h.node.secrets.coordinatorSeeds[0]);
     opened.push(node);
     return node;
   };

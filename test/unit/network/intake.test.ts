@@ -178,7 +178,7 @@ describe("one intake for HTTP and gossip", () => {
   });
 
   it("accepts a milestone signed by the coordinator key without PoW and hands over its payload", async () => {
-    const bytes = milestone(node.secrets.coordinatorSeed!);
+    const bytes = milestone(node.secrets.coordinatorSeeds[0]!);
     const verdict = await node.intake.check(bytes, "peer");
     assert.equal(verdict.kind, "accepted");
     if (verdict.kind === "accepted") assert.equal(verdict.milestone?.index, node.tangle.latestMilestone.index + 1);

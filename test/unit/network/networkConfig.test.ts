@@ -36,7 +36,7 @@ describe("the network config file and a node's role", () => {
     const b = await startFollower(a, [a.address]);
     nodes.push(b);
     assert.equal(b.node.isCoordinator, false);
-    assert.equal(b.node.secrets.coordinatorSeed, undefined);
+    assert.deepEqual(b.node.secrets.coordinatorSeeds, []);
     assert.throws(() => b.node.coordinator, { code: "TANGLE_NOT_COORDINATOR" });
     assert.deepEqual(b.node.coordinatorPublicKeys, [a.node.coordinatorPublicKey]);
     assert.equal(b.node.tangle.protocolParameters.minPowScore, 7, "the network's PoW minimum");

@@ -3,22 +3,25 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { devProtocolParameters } from "../../../src/node/devNetwork.js";
+import { fromHex } from "../../../src/codec/hex.js";
+import { DEV_KEY, devNetworkConfig } from "../../../src/node/devNetwork.js";
 import { initDatabase } from "../../../src/node/initDatabase.js";
 import { defaultKvStoreOptions, KvStore, StorageErrorCode } from "../../../src/storage/index.js";
 
 describe("initDatabase", () => {
-  it("writes the dev genesis once, keeps its secrets, and refuses a database of another network", async () => {
+  const dev = (minPowScore: number) => devNetworkConfig(minPowScore, fromHex(DEV_KEY.publicKey, "key", 32), 1000);
+
+  it("writes the dev genesis once and refuses a database of another network", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ledger-node-init-"));
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
     try {
-      const first = await initDatabase(store, devProtocolParameters(100));
+      const first = await initDatabase(store, dev(100));
       assert.equal(first.created, true);
-      const second = await initDatabase(store, devProtocolParameters(250));
+      const second = await initDatabase(store, dev(250));
       assert.equal(second.created, false);
-      assert.deepEqual(second.secrets, first.secrets);
-      assert.equal(second.protocolParameters.minPowScore, 250, "the PoW minimum is a node setting");
-      await assert.rejects(initDatabase(store, { ...devProtocolParameters(100), networkName: "other" }), {
+      assert.equal(second.protocolParameters.minPowScore, 250, "the PoW minimum is a node setting on dev");
+      const other = dev(100);
+      await assert.rejects(initDatabase(store, { ...other, protocol: { ...other.protocol, networkName: "other" } }), {
         code: StorageErrorCode.IncompatibleDatabase,
       });
     } finally {
@@ -27,13 +30,15 @@ describe("initDatabase", () => {
     }
   });
 
-  it("refuses to write the dev genesis for a network other than dev", async () => {
+  it("keeps a custom network's PoW minimum: only dev takes it from the node", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ledger-node-init-"));
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
     try {
-      await assert.rejects(initDatabase(store, { ...devProtocolParameters(100), networkName: "mainnet" }), {
-        code: StorageErrorCode.IncompatibleDatabase,
-      });
+      const d = dev(100);
+      const custom = { ...d, genesis: { ...d.genesis, kind: "custom" as const } };
+      await initDatabase(store, custom);
+      const again = await initDatabase(store, { ...custom, protocol: { ...custom.protocol, minPowScore: 5 } });
+      assert.equal(again.protocolParameters.minPowScore, 100);
     } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });

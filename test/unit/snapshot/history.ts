@@ -15,18 +15,11 @@ import { networkIdFromName } from "../../../src/codec/ids.js";
 import { decodeOutput } from "../../../src/codec/outputs/output.js";
 import type { Output } from "../../../src/codec/types.js";
 import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
+import { writeCoordinatorSeeds } from "../../../src/node/keyFiles.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
 import { importSnapshot } from "../../../src/snapshot/index.js";
-import {
-  Bucket,
-  decodeOutputRecord,
-  defaultKvStoreOptions,
-  idKey,
-  KvStore,
-  NodeStateKey,
-  nodeStateKey,
-} from "../../../src/storage/index.js";
+import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "../../helpers/txBuilder.js";
 
@@ -184,11 +177,11 @@ export async function nodeFromSnapshot(
   const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dataDir, "db") });
   try {
     await importSnapshot(store, { ...files, expectedNetworkName: "dev" });
-    // the node that wrote the files goes on as their coordinator: it keeps its key
-    if (coordinatorSeed) await store.put(nodeStateKey(NodeStateKey.CoordinatorSeed), coordinatorSeed);
   } finally {
     await store.close();
   }
+  // the node that wrote the files goes on as their coordinator: it keeps its key
+  if (coordinatorSeed) await writeCoordinatorSeeds(dataDir, [coordinatorSeed]);
   return LedgerNode.open({ ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent" });
 }
 

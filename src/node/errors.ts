@@ -1,0 +1,17 @@
+import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
+/** Why the node refused to create or start from what it was given; tests assert the code. */
+export enum NodeErrorCode {
+  /** A network file (`init --network`) breaks a rule; the message names the field. */
+  InvalidNetworkFile = "NODE_INVALID_NETWORK_FILE",
+  /** A key file cannot be read or does not hold a 32-byte hex secret. */
+  InvalidKeyFile = "NODE_INVALID_KEY_FILE",
+  /** `init` was pointed at a data directory that already holds a node. */
+  DataDirInUse = "NODE_DATA_DIR_IN_USE",
+}
+
+export type NodeError = LedgerNodeError<NodeErrorCode>;
+
+export function isNodeError(e: unknown, code?: NodeErrorCode): e is NodeError {
+  return isLedgerNodeError(e, NodeErrorCode, code);
+}
