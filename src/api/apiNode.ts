@@ -1,4 +1,5 @@
 import type { Block } from "../codec/types.js";
+import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
@@ -31,6 +32,8 @@ export interface ApiNode {
   jwtSecret: Uint8Array;
   /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */
   snapshots?: { create(request: SnapshotRequest): Promise<FullSnapshotResult | DeltaSnapshotResult> };
+  /** The faucet of `/api/faucet/v1`; absent: those routes answer 404 (the node runs none). */
+  faucet?: Faucet | undefined;
   /** The P2P layer (peers, sync status); absent when the node runs without it. */
   network?: NetworkView | undefined;
   options: {

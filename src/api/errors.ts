@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import { CodecErrorCode } from "../codec/errors.js";
+import { FaucetErrorCode } from "../faucet/errors.js";
 import { IndexerErrorCode } from "../indexer/errors.js";
 import { LedgerErrorCode } from "../ledger/errors.js";
 import { NetworkErrorCode } from "../network/errors.js";
@@ -106,6 +107,17 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [NetworkErrorCode.InvalidIdentity]: 500,
   [NetworkErrorCode.InvalidNetworkConfig]: 500,
   [NetworkErrorCode.InvalidPeerAddress]: 400,
+  // the faucet: the request's fault (inx-faucet's 400s, its rate limit's 429), or the faucet
+  // cannot take it now (inx-faucet says 500: here 500 means the node failed, so 503)
+  [FaucetErrorCode.InvalidAddress]: 400,
+  [FaucetErrorCode.AlreadyQueued]: 400,
+  [FaucetErrorCode.EnoughFunds]: 400,
+  [FaucetErrorCode.AddressRateLimited]: 400,
+  [FaucetErrorCode.ClientRateLimited]: 400,
+  [FaucetErrorCode.QueueFull]: 503,
+  [FaucetErrorCode.NoFunds]: 503,
+  [FaucetErrorCode.NotHealthy]: 503,
+  [FaucetErrorCode.InvalidOptions]: 500,
 };
 
 /** The code of any layer below the API. */
@@ -118,7 +130,8 @@ type DomainErrorCode =
   | PowErrorCode
   | SnapshotErrorCode
   | IndexerErrorCode
-  | NetworkErrorCode;
+  | NetworkErrorCode
+  | FaucetErrorCode;
 
 function allCodes<C extends string>(codes: Record<string, C>, status: DomainStatus): Record<C, DomainStatus> {
   return Object.fromEntries(Object.values(codes).map((c) => [c, status])) as Record<C, DomainStatus>;

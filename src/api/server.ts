@@ -17,6 +17,7 @@ import { registerCoreV3Routes } from "./routes/coreV3.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
 import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
 import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
+import { registerFaucetRoutes } from "./routes/faucet.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerNodeRoutes } from "./routes/routes.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
@@ -118,6 +119,7 @@ export function buildServer(
   registerExplorerLedgerRoutes(app, node);
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
+  registerFaucetRoutes(app, node);
 
   return app;
 }

@@ -12,7 +12,7 @@ import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
 interface FlagSpec {
   flag: string;
   key: keyof NodeOptions;
-  kind: "string" | "int" | "level" | "list";
+  kind: "string" | "int" | "level" | "list" | "bool";
   help: string;
 }
 
@@ -118,6 +118,50 @@ export const FLAGS: FlagSpec[] = [
     kind: "string",
     help: "join the network this file describes (<coordinator data dir>/network.json) as a follower",
   },
+  {
+    flag: "faucet",
+    key: "faucet",
+    kind: "bool",
+    help: "run the faucet (/api/faucet/v1): true or false; on the dev coordinator it pays from the dev key",
+  },
+  {
+    flag: "faucet-key-file",
+    key: "faucetKeyFile",
+    kind: "string",
+    help: "file holding the faucet's Ed25519 seed as hex (never printed); default: the dev key on the dev network",
+  },
+  { flag: "faucet-amount", key: "faucetAmount", kind: "int", help: "base units one faucet request receives" },
+  {
+    flag: "faucet-max-address-balance",
+    key: "faucetMaxAddressBalance",
+    kind: "int",
+    help: "addresses holding this much or more get nothing from the faucet",
+  },
+  {
+    flag: "faucet-batch-size",
+    key: "faucetBatchSize",
+    kind: "int",
+    help: "faucet requests paid by one transaction at most (1-127)",
+  },
+  { flag: "faucet-queue-size", key: "faucetQueueSize", kind: "int", help: "faucet requests waiting at most" },
+  {
+    flag: "faucet-address-period",
+    key: "faucetAddressPeriodMs",
+    kind: "int",
+    help: "one faucet request per address per this many ms",
+  },
+  {
+    flag: "faucet-client-requests",
+    key: "faucetClientRequests",
+    kind: "int",
+    help: "faucet requests one client (IP address) may make per --faucet-client-period",
+  },
+  {
+    flag: "faucet-client-period",
+    key: "faucetClientPeriodMs",
+    kind: "int",
+    help: "the period of --faucet-client-requests, in ms",
+  },
 ];
 
 /** Why the command line was refused. */
@@ -149,6 +193,10 @@ function parseValue(spec: FlagSpec, raw: unknown, source: string): NodeOptions[k
       .split(",")
       .map((x) => x.trim())
       .filter((x) => x.length > 0);
+  }
+  if (spec.kind === "bool") {
+    if (text !== "true" && text !== "false") throw usageError(`${source}: --${spec.flag} takes true or false`);
+    return text === "true";
   }
   if (spec.kind === "level") {
     if (!(LEVELS as readonly string[]).includes(text))

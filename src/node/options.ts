@@ -49,6 +49,26 @@ export interface NodeOptions {
   powQueue: number;
   /** Longest the node mines one submitted block, in ms; longer answers 503. */
   powTimeoutMs: number;
+  /**
+   * Run the faucet (`/api/faucet/v1`, src/faucet). Its key: `faucetKeyFile`, or on the dev
+   * network's coordinator the well-known dev key that holds the genesis; without either, none.
+   */
+  faucet: boolean;
+  /** A file holding the faucet's Ed25519 seed as hex ("" = the dev key on the dev network). Never printed. */
+  faucetKeyFile: string;
+  /** What one faucet request receives, in base units. */
+  faucetAmount: number;
+  /** Addresses holding this much or more get nothing from the faucet. */
+  faucetMaxAddressBalance: number;
+  /** Requests one faucet transaction pays at most (1 to 127). */
+  faucetBatchSize: number;
+  /** Faucet requests waiting at most. */
+  faucetQueueSize: number;
+  /** One faucet request per address per this many ms. */
+  faucetAddressPeriodMs: number;
+  /** Faucet requests one client (IP address) may make per `faucetClientPeriodMs` (also its burst). */
+  faucetClientRequests: number;
+  faucetClientPeriodMs: number;
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -60,6 +80,15 @@ export const defaultNodeOptions: NodeOptions = {
   powWorkers: 1,
   powQueue: 16,
   powTimeoutMs: 60_000,
+  faucet: true,
+  faucetKeyFile: "",
+  faucetAmount: 1_000_000_000,
+  faucetMaxAddressBalance: 2_000_000_000,
+  faucetBatchSize: 127,
+  faucetQueueSize: 10_000,
+  faucetAddressPeriodMs: 300_000,
+  faucetClientRequests: 20,
+  faucetClientPeriodMs: 300_000,
   logLevel: "info",
   explorerPort: 0,
   mqttPort: 0,

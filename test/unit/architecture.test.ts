@@ -15,6 +15,7 @@ const LAYERS = [
   "snapshot",
   "indexer",
   "network",
+  "faucet",
   "api",
   "node",
   "cli",

@@ -24,6 +24,16 @@ import { registerSubmitBlockRoute } from "./coreSubmitBlock.js";
 export const NODE_NAME = "ledger-node";
 export const NODE_VERSION = "0.1.0";
 
+/** The network's base token (the info route's `baseToken`, the faucet's `tokenName`). */
+export const BASE_TOKEN: InfoJson["baseToken"] = {
+  name: "Dev Token",
+  tickerSymbol: "DEV",
+  unit: "DEV",
+  subunit: "glow",
+  decimals: 6,
+  useMetricPrefix: false,
+};
+
 /** A node whose latest milestone is older than this is not healthy (Hornet's default age). */
 export const MAX_MILESTONE_AGE_SECONDS = 5 * 60;
 
@@ -212,14 +222,7 @@ export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
       supportedProtocolVersions: [params.protocolVersion],
       protocol: protocolParametersToJson(params),
       pendingProtocolParameters: [],
-      baseToken: {
-        name: "Dev Token",
-        tickerSymbol: "DEV",
-        unit: "DEV",
-        subunit: "glow",
-        decimals: 6,
-        useMetricPrefix: false,
-      },
+      baseToken: BASE_TOKEN,
       metrics: node.metrics.metrics,
       features: node.options.powWorkers > 0 ? ["pow"] : [],
       ...(network && sync

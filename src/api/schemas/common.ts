@@ -22,6 +22,7 @@ export const Tag = {
   Indexer: "indexer v1",
   Explorer: "explorer v2",
   Control: "control",
+  Faucet: "faucet v1",
 } as const;
 
 /*

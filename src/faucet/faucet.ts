@@ -1,0 +1,425 @@
+import { addressFromBech32, addressToBech32, ed25519AddressOf, serializeAddressBytes } from "../codec/address.js";
+import { encodeBlock } from "../codec/block.js";
+import { toHex } from "../codec/hex.js";
+import { computeTransactionId, networkIdFromName } from "../codec/ids.js";
+import { decodeOutput } from "../codec/outputs/output.js";
+import { validateBlockSyntax } from "../codec/syntactic.js";
+import { type Address, type Block, OutputType, type ProtocolParameters, UnlockConditionType } from "../codec/types.js";
+import { bech32Decode } from "../crypto/bech32.js";
+import { blake2b256 } from "../crypto/blake2b.js";
+import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
+import { IndexedField, type Indexer } from "../indexer/index.js";
+import { minerPool, powDigest, powScore, withNonce } from "../pow/index.js";
+import { type BlockMetadataRecord, InclusionState, type OutputRecord } from "../storage/index.js";
+import type { BlockSource, MilestoneInfo, NodeEvents } from "../tangle/events.js";
+import { IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { FaucetErrorCode } from "./errors.js";
+import { checkFaucetOptions, type FaucetOptions } from "./options.js";
+import { RateLimiter } from "./rateLimiter.js";
+import { basicOutputDeposit, buildFaucetTransaction, type FaucetInput, planBatch } from "./transaction.js";
+
+/**
+ * A faucet inside the node, as inx-faucet (`pkg/faucet/faucet.go`) serves one beside Hornet:
+ * requests are checked and queued; after each confirmed milestone, when no faucet transaction
+ * is pending, ONE transaction pays up to `batchSize` queued addresses `amount` each from the
+ * faucet's unspent basic outputs, with the remainder back to the faucet; the node mines its
+ * block and takes it in through its intake like a client's. The faucet then waits for a
+ * milestone to reference that block: included, its requests are done; conflicting, or never
+ * to be referenced (below max depth, dropped), they go back to the front of the queue and the
+ * next transaction is built from the ledger as it then is. One transaction is in flight at a
+ * time, so each spends what the previous one left (its remainder) and none conflicts with its
+ * predecessor; inx-faucet chains unconfirmed remainders instead, for throughput we do not need.
+ */
+
+/** What the faucet reads of the node and hands to it (the node's components satisfy this). */
+export interface FaucetNode {
+  tangle: {
+    readonly protocolParameters: ProtocolParameters;
+    readonly latestMilestone: MilestoneInfo;
+    selectParents(): Uint8Array[];
+    getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined>;
+    isBelowMaxDepth(blockId: Uint8Array): Promise<boolean>;
+  };
+  events: Pick<NodeEvents, "on">;
+  indexer: Pick<Indexer, "outputs">;
+  /** Output records by output ID (the repositories'). */
+  outputs: { getMany(ids: readonly Uint8Array[]): Promise<(OutputRecord | undefined)[]> };
+  intake: {
+    refusal(source: BlockSource): IntakeVerdict | undefined;
+    submit(bytes: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict>;
+  };
+}
+
+export interface FaucetHooks {
+  /** Where failures and refused transactions are reported (the node logs them); never thrown at the node. */
+  onError(e: unknown): void;
+  /** Mines a nonce for block bytes to the score; the node's own miner pool by default. */
+  mine?(bytes: Uint8Array, targetScore: number): Promise<bigint>;
+  /** The clock of the rate limits. */
+  now?(): number;
+}
+
+/** One queued request. */
+interface Request {
+  /** Hex of the 33 serialized address bytes: one request per address, however it is spelt. */
+  key: string;
+  address: Address;
+}
+
+/** The transaction in flight and what it pays. */
+interface Pending {
+  blockId: Uint8Array;
+  transactionId: Uint8Array;
+  requests: Request[];
+}
+
+/** What `enqueue` answers (inx-faucet's `EnqueueResponse`). */
+export interface EnqueueResult {
+  address: string;
+  waitingRequests: number;
+}
+
+/** Outputs one balance read looks at at most (the requester's, the faucet's own). */
+export const BALANCE_PAGE = 1000;
+
+/** The refusal of a request, with inx-faucet's words. */
+const refuse = (code: FaucetErrorCode, message: string) => new LedgerNodeError(code, message);
+
+export class Faucet {
+  readonly address: Address;
+  private readonly keyPair: Ed25519KeyPair;
+  private readonly queue: Request[] = [];
+  /** Keys of every request queued or paid by the pending transaction. */
+  private readonly waiting = new Set<string>();
+  private pending: Pending | undefined;
+  private readonly perAddress: RateLimiter;
+  private readonly perClient: RateLimiter;
+  /** The faucet's spendable outputs as of a ledger index, read once per milestone. */
+  private own: { ledgerIndex: number; read: Promise<{ inputs: FaucetInput[]; total: bigint }> } | undefined;
+  private ticking: Promise<void> | undefined;
+  private tickAgain = false;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+  private readonly deposit: bigint;
+
+  constructor(
+    private readonly node: FaucetNode,
+    readonly options: FaucetOptions,
+    private readonly hooks: FaucetHooks,
+  ) {
+    checkFaucetOptions(options);
+    this.keyPair = ed25519KeyPairFromSeed(options.seed);
+    this.address = ed25519AddressOf(blake2b256(this.keyPair.publicKey));
+    const params = node.tangle.protocolParameters;
+    this.deposit = basicOutputDeposit(this.address, params.rentStructure);
+    if (options.amount < this.deposit) {
+      throw refuse(
+        FaucetErrorCode.InvalidOptions,
+        `faucet options: the amount ${options.amount} is below the storage deposit of a basic output, ${this.deposit} (TIP-19)`,
+      );
+    }
+    const now = hooks.now ?? Date.now;
+    this.perAddress = new RateLimiter(options.perAddress, 100_000, now);
+    this.perClient = new RateLimiter(options.perClient, 100_000, now);
+    // after each milestone's batch is on disk: settle the pending transaction, send the next
+    this.unsubscribe = node.events.on("milestoneConfirmed", () => this.schedule());
+  }
+
+  /** The faucet's address in bech32 (TIP-31) with the network's HRP. */
+  get bech32(): string {
+    return addressToBech32(this.address, this.node.tangle.protocolParameters.bech32Hrp);
+  }
+
+  /** Requests queued or paid by the pending transaction (inx-faucet's `waitingRequests`). */
+  get waitingRequests(): number {
+    return this.waiting.size;
+  }
+
+  /** Requests waiting for a transaction (not the pending one's). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** The pending transaction's block ID, if any. */
+  get pendingBlockId(): Uint8Array | undefined {
+    return this.pending?.blockId;
+  }
+
+  /**
+   * Counts one enqueue call of `client` (its IP address) against the per-client limit, before
+   * anything else is looked at, as inx-faucet's rate limiter sits in front of its route.
+   */
+  takeClientRequest(client: string): void {
+    if (!this.perClient.take(client)) {
+      const s = Math.ceil(this.perClient.waitMs(client) / 1000);
+      throw refuse(
+        FaucetErrorCode.ClientRateLimited,
+        `rate limit exceeded: too many requests from ${client}. Please try again in ${s} s!`,
+      );
+    }
+  }
+
+  /** The address a bech32 string names, refused with inx-faucet's words unless it is of this network. */
+  parseAddress(bech32: string): Address {
+    const hrp = this.node.tangle.protocolParameters.bech32Hrp;
+    const invalid = () => refuse(FaucetErrorCode.InvalidAddress, "Invalid bech32 address provided!");
+    let given: string;
+    try {
+      given = bech32Decode(bech32).hrp;
+    } catch {
+      throw invalid();
+    }
+    if (given !== hrp.toLowerCase()) {
+      throw refuse(
+        FaucetErrorCode.InvalidAddress,
+        `Invalid bech32 address provided! Address does not start with "${hrp}".`,
+      );
+    }
+    try {
+      return addressFromBech32(bech32, hrp, "address");
+    } catch {
+      throw invalid();
+    }
+  }
+
+  /**
+   * Queues a request for `bech32` (the node's health is the caller's to check first). Refused:
+   * an invalid address, one already waiting, one that asked within its period, one holding
+   * `maxAddressBalance` or more, a faucet that cannot pay it, a full queue.
+   */
+  async enqueue(bech32: string): Promise<EnqueueResult> {
+    const address = this.parseAddress(bech32);
+    const key = toHex(serializeAddressBytes(address));
+    this.checkNotWaiting(key);
+    if (!this.perAddress.allows(key)) {
+      const s = Math.ceil(this.perAddress.waitMs(key) / 1000);
+      throw refuse(
+        FaucetErrorCode.AddressRateLimited,
+        `This address already requested funds recently. Please try again in ${s} s!`,
+      );
+    }
+    if ((await this.addressBalance(address)) >= this.options.maxAddressBalance) {
+      throw refuse(FaucetErrorCode.EnoughFunds, "You already have enough funds on your address.");
+    }
+    if ((await this.balance()) < this.options.amount) {
+      throw refuse(
+        FaucetErrorCode.NoFunds,
+        "Faucet does not have enough funds to process your request. Please try again later!",
+      );
+    }
+    // the reads above let other requests in: check again what they may have changed
+    this.checkNotWaiting(key);
+    if (this.waiting.size >= this.options.queueSize) {
+      throw refuse(FaucetErrorCode.QueueFull, "Faucet queue is full. Please try again later!");
+    }
+    this.perAddress.take(key);
+    this.queue.push({ key, address });
+    this.waiting.add(key);
+    return { address: bech32, waitingRequests: this.waiting.size };
+  }
+
+  private checkNotWaiting(key: string): void {
+    if (this.waiting.has(key)) throw refuse(FaucetErrorCode.AlreadyQueued, "Address is already in the queue.");
+  }
+
+  /**
+   * The faucet's balance once every waiting request is paid (inx-faucet's `faucetBalance`):
+   * its spendable outputs (the first BALANCE_PAGE) less `amount` per waiting request, never
+   * below 0. While a transaction is pending its inputs are still unspent, and its requests still
+   * waiting, so the figure does not jump.
+   */
+  async balance(): Promise<bigint> {
+    const { total } = await this.ownOutputs();
+    const owed = BigInt(this.waiting.size) * this.options.amount;
+    return total > owed ? total - owed : 0n;
+  }
+
+  /**
+   * The unspent basic outputs the faucet can spend: its address the only unlock condition
+   * (inx-faucet asks the indexer for no expiration, timelock or storage deposit return), no
+   * native tokens (a remainder would have to carry them). Read once per ledger index.
+   */
+  private ownOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
+    const ledgerIndex = this.node.tangle.latestMilestone.index;
+    if (this.own?.ledgerIndex === ledgerIndex) return this.own.read;
+    const read = this.spendableOutputs(this.address);
+    this.own = { ledgerIndex, read };
+    read.catch(() => {
+      if (this.own?.read === read) this.own = undefined;
+    });
+    return read;
+  }
+
+  /** The spendable basic outputs of `address`, up to BALANCE_PAGE of them, oldest first. */
+  private async spendableOutputs(address: Address): Promise<{ inputs: FaucetInput[]; total: bigint }> {
+    const page = await this.node.indexer.outputs({
+      type: OutputType.Basic,
+      fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
+      hasNativeTokens: false,
+      hasStorageDepositReturn: false,
+      hasExpiration: false,
+      hasTimelock: false,
+      pageSize: BALANCE_PAGE,
+    });
+    const records = await this.node.outputs.getMany(page.items);
+    const inputs: FaucetInput[] = [];
+    let total = 0n;
+    records.forEach((record, i) => {
+      if (!record || record.spent) return;
+      const output = decodeOutput(record.outputBytes);
+      if (output.type !== OutputType.Basic || output.unlockConditions.length !== 1) return;
+      if (output.unlockConditions[0]!.type !== UnlockConditionType.Address) return;
+      inputs.push({ outputId: page.items[i]!, amount: output.amount, outputBytes: record.outputBytes });
+      total += output.amount;
+    });
+    return { inputs, total };
+  }
+
+  /** What `address` holds in basic outputs without conditions, as inx-faucet counts it (the first BALANCE_PAGE). */
+  private async addressBalance(address: Address): Promise<bigint> {
+    return (await this.spendableOutputs(address)).total;
+  }
+
+  /** Runs one settle-and-send turn now, or once more after the one running (never two at once). */
+  private schedule(): void {
+    if (this.stopped) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.ticking = this.tick()
+      .catch((e) => this.hooks.onError(e))
+      .finally(() => {
+        this.ticking = undefined;
+        if (this.tickAgain) {
+          this.tickAgain = false;
+          this.schedule();
+        }
+      });
+  }
+
+  /** Settles the pending transaction, then sends the next when there is none (tests call it directly). */
+  async tick(): Promise<void> {
+    if (this.pending && !(await this.settle(this.pending))) return;
+    if (this.queue.length === 0 || this.stopped) return;
+    // a node behind the network (or whose disk refuses writes) sends nothing; the queue waits
+    if (this.node.intake.refusal("api")) return;
+    await this.send();
+  }
+
+  /**
+   * Whether the pending transaction is settled: included (its requests are done), conflicting,
+   * or never to be referenced: below max depth, so no milestone may reference it, or dropped
+   * from the tangle (its requests go back to the front of the queue). Requests are re-queued
+   * only when the block can no longer be included, so nobody is paid twice.
+   */
+  private async settle(pending: Pending): Promise<boolean> {
+    const meta = await this.node.tangle.getMetadata(pending.blockId);
+    const id = toHex(pending.blockId);
+    if (meta && meta.referencedByMilestoneIndex > 0) {
+      this.pending = undefined;
+      if (meta.inclusionState === InclusionState.Included) {
+        for (const r of pending.requests) this.waiting.delete(r.key);
+        this.own = undefined;
+        return true;
+      }
+      this.requeue(pending.requests);
+      this.hooks.onError(
+        new Error(
+          `faucet: transaction block ${id} conflicted (reason ${meta.conflictReason}); its requests are queued again`,
+        ),
+      );
+      return true;
+    }
+    if (!meta || (await this.node.tangle.isBelowMaxDepth(pending.blockId))) {
+      this.pending = undefined;
+      this.requeue(pending.requests);
+      this.hooks.onError(
+        new Error(`faucet: transaction block ${id} will not be referenced; its requests are queued again`),
+      );
+      return true;
+    }
+    return false;
+  }
+
+  /** Puts requests back at the front of the queue, in their order. */
+  private requeue(requests: readonly Request[]): void {
+    this.queue.unshift(...requests);
+  }
+
+  /**
+   * Builds, mines and submits the transaction paying the first queued requests (as many as the
+   * batch size and the faucet's outputs allow). Requests it cannot take stay queued; when the
+   * faucet cannot pay even one, the queued requests are dropped (inx-faucet ignores requests it
+   * has no funds for), so their addresses may ask again.
+   */
+  private async send(): Promise<void> {
+    const params = this.node.tangle.protocolParameters;
+    const { inputs } = await this.ownOutputs();
+    const batch = this.queue.slice(0, this.options.batchSize);
+    const plan = planBatch(inputs, batch.length, this.options.amount, this.deposit);
+    if (!plan) {
+      const dropped = this.queue.splice(0);
+      for (const r of dropped) this.waiting.delete(r.key);
+      this.hooks.onError(
+        new Error(
+          `faucet: ${this.bech32} cannot pay ${this.options.amount}; ${dropped.length} queued requests dropped`,
+        ),
+      );
+      return;
+    }
+    const served = this.queue.splice(0, plan.served);
+    try {
+      const tx = buildFaucetTransaction({
+        networkId: networkIdFromName(params.networkName),
+        keyPair: this.keyPair,
+        faucetAddress: this.address,
+        plan,
+        recipients: served.map((r) => r.address),
+        amount: this.options.amount,
+        tag: this.options.tag,
+      });
+      let block: Block = {
+        protocolVersion: params.protocolVersion,
+        parents: this.node.tangle.selectParents(),
+        payload: tx,
+        nonce: 0n,
+      };
+      let bytes = encodeBlock(block);
+      validateBlockSyntax(block, params, { byteLength: bytes.length });
+      if (params.minPowScore > 0 && powScore(bytes) < params.minPowScore) {
+        const nonce = await this.mine(bytes, params.minPowScore);
+        bytes = withNonce(bytes, nonce);
+        block = { ...block, nonce };
+      }
+      if (this.stopped) throw new Error("faucet: stopped before its transaction was submitted");
+      const verdict = await this.node.intake.submit(bytes, "api", block);
+      if (verdict.kind !== "accepted" && !(verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate)) {
+        throw new Error(`faucet: the node refused its transaction block: ${verdict.details}`);
+      }
+      this.pending = { blockId: verdict.blockId!, transactionId: computeTransactionId(tx), requests: served };
+    } catch (e) {
+      this.requeue(served);
+      throw e;
+    }
+  }
+
+  private mine(bytes: Uint8Array, score: number): Promise<bigint> {
+    if (this.hooks.mine) return this.hooks.mine(bytes, score);
+    // the node's own pool: a flood of clients' blocks to mine cannot hold the faucet back
+    return minerPool("node").mine(powDigest(bytes), score, bytes.length, { workers: 1 });
+  }
+
+  /** Resolves once no settle-and-send turn is running (tests wait for the faucet's answer to a milestone). */
+  async idle(): Promise<void> {
+    while (this.ticking) await this.ticking;
+  }
+
+  /** Stops taking part in milestones and waits for the turn in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    await this.ticking;
+  }
+}

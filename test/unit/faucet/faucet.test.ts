@@ -1,0 +1,255 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { addressToBech32, serializeAddressBytes } from "../../../src/codec/address.js";
+import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
+import { bytesEqual, fromHex } from "../../../src/codec/hex.js";
+import { computeTransactionId } from "../../../src/codec/ids.js";
+import { decodeOutput } from "../../../src/codec/outputs/output.js";
+import {
+  type Address,
+  type Ed25519Address,
+  type Output,
+  PayloadType,
+  type TransactionPayload,
+} from "../../../src/codec/types.js";
+import {
+  defaultFaucetOptions,
+  Faucet,
+  FaucetErrorCode,
+  type FaucetOptions,
+  isFaucetError,
+} from "../../../src/faucet/index.js";
+import { IndexedField } from "../../../src/indexer/index.js";
+import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
+import { InclusionState } from "../../../src/storage/index.js";
+import { wallet } from "../../helpers/txBuilder.js";
+import { basicTo, devKey, devTransaction, type Harness, openHarness } from "../api/coreHarness.js";
+
+/**
+ * The faucet on a real node (in process, milestones issued by hand): the queue and its
+ * refusals, one transaction per milestone paying a batch, settling when a milestone includes
+ * it, and a conflicting transaction re-queued and paid once by the next.
+ */
+
+const AMOUNT = 1_000_000_000n;
+
+function options(extra: Partial<FaucetOptions> = {}): FaucetOptions {
+  return { ...defaultFaucetOptions, seed: fromHex(DEV_KEY.seed, "seed", 32), ...extra };
+}
+
+let counter = 0;
+/** A fresh Ed25519 address and its bech32 form. */
+function freshAddress(): { address: Ed25519Address; bech32: string } {
+  const { address } = wallet(`faucet test ${counter++} ${process.pid}`);
+  return { address, bech32: addressToBech32(address, "tst") };
+}
+
+/** The unspent outputs of `address` (a basic output's address unlock condition) with their IDs. */
+async function outputsOf(h: Harness, address: Address): Promise<{ outputId: Uint8Array; output: Output }[]> {
+  const page = await h.node.indexer.outputs({
+    type: 3,
+    fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
+    pageSize: 100,
+  });
+  const records = await h.node.db.outputs.getMany(page.items);
+  return records.map((r, i) => ({ outputId: page.items[i]!, output: decodeOutput(r!.outputBytes) }));
+}
+
+async function pendingTransaction(h: Harness, faucet: Faucet): Promise<TransactionPayload> {
+  const blockId = faucet.pendingBlockId;
+  assert.ok(blockId, "a transaction is pending");
+  const block = decodeBlock((await h.node.tangle.getBlockBytes(blockId))!);
+  assert.equal(block.payload?.type, PayloadType.Transaction);
+  return block.payload as TransactionPayload;
+}
+
+async function rejects(p: Promise<unknown>, code: FaucetErrorCode, message: RegExp): Promise<void> {
+  await assert.rejects(p, (e) => {
+    assert.ok(isFaucetError(e, code), `${code}: ${(e as Error).message}`);
+    assert.match((e as Error).message, message);
+    return true;
+  });
+}
+
+describe("faucet", () => {
+  let h: Harness;
+  const made: Faucet[] = [];
+  const errors: unknown[] = [];
+  /** A faucet over the harness's node that acts only when `tick` is called. */
+  const manual = (extra: Partial<FaucetOptions> = {}) => {
+    const f = new Faucet({ ...h.node, events: { on: () => () => {} }, outputs: h.node.db.outputs }, options(extra), {
+      onError: (e) => errors.push(e),
+    });
+    made.push(f);
+    return f;
+  };
+  /** Issues a milestone and lets `faucet` answer it. */
+  const milestone = async (faucet: Faucet) => {
+    const ms = await h.node.coordinator.issueMilestone();
+    await faucet.tick();
+    return ms;
+  };
+
+  before(async () => {
+    h = await openHarness({ minPowScore: 0, faucet: false });
+    await h.node.coordinator.issueMilestone();
+  });
+  after(async () => {
+    for (const f of made) await f.stop();
+    await h.close();
+  });
+
+  it("pays a batch in one transaction after a milestone and settles once a milestone includes it", async () => {
+    assert.equal(h.node.faucet, undefined, "--faucet false: the node runs none");
+    const faucet = manual();
+    const before = await faucet.balance();
+    assert.equal(before, DEV_TOKEN_SUPPLY, "the dev key holds the genesis");
+    const wanted = [freshAddress(), freshAddress(), freshAddress()];
+    for (const [i, a] of wanted.entries()) {
+      const r = await faucet.enqueue(a.bech32);
+      assert.deepEqual(r, { address: a.bech32, waitingRequests: i + 1 });
+    }
+    assert.equal(await faucet.balance(), before - 3n * AMOUNT, "the balance counts what the queue will pay");
+
+    await milestone(faucet);
+    const tx = await pendingTransaction(h, faucet);
+    assert.equal(faucet.queued, 0);
+    assert.equal(faucet.waitingRequests, 3, "paid but not confirmed: still waiting");
+    const outs = tx.essence.outputs;
+    assert.equal(outs.length, 4, "three payments and the remainder");
+    for (const [i, a] of wanted.entries()) assert.deepEqual(outs[i], basicTo(a.address.pubKeyHash, AMOUNT));
+    assert.deepEqual(outs[3], basicTo(devKey().address.pubKeyHash, DEV_TOKEN_SUPPLY - 3n * AMOUNT));
+    assert.deepEqual(tx.essence.inputs.length, 1);
+    assert.equal(new TextDecoder().decode(tx.essence.payload!.tag), "ledger-node faucet");
+
+    const blockId = faucet.pendingBlockId!;
+    await milestone(faucet);
+    assert.equal(faucet.pendingBlockId, undefined);
+    assert.equal(faucet.waitingRequests, 0);
+    assert.equal((await h.node.tangle.getMetadata(blockId))?.inclusionState, InclusionState.Included);
+    const txId = computeTransactionId(tx);
+    for (const a of wanted) {
+      const owned = await outputsOf(h, a.address);
+      assert.equal(owned.length, 1);
+      assert.equal(owned[0]!.output.amount, AMOUNT);
+      assert.ok(bytesEqual(owned[0]!.outputId.subarray(0, 32), txId), "all paid by one transaction");
+    }
+    assert.equal(await faucet.balance(), before - 3n * AMOUNT);
+  });
+
+  it("pays at most batchSize requests per transaction, one transaction in flight at a time", async () => {
+    const faucet = manual({ batchSize: 2 });
+    const wanted = Array.from({ length: 5 }, freshAddress);
+    for (const a of wanted) await faucet.enqueue(a.bech32);
+    const paidBy: number[] = [];
+    for (let round = 0; round < 4 && faucet.waitingRequests > 0; round++) {
+      await milestone(faucet);
+      if (faucet.pendingBlockId) paidBy.push((await pendingTransaction(h, faucet)).essence.outputs.length - 1);
+    }
+    assert.deepEqual(paidBy, [2, 2, 1], "three transactions, each after the previous one was included");
+    assert.equal(faucet.waitingRequests, 0);
+    for (const a of wanted) assert.equal((await outputsOf(h, a.address)).length, 1, "each paid once");
+  });
+
+  it("re-queues the requests of a conflicting transaction and pays them once with the next", async () => {
+    const faucet = manual();
+    const a = freshAddress();
+    await faucet.enqueue(a.bech32);
+    // a competing spend of the faucet's only output, made a tip before the faucet builds: the
+    // faucet's block approves it, so white-flag applies it first and the faucet's conflicts
+    const [own] = await outputsOf(h, devKey().address);
+    assert.ok(own);
+    const competing = devTransaction([own], [own.output], devKey().keyPair);
+    await h.node.submitBlock(
+      encodeBlock({ protocolVersion: 2, parents: h.node.tangle.selectParents(), payload: competing, nonce: 0n }),
+    );
+    await faucet.tick();
+    const first = faucet.pendingBlockId!;
+    assert.ok(first);
+    await milestone(faucet);
+    const meta = await h.node.tangle.getMetadata(first);
+    assert.equal(meta?.inclusionState, InclusionState.Conflicting);
+    assert.ok(faucet.pendingBlockId && !bytesEqual(faucet.pendingBlockId, first), "rebuilt at once");
+    assert.ok(
+      errors.some((e) => /conflicted/.test(String(e))),
+      "the conflict is reported",
+    );
+    await milestone(faucet);
+    assert.equal(faucet.waitingRequests, 0);
+    assert.equal((await outputsOf(h, a.address)).length, 1, "paid exactly once");
+  });
+
+  it("refuses invalid addresses, duplicates, repeated and rich addresses, a full queue and busy clients", async () => {
+    const faucet = manual({ queueSize: 2, perClient: { requests: 2, periodMs: 60_000, burst: 2 } });
+    await rejects(
+      faucet.enqueue("tst1notanaddress"),
+      FaucetErrorCode.InvalidAddress,
+      /^Invalid bech32 address provided!$/,
+    );
+    await rejects(
+      faucet.enqueue(addressToBech32(freshAddress().address, "rms")),
+      FaucetErrorCode.InvalidAddress,
+      /^Invalid bech32 address provided! Address does not start with "tst"\.$/,
+    );
+    const rich = addressToBech32(devKey().address, "tst");
+    await rejects(
+      faucet.enqueue(rich),
+      FaucetErrorCode.EnoughFunds,
+      /^You already have enough funds on your address\.$/,
+    );
+    const a = freshAddress();
+    await faucet.enqueue(a.bech32);
+    await rejects(faucet.enqueue(a.bech32), FaucetErrorCode.AlreadyQueued, /^Address is already in the queue\.$/);
+    // the same address in upper case is the same address
+    await rejects(faucet.enqueue(a.bech32.toUpperCase()), FaucetErrorCode.AlreadyQueued, /already in the queue/);
+    await faucet.enqueue(freshAddress().bech32);
+    await rejects(faucet.enqueue(freshAddress().bech32), FaucetErrorCode.QueueFull, /^Faucet queue is full/);
+
+    // once paid, the address may not ask again within its period
+    await milestone(faucet);
+    await milestone(faucet);
+    assert.equal(faucet.waitingRequests, 0);
+    await rejects(faucet.enqueue(a.bech32), FaucetErrorCode.AddressRateLimited, /already requested funds recently/);
+
+    faucet.takeClientRequest("192.0.2.1");
+    faucet.takeClientRequest("192.0.2.1");
+    assert.throws(
+      () => faucet.takeClientRequest("192.0.2.1"),
+      (e) => isFaucetError(e, FaucetErrorCode.ClientRateLimited) && /rate limit exceeded/.test((e as Error).message),
+    );
+    faucet.takeClientRequest("192.0.2.2");
+  });
+
+  it("refuses every request when its key holds nothing", async () => {
+    const faucet = manual({ seed: new Uint8Array(32).fill(7) });
+    assert.equal(await faucet.balance(), 0n);
+    await rejects(faucet.enqueue(freshAddress().bech32), FaucetErrorCode.NoFunds, /does not have enough funds/);
+  });
+
+  it("refuses options it cannot work with", () => {
+    for (const extra of [{ batchSize: 128 }, { batchSize: 0 }, { amount: 1n }, { maxAddressBalance: 1n }]) {
+      assert.throws(
+        () => manual(extra),
+        (e) => isFaucetError(e, FaucetErrorCode.InvalidOptions),
+        JSON.stringify(extra, (_k, v) => (typeof v === "bigint" ? String(v) : v)),
+      );
+    }
+  });
+
+  it("answers the node's milestones by itself when subscribed, and stops", async () => {
+    const faucet = new Faucet({ ...h.node, outputs: h.node.db.outputs }, options(), { onError: (e) => errors.push(e) });
+    const a = freshAddress();
+    await faucet.enqueue(a.bech32);
+    await h.node.coordinator.issueMilestone();
+    await faucet.idle();
+    assert.ok(faucet.pendingBlockId, "sent after the milestone");
+    await h.node.coordinator.issueMilestone();
+    await faucet.idle();
+    assert.equal(faucet.waitingRequests, 0);
+    await faucet.stop();
+    await faucet.enqueue(freshAddress().bech32);
+    await h.node.coordinator.issueMilestone();
+    await faucet.idle();
+    assert.equal(faucet.pendingBlockId, undefined, "a stopped faucet sends nothing");
+  });
+});
