@@ -24,10 +24,10 @@ export interface ApiAuthOptions {
   protectedRoutes: string[];
 }
 
-/** Everything is public except the control routes and peer management. */
+/** Everything is public except the control routes, peer management and the metrics. */
 export const defaultApiAuthOptions: ApiAuthOptions = {
   publicRoutes: ["/*"],
-  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
+  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics"],
 };
 
 /** The `sub` claim of the node's API tokens. */

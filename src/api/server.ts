@@ -8,6 +8,8 @@ import {
   timeoutOptions,
 } from "./connectionLimits.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import { registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
+import type { MetricsScraper } from "./metrics/scraper.js";
 import { registerEventApi } from "./mqtt/eventApi.js";
 import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
@@ -109,6 +111,7 @@ export function buildServer(
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
+  registerMetrics(app, node);
   registerEventApi(app, node);
   registerNodeRoutes(app, node);
   registerCoreRoutes(app, node);
@@ -128,5 +131,15 @@ export function buildServer(
 export function buildExplorerServer(node: ApiNode, logLevel = "info"): FastifyInstance {
   const app = createApp(logLevel, 64 * 1024, "The explorer API of a Stardust ledger node");
   registerExplorerRoutes(app, node);
+  return app;
+}
+
+/**
+ * `GET /metrics` alone, for `--prometheus-port`: the metrics `registerMetrics` set up for the API
+ * (`metricsOf(app)`), without access control, like Hornet's Prometheus bind address.
+ */
+export function buildPrometheusServer(metrics: MetricsScraper, logLevel = "info"): FastifyInstance {
+  const app = createApp(logLevel, 16 * 1024, "The Prometheus metrics of a Stardust ledger node");
+  registerMetricsRoute(app, metrics);
   return app;
 }

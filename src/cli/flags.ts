@@ -73,6 +73,12 @@ export const FLAGS: FlagSpec[] = [
     kind: "int",
     help: "also serve the event API as plain MQTT over TCP on this port (0: WebSocket at /api/mqtt/v1 only)",
   },
+  {
+    flag: "prometheus-port",
+    key: "prometheusPort",
+    kind: "int",
+    help: "also serve GET /metrics on this port without a token (0: API port only, protected)",
+  },
   { flag: "public-routes", key: "publicRoutes", kind: "list", help: "comma-separated route patterns open to anyone" },
   {
     flag: "protected-routes",

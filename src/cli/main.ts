@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
-import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { metricsOf } from "../api/metrics/metricsRoute.js";
+import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/server.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
@@ -78,8 +78,7 @@ async function main(): Promise<void> {
       ? buildExplorerServer(node, options.logLevel, { origins: options.apiCorsOrigins })
       : undefined;
   // Prometheus scrapes without a token on a port of its own, bound to the API host (Hornet's bind address)
-  const prometheus =
-    options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel) : undefined;
+  const prometheus = options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel) : undefined;
 
   // Signals are handled from here on: one arriving while the node still starts waits for the
   // start to finish (at most the first milestone), then shuts everything down cleanly.
@@ -123,7 +122,8 @@ async function main(): Promise<void> {
     console.log(`events: ws://${options.apiHost}:${options.apiPort}/api/mqtt/v1 (MQTT over WebSocket)`);
     if (options.mqttPort > 0) console.log(`events: mqtt://${options.apiHost}:${options.mqttPort} (MQTT over TCP)`);
     if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
-    if (prometheus) console.log(`metrics: http://${options.apiHost}:${options.prometheusPort}/metrics (Prometheus, no token)`);
+    if (prometheus)
+      console.log(`metrics: http://${options.apiHost}:${options.prometheusPort}/metrics (Prometheus, no token)`);
     if (node.tangle.protocolParameters.networkName === DEV_NETWORK_NAME) {
       console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
       console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);

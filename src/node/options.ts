@@ -15,6 +15,8 @@ export interface NodeOptions {
   explorerPort: number;
   /** Port of the event API over plain MQTT/TCP; 0: only the WebSocket route on the API port. */
   mqttPort: number;
+  /** Port of a listener serving `GET /metrics` alone without a token (Prometheus); 0: off. */
+  prometheusPort: number;
   /** Route patterns anyone may call (path only, `*` wildcards). */
   publicRoutes: string[];
   /** Route patterns that need a JWT; they win over `publicRoutes`. */
@@ -92,8 +94,9 @@ export const defaultNodeOptions: NodeOptions = {
   logLevel: "info",
   explorerPort: 0,
   mqttPort: 0,
+  prometheusPort: 0,
   publicRoutes: ["/*"],
-  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*"],
+  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics"],
   snapshot: "",
   deltaSnapshot: "",
   snapshotInterval: 0,

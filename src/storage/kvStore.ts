@@ -179,6 +179,11 @@ export class KvStore implements FaultSink {
 
   private constructor(private readonly db: Db) {}
 
+  /** The directory of the database on disk (its size is a metric, api/metrics/databaseMetrics.ts). */
+  get location(): string {
+    return this.db.location;
+  }
+
   static async open(options: KvStoreOptions): Promise<KvStore> {
     const db: Db = new ClassicLevel<Uint8Array, Uint8Array>(options.path, {
       keyEncoding: "view",

@@ -109,6 +109,22 @@ export class TipPool {
     return this.tips.has(key);
   }
 
+  /**
+   * The tips by kind against the latest milestone index `lmi`, as Hornet's tip selector counts
+   * them (`TipCount`: non-lazy and semi-lazy); tips below max depth, about to be dropped, count
+   * as neither. A pass over every tip, without dropping any: for metrics scrapes, not hot paths.
+   */
+  counts(lmi: number): { nonLazy: number; semiLazy: number } {
+    let nonLazy = 0;
+    let semiLazy = 0;
+    for (const tip of this.list) {
+      if (lmi - tip.ocri > this.options.belowMaxDepth) continue;
+      if (this.isLazy(tip, lmi)) semiLazy++;
+      else nonLazy++;
+    }
+    return { nonLazy, semiLazy };
+  }
+
   /** All tips currently held (for persistence and the tips route). */
   all(): Uint8Array[] {
     return [...this.tips.values()].map((t) => t.blockId);

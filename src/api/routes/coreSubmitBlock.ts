@@ -9,6 +9,7 @@ import { IgnoreReason, type IntakeVerdict } from "../../tangle/intake.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, unavailable } from "../errors.js";
 import type { BlockCreatedJson } from "../json/core.js";
+import { type PowFailure, powObserverOf } from "../metrics/powObserver.js";
 import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { binary, responses, Tag } from "../schemas/common.js";
 import { blockCreated, blockSubmission } from "../schemas/core.js";
@@ -136,6 +137,15 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+/** Why mining a client's block failed, in the words of the PoW metrics. */
+function powFailure(e: unknown, timedOut: boolean): PowFailure {
+  if (timedOut) return "timeout";
+  if (isPowError(e, PowErrorCode.Busy)) return "busy";
+  if (isPowError(e, PowErrorCode.Aborted)) return "aborted";
+  if (isPowError(e, PowErrorCode.Disabled)) return "disabled";
+  return "error";
+}
+
 /**
  * The node mines a client's block only within bounds: at most `powQueue` blocks mined or
  * waiting, each for at most `powTimeoutMs`; beyond either the answer is 503 with the reason,
@@ -145,13 +155,20 @@ function abortOnDisconnect(reply: FastifyReply): AbortSignal {
 async function mineForClient(node: ApiNode, bytes: Uint8Array, reply: FastifyReply): Promise<bigint> {
   const { powWorkers, powQueue = 16, powTimeoutMs = 60_000 } = node.options;
   const timeout = AbortSignal.timeout(powTimeoutMs);
+  // the metrics' iota_restapi_pow_* (api/metrics/restApiMetrics.ts), when the app has them
+  const observer = powObserverOf(reply.server);
+  const started = performance.now();
   try {
-    return await minerPool("clients").mine(powDigest(bytes), node.tangle.protocolParameters.minPowScore, bytes.length, {
-      workers: powWorkers,
-      signal: AbortSignal.any([abortOnDisconnect(reply), timeout]),
-      maxJobs: powQueue,
-    });
+    const nonce = await minerPool("clients").mine(
+      powDigest(bytes),
+      node.tangle.protocolParameters.minPowScore,
+      bytes.length,
+      { workers: powWorkers, signal: AbortSignal.any([abortOnDisconnect(reply), timeout]), maxJobs: powQueue },
+    );
+    observer?.completed(bytes.length, (performance.now() - started) / 1000);
+    return nonce;
   } catch (e) {
+    observer?.failed(powFailure(e, timeout.aborted));
     if (timeout.aborted) {
       throw unavailable(`proof of work took longer than ${powTimeoutMs} ms; send the block with a nonce`);
     }

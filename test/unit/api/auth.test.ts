@@ -18,7 +18,7 @@ import { assertError, CORE, type Harness, openHarness } from "./coreHarness.js";
 describe("route access patterns", () => {
   const policy = new RouteAccessPolicy(defaultApiAuthOptions);
 
-  it("leaves every route public by default except control and peers", () => {
+  it("leaves every route public by default except control, peers and metrics", () => {
     for (const path of ["/health", "/api/routes", `${CORE}/info`, `${CORE}/blocks`, "/api/core/v3/outputs/0x1/full"]) {
       assert.equal(policy.access(path), "public", path);
     }
@@ -27,6 +27,7 @@ describe("route access patterns", () => {
       `${CORE}/control/database/prune`,
       `${CORE}/peers`,
       `${CORE}/peers/12D3`,
+      "/metrics",
     ]) {
       assert.equal(policy.access(path), "protected", path);
     }

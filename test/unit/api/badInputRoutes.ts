@@ -260,6 +260,17 @@ export const ROUTE_ROWS: Row[] = [
     status: 400,
     detailsPattern: /^body: expected an object, got "index=1"$/,
   },
+  // ---- metrics (protected by default, as the control routes)
+  { name: "metrics without a token", route: "/metrics", status: 403, detailsPattern: /Bearer/ },
+  {
+    name: "metrics with a forged token",
+    route: "/metrics",
+    headers: { authorization: "Bearer a.b.c" },
+    status: 403,
+    detailsPattern: /malformed/,
+  },
+  { name: "metrics spelt otherwise", route: "/METRICS?x=1", status: 403, detailsPattern: /Bearer/ },
+  { name: "POST on the metrics route", route: "/metrics", method: "POST", status: 403, detailsPattern: /Bearer/ },
   // ---- methods and bodies where none belong
   {
     name: "DELETE on a GET route",

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { STATUS_MESSAGES } from "../../../src/api/errors.js";
+import { METRICS_ROUTE } from "../../../src/api/metrics/metricsRoute.js";
 import { MQTT_ROUTE } from "../../../src/api/mqtt/eventApi.js";
 import { OPENAPI_PATH } from "../../../src/api/openapi.js";
 import type { RouteDefinition } from "../../../src/api/routeDefinition.js";
@@ -144,6 +145,7 @@ const DEFINITIONS: RouteDefinition[] = [
   ...Object.values(CORE_V3_ROUTES),
   ...Object.values(EXPLORER_ROUTES),
   ...Object.values(CONTROL_ROUTES),
+  METRICS_ROUTE,
 ];
 
 describe("GET /api/openapi.json", () => {

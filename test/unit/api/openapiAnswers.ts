@@ -147,6 +147,7 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
   for (const [op, url] of [
     ["GET /api/core/v2/peers", `${CORE}/peers`],
     ["GET /api/core/v2/peers/{peerId}", `${CORE}/peers/12D3KooWNoSuchPeer`],
+    ["GET /metrics", "/metrics"],
   ] as const) {
     if (!ops.has(op)) continue;
     check(ops, op, await h.app.inject({ url, headers: { authorization } }));
@@ -157,9 +158,19 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
   for (const op of ops.keys()) if (op.startsWith("GET ")) assert.ok(seen.has(op), `${op} was checked`);
 }
 
-function check(ops: Map<string, Json>, op: string, res: { statusCode: number; body: string; json(): unknown }): void {
+function check(
+  ops: Map<string, Json>,
+  op: string,
+  res: { statusCode: number; body: string; headers: Record<string, unknown>; json(): unknown },
+): void {
   const response = ops.get(op)?.responses?.[String(res.statusCode)];
   assert.ok(response, `${op}: status ${res.statusCode} is documented (${res.body.slice(0, 200)})`);
+  // a text answer (the Prometheus metrics): the documented media type, some text
+  if (response.content?.["text/plain"]) {
+    assert.match(String(res.headers["content-type"]), /^text\/plain/, op);
+    assert.ok(res.body.length > 0, `${op}: a text body`);
+    return;
+  }
   const schema = response.content?.["application/json"]?.schema;
   if (!schema) {
     assert.equal(res.body, "", `${op}: an answer without content has no body`);
