@@ -136,7 +136,13 @@ export function registerFaucetRoutes(app: FastifyInstance, node: ApiNode): void 
         bech32Hrp: node.tangle.protocolParameters.bech32Hrp,
       };
     },
-    { serializerCompiler: () => (data) => infoText(data as FaucetInfo) },
+    {
+      // the answer by infoText; error bodies (plain JSON) as JSON.stringify writes them
+      serializerCompiler:
+        ({ httpStatus }) =>
+        (data) =>
+          httpStatus === "200" ? infoText(data as FaucetInfo) : JSON.stringify(data),
+    },
   );
 
   registerRoute(

@@ -44,6 +44,15 @@ export const BLOCKS = `${CORE}/blocks`;
 export const SNAPSHOT = `${CORE}/control/snapshot/create`;
 export const BASIC = "/api/indexer/v1/outputs/basic";
 export const MILESTONES = "/api/explorer/v2/milestones";
+export const FAUCET_ENQUEUE = "/api/faucet/v1/enqueue";
+
+/** A POST to the faucet's enqueue route (a body as sent, JSON unless `headers` say otherwise). */
+export const faucet = (body: string, headers: Record<string, string> = JSON_TYPE) => ({
+  route: FAUCET_ENQUEUE,
+  method: "POST" as const,
+  headers,
+  body,
+});
 
 export const post = (body: Of<unknown>, headers: Of<Record<string, string>> = JSON_TYPE) => ({
   route: BLOCKS,

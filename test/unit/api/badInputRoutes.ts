@@ -1,5 +1,5 @@
 import { addressToBech32 } from "../../../src/codec/address.js";
-import { BASIC, BLOCKS, H, JSON_TYPE, MILESTONES, type Row, snapshot, TEXT } from "./badInputCases.js";
+import { BASIC, BLOCKS, faucet, H, JSON_TYPE, MILESTONES, type Row, snapshot, TEXT } from "./badInputCases.js";
 import { CORE, devKey } from "./coreHarness.js";
 
 /** Bad requests to the other routes: IDs, queries, control bodies, methods and bodies where none belong. */
@@ -271,6 +271,51 @@ export const ROUTE_ROWS: Row[] = [
   },
   { name: "metrics spelt otherwise", route: "/METRICS?x=1", status: 403, detailsPattern: /Bearer/ },
   { name: "POST on the metrics route", route: "/metrics", method: "POST", status: 403, detailsPattern: /Bearer/ },
+  // ---- faucet (inx-faucet's words for the address; the node must be healthy for any other check)
+  { name: "faucet body not JSON", ...faucet("{not json"), status: 400, detailsPattern: /JSON/ },
+  { name: "faucet without an address", ...faucet("{}"), status: 400, detailsPattern: /^address: is required$/ },
+  {
+    name: "faucet address not a string",
+    ...faucet('{"address": 42}'),
+    status: 400,
+    detailsPattern: /^address: expected a string, got 42$/,
+  },
+  {
+    name: "faucet unknown field",
+    ...faucet('{"address": "tst1q", "amount": "1"}'),
+    status: 400,
+    detailsPattern: /amount/,
+  },
+  {
+    name: "faucet address far too long",
+    ...faucet(JSON.stringify({ address: `tst1${"q".repeat(500)}` })),
+    status: 400,
+    detailsPattern: /^address: /,
+  },
+  {
+    name: "faucet address not bech32",
+    ...faucet('{"address": "tst1notanaddress"}'),
+    status: 400,
+    detailsPattern: /^Invalid bech32 address provided!$/,
+  },
+  {
+    name: "faucet address of another network",
+    ...faucet(JSON.stringify({ address: addressToBech32(devKey().address, "rms") })),
+    status: 400,
+    detailsPattern: /^Invalid bech32 address provided! Address does not start with "tst"\.$/,
+  },
+  {
+    name: "faucet request as text/plain",
+    ...faucet("address=tst1q", TEXT),
+    status: 400,
+    detailsPattern: /./,
+  },
+  {
+    name: "GET on the faucet's enqueue route",
+    route: "/api/faucet/v1/enqueue",
+    status: 404,
+    detailsPattern: /^no route GET/,
+  },
   // ---- methods and bodies where none belong
   {
     name: "DELETE on a GET route",
