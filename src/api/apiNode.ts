@@ -32,6 +32,8 @@ export interface ApiNode {
   jwtSecret: Uint8Array;
   /** Snapshot writing for the control route; absent: the route answers 500 (no writer). */
   snapshots?: { create(request: SnapshotRequest): Promise<FullSnapshotResult | DeltaSnapshotResult> };
+  /** The background pruner (tangle/prune.ts), for the prune control route; absent: it answers 500. */
+  pruner?: { readonly horizon: number; request(target: number): Promise<number> };
   /** The faucet of `/api/faucet/v1`; absent: those routes answer 404 (the node runs none). */
   faucet?: Faucet | undefined;
   /** The P2P layer (peers, sync status); absent when the node runs without it. */

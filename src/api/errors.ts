@@ -69,6 +69,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [TangleErrorCode.MilestoneMismatch]: 500,
   [TangleErrorCode.NotCoordinator]: 503,
   [TangleErrorCode.MilestoneNotApplied]: 500,
+  [TangleErrorCode.PruningBusy]: 503,
   // the database: the node's own failures; a disk that refuses writes makes it unavailable
   ...allCodes(StorageErrorCode, 500),
   [StorageErrorCode.WriteFailed]: 503,
@@ -96,6 +97,8 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [IndexerErrorCode.NotReady]: 503,
   [IndexerErrorCode.Corrupt]: 500,
   [IndexerErrorCode.ListMoved]: 503,
+  [IndexerErrorCode.LedgerIndexOutOfRange]: 400,
+  [IndexerErrorCode.HistoryPruned]: 404,
   // the network: behind it (503); peers' failures never reach a client
   [NetworkErrorCode.NotSynced]: 503,
   [NetworkErrorCode.NoPeer]: 503,
@@ -107,6 +110,9 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [NetworkErrorCode.InvalidIdentity]: 500,
   [NetworkErrorCode.InvalidNetworkConfig]: 500,
   [NetworkErrorCode.InvalidPeerAddress]: 400,
+  [NetworkErrorCode.InvalidPeeringFile]: 500,
+  [NetworkErrorCode.UnknownPeer]: 404,
+  [NetworkErrorCode.TooManyPeers]: 400,
   // the faucet: the request's fault (inx-faucet's 400s, its rate limit's 429), or the faucet
   // cannot take it now (inx-faucet says 500: here 500 means the node failed, so 503)
   [FaucetErrorCode.InvalidAddress]: 400,

@@ -9,7 +9,7 @@ import { type ErrorStatus, responses, type Schema } from "./schemas/common.js";
  * a unit test checks the published document against the routes fastify serves.
  */
 export interface RouteDefinition {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   url: string;
   schema: {
     summary: string;

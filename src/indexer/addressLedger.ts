@@ -353,6 +353,11 @@ export async function ledgerRankings(store: KvStore): Promise<LedgerRankings> {
 
 async function computeRankings(store: KvStore): Promise<LedgerRankings> {
   const { value, ledgerIndex } = await readAllBalances(store);
+  return rankBalances(value, ledgerIndex);
+}
+
+/** The rankings of a table of positive balances (sorts `value` in place). */
+export function rankBalances(value: { address: Uint8Array; total: bigint }[], ledgerIndex: number): LedgerRankings {
   const ranges = new Map<number, { addressCount: number; total: bigint }>();
   for (const e of value) {
     // an address listed owns outputs, so its balance is positive

@@ -12,6 +12,10 @@ export enum IndexerErrorCode {
    * reads (the reader retries), or the index is damaged (when the ledger did not move).
    */
   ListMoved = "INDEXER_LIST_MOVED",
+  /** A past ledger asked for is newer than the ledger, or further back than one request may roll it back. */
+  LedgerIndexOutOfRange = "INDEXER_LEDGER_INDEX_OUT_OF_RANGE",
+  /** A past ledger asked for needs history that is pruned (or was pruned while it was read). */
+  HistoryPruned = "INDEXER_HISTORY_PRUNED",
 }
 
 /** An error of this layer: the one error class with one of its codes. */

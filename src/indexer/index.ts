@@ -6,4 +6,5 @@ export * from "./facts.js";
 export * from "./fieldLists.js";
 export * from "./indexer.js";
 export * from "./keys.js";
+export * from "./pastRankings.js";
 export * from "./query.js";

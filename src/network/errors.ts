@@ -17,8 +17,14 @@ export enum NetworkErrorCode {
   InvalidIdentity = "NETWORK_INVALID_IDENTITY",
   /** The network configuration file is missing, unreadable or contradicts the database. */
   InvalidNetworkConfig = "NETWORK_INVALID_CONFIG",
-  /** A `--peer` address is not a multiaddr libp2p can dial. */
+  /** A `--peer` address is not a multiaddr libp2p can dial (or, from the API, names no peer ID). */
   InvalidPeerAddress = "NETWORK_INVALID_PEER_ADDRESS",
+  /** `<data-dir>/p2p/peering.json` (the static peers added at runtime) does not read as a list of peers. */
+  InvalidPeeringFile = "NETWORK_INVALID_PEERING_FILE",
+  /** A peer to remove is neither connected, static nor banned here. */
+  UnknownPeer = "NETWORK_UNKNOWN_PEER",
+  /** Adding a static peer would go beyond the bound of static peers (`MAX_STATIC_PEERS`). */
+  TooManyPeers = "NETWORK_TOO_MANY_PEERS",
   /** The node is behind the network and cannot take blocks yet. */
   NotSynced = "NETWORK_NOT_SYNCED",
 }

@@ -32,13 +32,15 @@ export interface GossipMetrics {
 export interface PeerView {
   id: string;
   multiAddresses: string[];
-  /** "known": a static peer (`--peer`); "unknown": a peer that dialled in. */
+  /** "known": a static peer (`--peer` or added at runtime); "unknown": a peer that dialled in. */
   relation: "known" | "unknown";
   connected: boolean;
   /** This node's score of the peer (0 neutral, negative after invalid messages). */
   score: number;
   /** Banned peers are disconnected and refused until the ban ends. */
   banned: boolean;
+  /** The alias a static peer was added with (TIP-25 `alias`). */
+  alias?: string;
   gossip?: { heartbeat: Heartbeat; metrics: GossipMetrics };
 }
 
@@ -60,4 +62,8 @@ export interface NetworkView {
   listenAddresses(): string[];
   peers(): PeerView[];
   syncStatus(): SyncStatus;
+  /** Adds a static peer at runtime, kept across restarts; resolves with its view. */
+  addPeer(multiAddress: string, alias?: string): Promise<PeerView>;
+  /** Removes a peer: disconnected, no longer static (UnknownPeer when there is no such peer). */
+  removePeer(peerId: string): Promise<void>;
 }

@@ -44,7 +44,15 @@ export class PeerMetrics {
 
 /** What the peers route shows of one peer. */
 export function peerView(
-  peer: { id: string; addresses: string[]; connected: boolean; isStatic: boolean; score: number; banned: boolean },
+  peer: {
+    id: string;
+    addresses: string[];
+    connected: boolean;
+    alias?: string | undefined;
+    isStatic: boolean;
+    score: number;
+    banned: boolean;
+  },
   heartbeat: Heartbeat | undefined,
   metrics: PeerMetrics,
 ): PeerView {
@@ -68,6 +76,7 @@ export function peerView(
     connected: peer.connected,
     score: Math.round(peer.score * 100) / 100,
     banned: peer.banned,
+    ...(peer.alias === undefined ? {} : { alias: peer.alias }),
     ...(gossip ? { gossip } : {}),
   };
 }

@@ -4,10 +4,12 @@ import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NetworkErrorCode } from "./errors.js";
 
 /**
- * Static peering: the peers given with `--peer` are dialled at start and, whenever the
- * connection is lost or a dial fails, redialled after an exponential backoff with jitter
- * (`reconnectMinMs`, doubling up to `reconnectMaxMs`). A successful connection resets the
- * backoff. Peers that dial this node are welcome too; they are simply not redialled.
+ * Static peering: the peers given with `--peer` and those added at runtime (the peers route,
+ * kept in `peering.json`, see peeringFile.ts) are dialled at start and, whenever the connection
+ * is lost or a dial fails, redialled after an exponential backoff with jitter (`reconnectMinMs`,
+ * doubling up to `reconnectMaxMs`). A successful connection resets the backoff. Peers that dial
+ * this node are welcome too; they are simply not redialled. A removed peer is never dialled
+ * again, and a dial already under way when it was removed is hung up.
  */
 
 /** Delay before redial attempt `attempt` (0-based): min·2^attempt capped at max, ±25 % jitter. */
@@ -42,6 +44,8 @@ export interface PeeringHost {
   /** Dials the address; resolves with the remote peer's ID. */
   dial(address: Multiaddr): Promise<string>;
   isConnected(peerId: string): boolean;
+  /** Closes the connections to a peer (a removed peer whose dial was under way). */
+  hangUp?(peerId: string): void;
 }
 
 export interface StaticPeerState {
@@ -57,6 +61,10 @@ interface StaticPeer extends StaticPeerState {
   multiaddr: Multiaddr;
   timer?: NodeJS.Timeout;
   dialing: boolean;
+  /** Added at runtime (kept in peering.json), not given with `--peer`. */
+  runtime: boolean;
+  alias?: string;
+  removed?: boolean;
 }
 
 export interface PeeringOptions {
@@ -65,7 +73,7 @@ export interface PeeringOptions {
 }
 
 export class Peering {
-  private readonly peers: StaticPeer[];
+  private peers: StaticPeer[];
   private stopped = true;
 
   constructor(
@@ -82,9 +90,69 @@ export class Peering {
         connected: false,
         failures: 0,
         dialing: false,
+        runtime: false,
         ...(peerId ? { peerId } : {}),
       };
     });
+  }
+
+  /** Static peers, connected or not. */
+  get size(): number {
+    return this.peers.length;
+  }
+
+  /**
+   * Adds a static peer whose ID is known (`peerId`, from its multiaddr) or, when it is static
+   * already, gives it this address and alias. `runtime`: added through the API, so written to
+   * peering.json. Resolves when the first dial has ended (connected or failed); it is started
+   * only once the peering runs.
+   */
+  add(address: string, peerId: string, options: { alias?: string; runtime: boolean }): Promise<void> {
+    const multiaddr = parsePeerAddress(address).address;
+    const existing = this.peers.find((p) => p.peerId === peerId);
+    if (existing) {
+      existing.address = address;
+      existing.multiaddr = multiaddr;
+      existing.runtime ||= options.runtime;
+      if (options.alias !== undefined) existing.alias = options.alias;
+      return existing.connected ? Promise.resolve() : this.dial(existing);
+    }
+    const p: StaticPeer = {
+      address,
+      multiaddr,
+      peerId,
+      connected: false,
+      failures: 0,
+      dialing: false,
+      runtime: options.runtime,
+      ...(options.alias === undefined ? {} : { alias: options.alias }),
+    };
+    this.peers.push(p);
+    return this.dial(p);
+  }
+
+  /** Forgets `peerId` as a static peer (no more dials); whether it was one. */
+  remove(peerId: string): boolean {
+    const gone = this.peers.filter((p) => p.peerId === peerId);
+    for (const p of gone) {
+      p.removed = true;
+      if (p.timer) clearTimeout(p.timer);
+      p.timer = undefined;
+    }
+    this.peers = this.peers.filter((p) => p.peerId !== peerId);
+    return gone.length > 0;
+  }
+
+  /** The alias a static peer was added with. */
+  aliasOf(peerId: string): string | undefined {
+    return this.peers.find((p) => p.peerId === peerId)?.alias;
+  }
+
+  /** The peers added at runtime, as peering.json keeps them. */
+  runtimeEntries(): { multiAddress: string; alias?: string }[] {
+    return this.peers
+      .filter((p) => p.runtime)
+      .map((p) => ({ multiAddress: p.address, ...(p.alias === undefined ? {} : { alias: p.alias }) }));
   }
 
   start(): void {
@@ -133,7 +201,7 @@ export class Peering {
   }
 
   private schedule(p: StaticPeer): void {
-    if (this.stopped || p.timer || p.dialing) return;
+    if (this.stopped || p.removed || p.timer || p.dialing) return;
     const delay = backoffDelay(p.failures, this.options.reconnectMinMs, this.options.reconnectMaxMs);
     p.timer = setTimeout(() => {
       p.timer = undefined;
@@ -143,7 +211,7 @@ export class Peering {
   }
 
   private async dial(p: StaticPeer): Promise<void> {
-    if (this.stopped || p.dialing) return;
+    if (this.stopped || p.removed || p.dialing) return;
     if (p.peerId && this.host.isConnected(p.peerId)) {
       this.connected(p.peerId);
       return;
@@ -151,6 +219,11 @@ export class Peering {
     p.dialing = true;
     try {
       const peerId = await this.host.dial(p.multiaddr);
+      if (p.removed) {
+        // removed while the dial was under way: the connection it made is not wanted
+        this.host.hangUp?.(peerId);
+        return;
+      }
       p.peerId = peerId;
       p.lastError = undefined;
       this.connected(peerId);

@@ -18,6 +18,8 @@ export enum TangleErrorCode {
   NotCoordinator = "TANGLE_NOT_COORDINATOR",
   /** A signed and stored milestone's batch could not be written: the coordinator stopped. */
   MilestoneNotApplied = "TANGLE_MILESTONE_NOT_APPLIED",
+  /** A pruning run was asked for while a requested one is still running, or the node is stopping. */
+  PruningBusy = "TANGLE_PRUNING_BUSY",
 }
 
 /** An error of this layer: the one error class with one of its codes. */

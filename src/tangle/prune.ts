@@ -21,6 +21,8 @@ import {
   nodeStateKey,
   type WriteBatch,
 } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { TangleErrorCode } from "./errors.js";
 import { readLedgerIndex, type Tangle } from "./tangle.js";
 
 /**
@@ -160,14 +162,18 @@ export async function solidEntryPointsAt(
 
 /**
  * Background pruning for one tangle. `onConfirmed` (called after each milestone) starts a run
- * when the horizon is `step` milestones behind; runs never overlap. `pin(index)` holds the
+ * when the horizon is `step` milestones behind; `request` runs one on demand (the prune control
+ * route); runs never overlap, a request waits for the run in progress. `pin(index)` holds the
  * horizon at or below `index` while a snapshot reads the data from there on.
  */
 export class Pruner {
   private horizonIndex: number;
   private readonly pins = new Map<number, number>();
   private running: Promise<void> = Promise.resolve();
-  private busy = false;
+  /** Runs started or waiting. */
+  private queued = 0;
+  /** A requested run is waiting or under way (one at a time). */
+  private requested = false;
   private stopped = false;
 
   private constructor(
@@ -215,18 +221,44 @@ export class Pruner {
 
   /** After a milestone: starts a background run when pruning is on and the horizon lags by a step. */
   onConfirmed(ledgerIndex: number): void {
-    if (this.options.pruneBelow === 0 || this.stopped || this.busy) return;
+    if (this.options.pruneBelow === 0 || this.stopped || this.queued > 0) return;
     const target = ledgerIndex - this.keep;
     if (target - this.horizonIndex < Math.max(1, this.options.step)) return;
-    this.busy = true;
-    this.running = this.pruneTo(target)
-      .then(
-        () => {},
-        (e) => this.onError(e),
-      )
-      .finally(() => {
-        this.busy = false;
-      });
+    this.enqueue(target).catch((e) => this.onError(e));
+  }
+
+  /**
+   * A run on demand (the prune control route): after the run in progress, prunes every
+   * milestone below `target` and resolves to the pruning index reached, which a snapshot being
+   * written (a pin) or the ledger's needs (`belowMaxDepth + 1` milestones kept below the ledger
+   * index) may hold below `target`. One requested run at a time: another is PruningBusy.
+   */
+  async request(target: number): Promise<number> {
+    if (this.stopped) throw new LedgerNodeError(TangleErrorCode.PruningBusy, "the node is stopping");
+    if (this.requested) {
+      throw new LedgerNodeError(TangleErrorCode.PruningBusy, "a requested pruning is already running");
+    }
+    this.requested = true;
+    try {
+      return await this.enqueue(target);
+    } finally {
+      this.requested = false;
+    }
+  }
+
+  /** Runs `pruneTo(target)` after the runs before it. */
+  private enqueue(target: number): Promise<number> {
+    this.queued++;
+    const run = this.running.then(() => this.pruneTo(target));
+    this.running = run.then(
+      () => {
+        this.queued--;
+      },
+      () => {
+        this.queued--;
+      },
+    );
+    return run;
   }
 
   /** Resolves when no run is in progress. */

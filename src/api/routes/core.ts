@@ -14,11 +14,12 @@ import { registerMilestoneRoutes } from "./coreMilestones.js";
 import { registerOutputRoutes } from "./coreOutputs.js";
 import { CORE_V2 } from "./coreParams.js";
 import { registerSubmitBlockRoute } from "./coreSubmitBlock.js";
+import { registerTreasuryRoutes } from "./coreTreasury.js";
 
 /**
  * The core REST API v2 as Hornet serves it and `@iota/iota.js@2.0.0-rc.4`'s `SingleNodeClient`
- * calls it (TIP-25): node info and tips here; blocks, block submission, outputs and milestones
- * in their own files.
+ * calls it (TIP-25): node info and tips here; blocks, block submission, outputs, milestones,
+ * receipts and the treasury in their own files.
  */
 
 export const NODE_NAME = "ledger-node";
@@ -249,4 +250,5 @@ export function registerCoreRoutes(app: FastifyInstance, node: ApiNode): void {
   registerSubmitBlockRoute(app, node);
   registerOutputRoutes(app, node);
   registerMilestoneRoutes(app, node);
+  registerTreasuryRoutes(app, node);
 }

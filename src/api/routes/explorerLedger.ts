@@ -6,11 +6,14 @@ import { ReadStream } from "../../codec/readStream.js";
 import {
   addressUpdates,
   availableBalance,
+  type LedgerRankings,
   ledgerRankings,
+  ledgerRankingsAt,
   ownerAddress,
   RANKED_ADDRESSES,
   readAddressEntry,
 } from "../../indexer/index.js";
+import type { KvStore } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -39,7 +42,13 @@ import { paging, parsePageSize, parseU32, queryParams } from "./queryParams.js";
  *
  * - by milestone: `<position>.<pageSize>`, the position in the milestone's ledger diff (its
  *   created outputs, then its consumed ones);
- * - by address: `<milestoneIndex>.<outputId>.<0|1 spent>.<pageSize>`.
+ * - by address: `<milestoneIndex>.<outputId>.<0|1 spent>.<pageSize>`; without a cursor,
+ *   `startMilestoneIndex` starts the listing at that milestone (inclusive: at and below it
+ *   newest first, at and above it oldest first; a cursor wins over it, as in Chronicle).
+ *
+ * The richest addresses and the token distribution take `ledgerIndex` (Chronicle's): the ledger
+ * as of that milestone, the current one by default; an earlier one is rolled back from the
+ * current balances (indexer/pastRankings.ts), within the history kept.
  *
  * Unknown query parameters are refused, as on every explorer route.
  */
@@ -82,6 +91,12 @@ const amount = (what: string) => patterned("^[0-9]+$", "decimal string", what);
 const pageSizeSchema = () =>
   decimalString(
     `items per page, at least 1 (default ${DEFAULT_MILESTONE_PAGE_SIZE}, above ${MAX_MILESTONE_PAGE_SIZE} means ${MAX_MILESTONE_PAGE_SIZE}); a cursor's page size wins`,
+  );
+const milestoneIndexQuery = (description: string) =>
+  patterned("^[0-9]{1,10}$", "a milestone index of at most 10 digits", description);
+const ledgerIndexQuery = () =>
+  milestoneIndexQuery(
+    "the milestone whose ledger to rank (default: the ledger index); an earlier one must not be pruned and be at most 10,000 milestones back",
   );
 const cursorOut = (): Schema => ({
   type: "string",
@@ -152,6 +167,9 @@ export const EXPLORER_LEDGER_ROUTES = {
       querystring: queryString({
         sort: { type: "string", enum: ["oldest", "newest"], description: "newest (the default) or oldest first" },
         pageSize: pageSizeSchema(),
+        startMilestoneIndex: milestoneIndexQuery(
+          "start the listing at this milestone (inclusive; at and below it with sort=newest, at and above it with sort=oldest); a cursor wins over it",
+        ),
         cursor: patterned(
           "^[0-9]{1,10}\\.0x[0-9a-fA-F]{68}\\.[01]\\.[0-9]{1,16}$",
           "<milestone index>.<output ID>.<0|1>.<page size>",
@@ -189,6 +207,7 @@ export const EXPLORER_LEDGER_ROUTES = {
         top: decimalString(
           `how many, at least 1 (default ${DEFAULT_RICHEST_TOP}, above ${MAX_RICHEST_TOP} means ${MAX_RICHEST_TOP})`,
         ),
+        ledgerIndex: ledgerIndexQuery(),
       }),
     },
     closedObject<Richest>(
@@ -205,14 +224,14 @@ export const EXPLORER_LEDGER_ROUTES = {
       ["top", "ledgerIndex"],
       "the richest addresses",
     ),
-    [400, 403, 500],
+    [400, 403, 404, 500, 503],
   ),
   distribution: getRoute(
     `${EXPLORER_V2}/ledger/token-distribution`,
     {
       summary: "How many addresses hold balances in each power-of-ten range",
       tags: [Tag.Explorer],
-      querystring: queryString({}),
+      querystring: queryString({ ledgerIndex: ledgerIndexQuery() }),
     },
     closedObject<Distribution>(
       {
@@ -238,14 +257,20 @@ export const EXPLORER_LEDGER_ROUTES = {
       ["distribution", "ledgerIndex"],
       "the token distribution",
     ),
-    [400, 403, 500],
+    [400, 403, 404, 500, 503],
   ),
 } satisfies Record<string, RouteDefinition>;
 
 const NO_PARAMS = new Set<string>();
 const PAGE_PARAMS = new Set(["pageSize", "cursor"]);
-const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "cursor"]);
-const RICHEST_PARAMS = new Set(["top"]);
+const ADDRESS_UPDATE_PARAMS = new Set(["sort", "pageSize", "startMilestoneIndex", "cursor"]);
+const RICHEST_PARAMS = new Set(["top", "ledgerIndex"]);
+const DISTRIBUTION_PARAMS = new Set(["ledgerIndex"]);
+
+/** The rankings of the ledger `ledgerIndex` names, the current one when it is absent. */
+function rankingsOf(store: KvStore, raw: string | undefined): Promise<LedgerRankings> {
+  return raw === undefined ? ledgerRankings(store) : ledgerRankingsAt(store, parseU32("ledgerIndex", raw));
+}
 
 /** Registers the balance, ledger update, richest address and distribution routes and their writer. */
 export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
@@ -309,8 +334,18 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
         spent: m[3] === "1",
       };
     });
+    const startRaw = p.get("startMilestoneIndex");
+    // the first key at (oldest) or the last key at (newest) the start milestone: the bound is inclusive
+    const start =
+      from || startRaw === undefined
+        ? from
+        : {
+            milestoneIndex: parseU32("startMilestoneIndex", startRaw),
+            outputId: new Uint8Array(34).fill(sort === "newest" ? 0xff : 0),
+            spent: sort === "newest",
+          };
     const rows = await addressUpdates(store(), address, {
-      ...(from ? { from } : {}),
+      ...(start ? { from: start } : {}),
       reverse: sort === "newest",
       limit: pageSize + 1,
     });
@@ -328,7 +363,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     const p = queryParams(request.query, RICHEST_PARAMS);
     const raw = p.get("top");
     const top = raw === undefined ? DEFAULT_RICHEST_TOP : parsePageSize("top", raw, MAX_RICHEST_TOP);
-    const { richest, ledgerIndex } = await ledgerRankings(store());
+    const { richest, ledgerIndex } = await rankingsOf(store(), p.get("ledgerIndex"));
     return {
       top: richest.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
       ledgerIndex,
@@ -336,8 +371,8 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   });
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
-    queryParams(request.query, NO_PARAMS);
-    const { distribution, ledgerIndex } = await ledgerRankings(store());
+    const p = queryParams(request.query, DISTRIBUTION_PARAMS);
+    const { distribution, ledgerIndex } = await rankingsOf(store(), p.get("ledgerIndex"));
     return {
       distribution: distribution.map(({ k, addressCount, total }) => ({
         addressCount,

@@ -42,6 +42,8 @@ export interface Row {
 
 export const BLOCKS = `${CORE}/blocks`;
 export const SNAPSHOT = `${CORE}/control/snapshot/create`;
+export const PRUNE = `${CORE}/control/database/prune`;
+export const PEERS = `${CORE}/peers`;
 export const BASIC = "/api/indexer/v1/outputs/basic";
 export const MILESTONES = "/api/explorer/v2/milestones";
 export const FAUCET_ENQUEUE = "/api/faucet/v1/enqueue";
@@ -68,6 +70,14 @@ export const bytes = (b: Of<Uint8Array>) =>
   post(typeof b === "function" ? (c: Ctx) => Buffer.from(b(c)) : Buffer.from(b), BIN);
 export const snapshot = (body: unknown, auth = true) => ({
   route: SNAPSHOT,
+  method: "POST" as const,
+  headers: (c: Ctx) => ({ ...JSON_TYPE, ...(auth ? { authorization: `Bearer ${c.token}` } : {}) }),
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+/** A POST of a JSON body to a protected route, with the context's token unless `auth` is false. */
+export const protectedJson = (route: string, body: unknown, auth = true) => ({
+  route,
   method: "POST" as const,
   headers: (c: Ctx) => ({ ...JSON_TYPE, ...(auth ? { authorization: `Bearer ${c.token}` } : {}) }),
   body: typeof body === "string" ? body : JSON.stringify(body),

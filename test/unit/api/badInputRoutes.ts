@@ -1,5 +1,18 @@
 import { addressToBech32 } from "../../../src/codec/address.js";
-import { BASIC, BLOCKS, faucet, H, JSON_TYPE, MILESTONES, type Row, snapshot, TEXT } from "./badInputCases.js";
+import {
+  BASIC,
+  BLOCKS,
+  faucet,
+  H,
+  JSON_TYPE,
+  MILESTONES,
+  PEERS,
+  PRUNE,
+  protectedJson,
+  type Row,
+  snapshot,
+  TEXT,
+} from "./badInputCases.js";
 import { CORE, devKey } from "./coreHarness.js";
 
 /** Bad requests to the other routes: IDs, queries, control bodies, methods and bodies where none belong. */
@@ -315,6 +328,119 @@ export const ROUTE_ROWS: Row[] = [
     route: "/api/faucet/v1/enqueue",
     status: 404,
     detailsPattern: /^no route GET/,
+  },
+  // ---- receipts, database pruning, peers (a node without its P2P layer: only the shape is checked)
+  {
+    name: "receipts migratedAt above u32",
+    route: `${CORE}/receipts/4294967296`,
+    status: 400,
+    detailsPattern: /^migratedAt: 4294967296 exceeds u32$/,
+  },
+  {
+    name: "receipts migratedAt not a number",
+    route: `${CORE}/receipts/latest`,
+    status: 400,
+    detailsPattern: /^migratedAt: expected a milestone index of at most 10 digits, got "latest"$/,
+  },
+  {
+    name: "prune without a token",
+    ...protectedJson(PRUNE, { depth: 20 }, false),
+    status: 403,
+    detailsPattern: /Bearer/,
+  },
+  {
+    name: "prune with neither index nor depth",
+    ...protectedJson(PRUNE, {}),
+    status: 400,
+    detailsPattern: /^give exactly one of index \(the new pruning index\) or depth \(milestones to keep\)$/,
+  },
+  {
+    name: "prune with index and depth",
+    ...protectedJson(PRUNE, { index: 1, depth: 20 }),
+    status: 400,
+    detailsPattern: /^give exactly one of index/,
+  },
+  {
+    name: "prune keeping less than below max depth",
+    ...protectedJson(PRUNE, { depth: 15 }),
+    status: 400,
+    detailsPattern: /^depth 15 keeps fewer than the 16 milestones below the ledger index the node needs/,
+  },
+  {
+    name: "prune above the ledger index",
+    ...protectedJson(PRUNE, { index: 2 }),
+    status: 400,
+    detailsPattern: /^index 2 is above the ledger index 1$/,
+  },
+  {
+    name: "prune index 0",
+    ...protectedJson(PRUNE, { index: 0 }),
+    status: 400,
+    detailsPattern: /^index: must be >= 1$/,
+  },
+  {
+    name: "prune by database size",
+    ...protectedJson(PRUNE, { targetDatabaseSize: "1GB" }),
+    status: 400,
+    detailsPattern: /^targetDatabaseSize: unknown field$/,
+  },
+  {
+    name: "add a peer without a token",
+    ...protectedJson(PEERS, { multiAddress: "/ip4/127.0.0.1/tcp/15600" }, false),
+    status: 403,
+    detailsPattern: /Bearer/,
+  },
+  {
+    name: "add a peer without its address",
+    ...protectedJson(PEERS, { alias: "b" }),
+    status: 400,
+    detailsPattern: /^multiAddress: is required$/,
+  },
+  {
+    name: "add a peer with an unknown field",
+    ...protectedJson(PEERS, { multiAddress: "/ip4/127.0.0.1/tcp/15600", relation: "known" }),
+    status: 400,
+    detailsPattern: /^relation: unknown field$/,
+  },
+  {
+    name: "add a peer with a long alias",
+    ...protectedJson(PEERS, { multiAddress: "/ip4/127.0.0.1/tcp/15600", alias: "x".repeat(200) }),
+    status: 400,
+    detailsPattern: /^alias: must NOT have more than 128 characters$/,
+  },
+  {
+    name: "remove a peer without a token",
+    route: `${PEERS}/12D3KooWFiwsTc4CLbk73vdbt71z88H17qnxMt3U8oU7Cr28kMsQ`,
+    method: "DELETE",
+    status: 403,
+    detailsPattern: /Bearer/,
+  },
+  {
+    name: "remove a peer by a malformed ID",
+    route: `${PEERS}/peer%20one`,
+    method: "DELETE",
+    headers: (c) => ({ authorization: `Bearer ${c.token}` }),
+    status: 400,
+    detailsPattern: /^peerId: expected a libp2p peer ID/,
+  },
+  // ---- explorer parameters taken from Chronicle
+  {
+    name: "richest addresses of a future ledger",
+    route: "/api/explorer/v2/ledger/richest-addresses?ledgerIndex=9",
+    status: 400,
+    detailsPattern: /^ledgerIndex 9 is newer than the ledger index 1$/,
+  },
+  {
+    name: "token distribution ledgerIndex not a number",
+    route: "/api/explorer/v2/ledger/token-distribution?ledgerIndex=latest",
+    status: 400,
+    detailsPattern: /^ledgerIndex: expected a milestone index of at most 10 digits, got "latest"$/,
+  },
+  {
+    name: "ledger updates startMilestoneIndex above u32",
+    route: (c) => `/api/explorer/v2/ledger/updates/by-address/${c.address}?startMilestoneIndex=4294967296`,
+    status: 400,
+    detailsPattern: /^startMilestoneIndex: expected a u32, got "4294967296"$/,
   },
   // ---- methods and bodies where none belong
   {

@@ -137,6 +137,15 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/explorer/v2/ledger/richest-addresses", "/api/explorer/v2/ledger/richest-addresses?top=1"],
     ["GET /api/explorer/v2/ledger/token-distribution", "/api/explorer/v2/ledger/token-distribution"],
     ["GET /api/faucet/v1/info", "/api/faucet/v1/info"],
+    [
+      "GET /api/explorer/v2/ledger/updates/by-address/{address}",
+      `/api/explorer/v2/ledger/updates/by-address/${receiver}?startMilestoneIndex=${ms.index}`,
+    ],
+    ["GET /api/explorer/v2/ledger/richest-addresses", "/api/explorer/v2/ledger/richest-addresses?ledgerIndex=0"],
+    ["GET /api/explorer/v2/ledger/token-distribution", "/api/explorer/v2/ledger/token-distribution?ledgerIndex=0"],
+    ["GET /api/core/v2/receipts", `${CORE}/receipts`],
+    ["GET /api/core/v2/receipts/{migratedAt}", `${CORE}/receipts/${ms.index}`],
+    ["GET /api/core/v2/treasury", `${CORE}/treasury`],
   ];
   const seen = new Set<string>();
   for (const [op, url] of reads) {

@@ -1,0 +1,154 @@
+import { serializeAddressBytes } from "../codec/address.js";
+import { toHex } from "../codec/hex.js";
+import { decodeOutput } from "../codec/outputs/output.js";
+import { Bucket, decodeLedgerDiff, decodeOutputRecord, idKey, indexKey, type KvStore } from "../storage/index.js";
+import { readPruningIndex } from "../tangle/prune.js";
+import { readLedgerIndex } from "../tangle/tangle.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type LedgerRankings, ledgerRankings, ownerAddress, rankBalances, readAllBalances } from "./addressLedger.js";
+import { IndexerErrorCode } from "./errors.js";
+
+/**
+ * The richest addresses and the token distribution as of a past milestone (Chronicle's
+ * `ledgerIndex` on `/ledger/richest-addresses` and `/ledger/token-distribution`). The node keeps
+ * the balances of the current ledger only (addressLedger.ts), so a past one is rolled back from
+ * them over the ledger diffs of the milestones since: every output a later milestone created is
+ * taken off its owner, every output it consumed given back (its record is kept until pruning
+ * passes that milestone). The history that needs must be kept (not below the pruning index),
+ * and one request rolls back at most `MAX_ROLLBACK_MILESTONES` milestones and
+ * `MAX_ROLLBACK_OUTPUTS` outputs (docs/decisions.md, Threats: unbounded scans). A past ledger
+ * never changes, so its rankings are kept (the last `CACHED_PAST_RANKINGS` asked for); they are
+ * computed one at a time, with at most `MAX_WAITING` waiting (beyond: Busy, retry).
+ */
+
+export const MAX_ROLLBACK_MILESTONES = 10_000;
+export const MAX_ROLLBACK_OUTPUTS = 100_000;
+const CACHED_PAST_RANKINGS = 16;
+const MAX_WAITING = 4;
+/** Keys per bulk read. */
+const READ_BATCH = 1000;
+
+interface PastRankings {
+  /** The computation in progress or last finished (they run one after the other). */
+  chain: Promise<unknown>;
+  /** Computations running or waiting. */
+  waiting: number;
+  /** By ledger index, least recently asked first. */
+  cache: Map<number, Promise<LedgerRankings>>;
+}
+
+const pastByStore = new WeakMap<KvStore, PastRankings>();
+
+function outOfRange(reason: string): LedgerNodeError<IndexerErrorCode> {
+  return new LedgerNodeError(IndexerErrorCode.LedgerIndexOutOfRange, reason);
+}
+
+function pruned(ledgerIndex: number, reason: string): LedgerNodeError<IndexerErrorCode> {
+  return new LedgerNodeError(
+    IndexerErrorCode.HistoryPruned,
+    `the ledger as of milestone ${ledgerIndex} cannot be rebuilt: ${reason}`,
+  );
+}
+
+/** The rankings as of milestone `ledgerIndex` (the current ledger index, or an earlier one still kept). */
+export async function ledgerRankingsAt(store: KvStore, ledgerIndex: number): Promise<LedgerRankings> {
+  const current = await readLedgerIndex(store);
+  if (ledgerIndex > current) {
+    throw outOfRange(`ledgerIndex ${ledgerIndex} is newer than the ledger index ${current}`);
+  }
+  if (ledgerIndex === current) {
+    const rankings = await ledgerRankings(store);
+    if (rankings.ledgerIndex === ledgerIndex) return rankings;
+  }
+  const pruningIndex = await readPruningIndex(store);
+  if (ledgerIndex < pruningIndex) throw pruned(ledgerIndex, `milestones below ${pruningIndex} are pruned`);
+  if (current - ledgerIndex > MAX_ROLLBACK_MILESTONES) {
+    throw outOfRange(
+      `ledgerIndex ${ledgerIndex} is ${current - ledgerIndex} milestones behind the ledger index ${current}; rankings go back at most ${MAX_ROLLBACK_MILESTONES}`,
+    );
+  }
+  let state = pastByStore.get(store);
+  if (!state) {
+    state = { chain: Promise.resolve(), waiting: 0, cache: new Map() };
+    pastByStore.set(store, state);
+  }
+  const cached = state.cache.get(ledgerIndex);
+  if (cached) {
+    state.cache.delete(ledgerIndex);
+    state.cache.set(ledgerIndex, cached);
+    return cached;
+  }
+  if (state.waiting >= MAX_WAITING) {
+    throw new LedgerNodeError(IndexerErrorCode.Busy, "other past rankings are being computed; retry in a moment");
+  }
+  const s = state;
+  s.waiting++;
+  const run = s.chain.then(() => rollBack(store, ledgerIndex));
+  s.chain = run.then(
+    () => {
+      s.waiting--;
+    },
+    () => {
+      s.waiting--;
+    },
+  );
+  s.cache.set(ledgerIndex, run);
+  if (s.cache.size > CACHED_PAST_RANKINGS) s.cache.delete(s.cache.keys().next().value!);
+  run.catch(() => {
+    if (s.cache.get(ledgerIndex) === run) s.cache.delete(ledgerIndex);
+  });
+  return run;
+}
+
+/** The current balances rolled back to `target` over the ledger diffs since. */
+async function rollBack(store: KvStore, target: number): Promise<LedgerRankings> {
+  const { value, ledgerIndex: from } = await readAllBalances(store);
+  if (from - target > MAX_ROLLBACK_MILESTONES) {
+    throw outOfRange(`ledgerIndex ${target} is more than ${MAX_ROLLBACK_MILESTONES} milestones behind the ledger`);
+  }
+  // 1. the outputs the milestones target+1..from created (taken off) and consumed (given back)
+  const created: Uint8Array[] = [];
+  const consumed: Uint8Array[] = [];
+  for (let high = from; high > target; high -= READ_BATCH) {
+    const low = Math.max(target + 1, high - READ_BATCH + 1);
+    const indexes = Array.from({ length: high - low + 1 }, (_, i) => low + i);
+    const diffs = await store.getMany(indexes.map((m) => indexKey(Bucket.LedgerDiff, m)));
+    diffs.forEach((bytes, i) => {
+      if (!bytes) throw pruned(target, `the ledger diff of milestone ${indexes[i]} is not stored`);
+      const diff = decodeLedgerDiff(bytes);
+      created.push(...diff.created);
+      consumed.push(...diff.consumed);
+    });
+    if (created.length + consumed.length > MAX_ROLLBACK_OUTPUTS) {
+      throw outOfRange(
+        `rolling the ledger back from ${from} to ${target} touches more than ${MAX_ROLLBACK_OUTPUTS} outputs`,
+      );
+    }
+  }
+  // 2. their owners and amounts, applied to the current balances
+  const table = new Map(value.map((e) => [toHex(e.address), { address: e.address, total: e.total }]));
+  const apply = async (ids: Uint8Array[], sign: 1n | -1n) => {
+    for (let i = 0; i < ids.length; i += READ_BATCH) {
+      const batch = ids.slice(i, i + READ_BATCH);
+      const records = await store.getMany(batch.map((id) => idKey(Bucket.Output, id)));
+      records.forEach((rec, j) => {
+        if (!rec) throw pruned(target, `output ${toHex(batch[j]!)} is no longer stored`);
+        const output = decodeOutput(decodeOutputRecord(rec).outputBytes);
+        const owner = ownerAddress(output);
+        if (!owner) return;
+        const address = serializeAddressBytes(owner);
+        const key = toHex(address);
+        const e = table.get(key) ?? { address, total: 0n };
+        e.total += sign * output.amount;
+        table.set(key, e);
+      });
+    }
+  };
+  await apply(created, -1n);
+  await apply(consumed, 1n);
+  const balances = [...table.values()].filter((e) => e.total !== 0n);
+  if (balances.some((e) => e.total < 0n)) {
+    throw new LedgerNodeError(IndexerErrorCode.Corrupt, `an address balance falls below zero at milestone ${target}`);
+  }
+  return rankBalances(balances, target);
+}
