@@ -12,17 +12,20 @@ import type { NodeOptions } from "./options.js";
  *
  * - `--faucet false`: no faucet.
  * - `--faucet-key-file <file>`: the seed in that file.
+ * - otherwise the data directory's `keys/faucet.key`, written by `init` from a network file
+ *   that names a faucet key (node/networkFile.ts).
  * - otherwise, on the dev network's coordinator: the well-known dev key, which holds the dev
  *   genesis (README, The dev network). A follower has no faucet unless given a key: two nodes
  *   paying from one key would spend the same outputs and conflict.
  */
 export async function faucetOptionsOf(
   options: NodeOptions,
-  network: { networkName: string; runsCoordinator: boolean },
+  network: { networkName: string; runsCoordinator: boolean; storedSeed?: Uint8Array | undefined },
 ): Promise<FaucetOptions | undefined> {
   if (!options.faucet) return undefined;
   let seed: Uint8Array;
   if (options.faucetKeyFile !== "") seed = await readSeedFile(options.faucetKeyFile);
+  else if (network.storedSeed) seed = network.storedSeed;
   else if (network.networkName === DEV_NETWORK_NAME && network.runsCoordinator)
     seed = fromHex(DEV_KEY.seed, "dev seed", 32);
   else return undefined;

@@ -47,6 +47,14 @@ export function registerEventApi(
 
   // a WebSocket message carries MQTT bytes: none may be longer than the longest packet allowed
   app.register(websocket, { options: { maxPayload: broker.maxPacketBytes + 16 } });
+  // An upgrade request that is answered instead of upgraded (403 from the access check, which
+  // runs before the WebSocket plugin's own hooks, a 404, a 400) was written on a socket HTTP no
+  // longer manages and the connection bounds no longer count: it is closed once answered, or a
+  // client could keep any number of them open.
+  app.addHook("onResponse", (request, _reply, done) => {
+    if (request.raw.headers.upgrade !== undefined && !request.raw.socket.destroyed) request.raw.socket.destroy();
+    done();
+  });
   app.register(async (scope) => {
     scope.get(MQTT_ROUTE, { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
       attachWebSocket(broker, socket);

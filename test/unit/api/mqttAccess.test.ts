@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import mqtt from "mqtt";
 import WebSocket from "ws";
 import { issueApiToken } from "../../../src/api/auth.js";
-import { defaultApiConnectionOptions } from "../../../src/api/connectionLimits.js";
-import { buildServer } from "../../../src/api/server.js";
+import { buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
 import { type Harness, openHarness } from "./coreHarness.js";
 
 /**
@@ -19,8 +19,8 @@ describe("event API access", () => {
   before(async () => {
     h = await openHarness({ minPowScore: 0 });
     app = buildServer(h.node, "silent", {
+      ...defaultApiServerOptions,
       auth: { publicRoutes: ["/*"], protectedRoutes: ["/api/mqtt/*"] },
-      connections: defaultApiConnectionOptions,
     });
     await app.listen({ host: "127.0.0.1", port: 0 });
     url = `ws://127.0.0.1:${(app.server.address() as { port: number }).port}/api/mqtt/v1`;
@@ -41,6 +41,25 @@ describe("event API access", () => {
       ws.once("open", () => reject(new Error("the upgrade was accepted without a JWT")));
     });
     assert.equal(refused, 403);
+    // a client that keeps the refused connection open has it closed by the node
+    const closedByNode = await new Promise<boolean>((resolve) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1", () => {
+        socket.write(
+          "GET /api/mqtt/v1 HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+            "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        );
+      });
+      const timer = setTimeout(() => {
+        socket.destroy();
+        resolve(false);
+      }, 3000);
+      socket.on("data", () => {});
+      socket.on("close", () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    assert.ok(closedByNode, "the refused upgrade's connection is closed by the node");
     const token = await issueApiToken(h.node.jwtSecret);
     const client = await mqtt.connectAsync(url, {
       reconnectPeriod: 0,

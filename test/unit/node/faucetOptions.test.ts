@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { isUsageError, parseArgs } from "../../../src/cli/flags.js";
+import { fromHex } from "../../../src/codec/hex.js";
+import { FaucetErrorCode, isFaucetError } from "../../../src/faucet/index.js";
+import { DEV_KEY } from "../../../src/node/devNetwork.js";
+import { faucetOptionsOf } from "../../../src/node/faucetOptions.js";
+import { defaultNodeOptions } from "../../../src/node/options.js";
+
+/** Where the faucet's key comes from, and the flags that set it. */
+
+describe("faucet options of a node", () => {
+  let dir: string;
+  const devCoordinator = { networkName: "dev", runsCoordinator: true };
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ledger-node-faucet-"));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("the dev coordinator pays from the dev key; a follower or another network has no faucet without a key", async () => {
+    const o = await faucetOptionsOf(defaultNodeOptions, devCoordinator);
+    assert.deepEqual(o?.seed, fromHex(DEV_KEY.seed, "seed", 32));
+    assert.equal(o?.amount, 1_000_000_000n);
+    assert.equal(await faucetOptionsOf(defaultNodeOptions, { networkName: "dev", runsCoordinator: false }), undefined);
+    assert.equal(await faucetOptionsOf(defaultNodeOptions, { networkName: "mine", runsCoordinator: true }), undefined);
+    assert.equal(await faucetOptionsOf({ ...defaultNodeOptions, faucet: false }, devCoordinator), undefined);
+  });
+
+  it("a key file wins over the data directory's key, which wins over the dev key", async () => {
+    const path = join(dir, "faucet.hex");
+    await writeFile(path, `  0x${"ab".repeat(32)}\n`);
+    const stored = new Uint8Array(32).fill(9);
+    const fromFile = await faucetOptionsOf(
+      { ...defaultNodeOptions, faucetKeyFile: path },
+      { ...devCoordinator, storedSeed: stored },
+    );
+    assert.deepEqual(fromFile?.seed, new Uint8Array(32).fill(0xab));
+    const fromStore = await faucetOptionsOf(defaultNodeOptions, {
+      networkName: "mine",
+      runsCoordinator: false,
+      storedSeed: stored,
+    });
+    assert.deepEqual(fromStore?.seed, stored);
+  });
+
+  it("refuses a key file that is not 32 bytes of hex, without echoing its content", async () => {
+    const path = join(dir, "bad.hex");
+    await writeFile(path, "secret-words that are not hex");
+    await assert.rejects(faucetOptionsOf({ ...defaultNodeOptions, faucetKeyFile: path }, devCoordinator), (e) => {
+      assert.ok(isFaucetError(e, FaucetErrorCode.InvalidOptions));
+      assert.doesNotMatch((e as Error).message, /secret/);
+      return true;
+    });
+    await assert.rejects(
+      faucetOptionsOf({ ...defaultNodeOptions, faucetKeyFile: join(dir, "missing") }, devCoordinator),
+      (e) => isFaucetError(e, FaucetErrorCode.InvalidOptions),
+    );
+  });
+
+  it("flags: --faucet takes true or false, the limits are integers", () => {
+    const { options } = parseArgs(
+      ["--faucet", "false", "--faucet-amount", "5000000", "--faucet-batch-size", "10", "--faucet-client-requests", "3"],
+      {},
+    );
+    assert.equal(options.faucet, false);
+    assert.equal(options.faucetAmount, 5_000_000);
+    assert.equal(options.faucetBatchSize, 10);
+    assert.equal(options.faucetClientRequests, 3);
+    assert.equal(parseArgs([], { LEDGER_NODE_FAUCET: "false" }).options.faucet, false);
+    assert.throws(() => parseArgs(["--faucet", "no"], {}), isUsageError);
+    assert.throws(() => parseArgs(["--faucet-amount", "-1"], {}), isUsageError);
+  });
+});
