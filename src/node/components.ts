@@ -149,6 +149,7 @@ export async function buildComponents(
   const faucetOptions = await faucetOptionsOf(options, {
     networkName: protocolParameters.networkName,
     runsCoordinator: coordinator !== undefined,
+    storedSeed: db.secrets.faucetSeed,
   });
   const repositories = new Repositories(store);
   const faucet = faucetOptions
