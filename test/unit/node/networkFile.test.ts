@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { addressToBech32, ed25519AddressOf } from "../../../src/codec/address.js";
+import { bytesEqual, fromHex, toHex } from "../../../src/codec/hex.js";
+import { encodeOutput } from "../../../src/codec/outputs/output.js";
+import { blake2b256 } from "../../../src/crypto/blake2b.js";
+import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
+import { checkGenesis } from "../../../src/node/checkGenesis.js";
+import { DEV_KEY, devGenesisOutput, devNetworkConfig, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { NodeErrorCode } from "../../../src/node/errors.js";
+import { networkFileFromJson } from "../../../src/node/networkFile.js";
+
+const key = (i: number) => ed25519KeyPairFromSeed(blake2b256(Uint8Array.of(i)));
+const address = (i: number, hrp = "myn") => addressToBech32(ed25519AddressOf(blake2b256(key(i).publicKey)), hrp);
+
+// biome-ignore lint/suspicious/noExplicitAny: a network file is JSON, edited field by field
+type Json = Record<string, any>;
+
+const good: Json = {
+  networkName: "my-net",
+  bech32Hrp: "myn",
+  tokenSupply: "1000000000",
+  protocolVersion: 2,
+  minPowScore: 0,
+  belowMaxDepth: 15,
+  rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 },
+  milestoneIntervalMs: 1000,
+  allocations: [
+    { address: address(10), amount: "600000000" },
+    { address: address(11), amount: "400000000" },
+  ],
+  coordinator: { publicKeys: [1, 2, 3].map((i) => toHex(key(i).publicKey)), threshold: 2 },
+};
+
+describe("network files", () => {
+  it("make the network's description: genesis outputs 0..n-1 of the zero transaction", () => {
+    const { config } = networkFileFromJson(good);
+    assert.equal(config.coordinatorThreshold, 2);
+    assert.equal(config.genesis.kind, "custom");
+    assert.equal(config.genesis.outputs.length, 2);
+    assert.equal(toHex(config.genesis.outputs[1]!.outputId), `0x${"00".repeat(32)}0100`);
+    checkGenesis(config, "test");
+  });
+
+  it("are refused with the field named", () => {
+    const edit = (f: (j: Json) => void): Json => {
+      const j = structuredClone(good);
+      f(j);
+      return j;
+    };
+    const cases: [string, Json][] = [
+      ["bech32Hrp", edit((j) => (j.bech32Hrp = "MYN!"))],
+      ["allocations[0].address", edit((j) => (j.allocations[0].address = address(10, "tst")))],
+      ["allocations[1].address", edit((j) => (j.allocations[1].address = "myn1qqqq"))],
+      ["allocations[1].address", edit((j) => (j.allocations[1].address = j.allocations[0].address))],
+      ["allocations", edit((j) => (j.tokenSupply = "1000000001"))],
+      ["allocations[0].amount", edit((j) => (j.allocations[0].amount = "1"))],
+      ["coordinator.publicKeys[2]", edit((j) => (j.coordinator.publicKeys[2] = j.coordinator.publicKeys[0]))],
+      ["coordinator.threshold", edit((j) => (j.coordinator.threshold = 4))],
+      ["protocolVersion", edit((j) => (j.protocolVersion = 3))],
+      ["network.extra", edit((j) => (j.extra = 1))],
+      ["tokenSupply", edit((j) => (j.tokenSupply = 5))],
+    ];
+    for (const [field, json] of cases) {
+      assert.throws(
+        () => networkFileFromJson(json, "f.json"),
+        (e: Error & { code?: string }) =>
+          e.code === NodeErrorCode.InvalidNetworkFile &&
+          e.message.includes(`${field}:`) &&
+          e.message.startsWith("f.json"),
+        field,
+      );
+    }
+  });
+
+  it("have the dev network as a preset with the same genesis ID and bytes", () => {
+    const dev = devNetworkConfig(100, fromHex(DEV_KEY.publicKey, "key", 32), 1000);
+    assert.equal(dev.genesis.outputs.length, 1);
+    assert.ok(bytesEqual(dev.genesis.outputs[0]!.outputId, GENESIS_OUTPUT_ID));
+    assert.deepEqual(encodeOutput(dev.genesis.outputs[0]!.output), encodeOutput(devGenesisOutput()));
+    checkGenesis(dev, "dev");
+    // a follower's file that claims the dev genesis but differs is refused
+    const other = networkFileFromJson(good).config;
+    assert.throws(
+      () => checkGenesis({ ...other, genesis: { ...other.genesis, kind: "dev" } }, "x"),
+      /not the dev genesis/,
+    );
+  });
+});
