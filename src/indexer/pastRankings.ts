@@ -50,8 +50,20 @@ function pruned(ledgerIndex: number, reason: string): LedgerNodeError<IndexerErr
   );
 }
 
+/** How far one request may roll the ledger back. */
+export interface RollbackLimits {
+  milestones: number;
+  outputs: number;
+}
+
+const DEFAULT_LIMITS: RollbackLimits = { milestones: MAX_ROLLBACK_MILESTONES, outputs: MAX_ROLLBACK_OUTPUTS };
+
 /** The rankings as of milestone `ledgerIndex` (the current ledger index, or an earlier one still kept). */
-export async function ledgerRankingsAt(store: KvStore, ledgerIndex: number): Promise<LedgerRankings> {
+export async function ledgerRankingsAt(
+  store: KvStore,
+  ledgerIndex: number,
+  limits: RollbackLimits = DEFAULT_LIMITS,
+): Promise<LedgerRankings> {
   const current = await readLedgerIndex(store);
   if (ledgerIndex > current) {
     throw outOfRange(`ledgerIndex ${ledgerIndex} is newer than the ledger index ${current}`);
@@ -62,9 +74,9 @@ export async function ledgerRankingsAt(store: KvStore, ledgerIndex: number): Pro
   }
   const pruningIndex = await readPruningIndex(store);
   if (ledgerIndex < pruningIndex) throw pruned(ledgerIndex, `milestones below ${pruningIndex} are pruned`);
-  if (current - ledgerIndex > MAX_ROLLBACK_MILESTONES) {
+  if (current - ledgerIndex > limits.milestones) {
     throw outOfRange(
-      `ledgerIndex ${ledgerIndex} is ${current - ledgerIndex} milestones behind the ledger index ${current}; rankings go back at most ${MAX_ROLLBACK_MILESTONES}`,
+      `ledgerIndex ${ledgerIndex} is ${current - ledgerIndex} milestones behind the ledger index ${current}; rankings go back at most ${limits.milestones}`,
     );
   }
   let state = pastByStore.get(store);
@@ -83,7 +95,7 @@ export async function ledgerRankingsAt(store: KvStore, ledgerIndex: number): Pro
   }
   const s = state;
   s.waiting++;
-  const run = s.chain.then(() => rollBack(store, ledgerIndex));
+  const run = s.chain.then(() => rollBack(store, ledgerIndex, limits));
   s.chain = run.then(
     () => {
       s.waiting--;
@@ -101,10 +113,10 @@ export async function ledgerRankingsAt(store: KvStore, ledgerIndex: number): Pro
 }
 
 /** The current balances rolled back to `target` over the ledger diffs since. */
-async function rollBack(store: KvStore, target: number): Promise<LedgerRankings> {
+async function rollBack(store: KvStore, target: number, limits: RollbackLimits): Promise<LedgerRankings> {
   const { value, ledgerIndex: from } = await readAllBalances(store);
-  if (from - target > MAX_ROLLBACK_MILESTONES) {
-    throw outOfRange(`ledgerIndex ${target} is more than ${MAX_ROLLBACK_MILESTONES} milestones behind the ledger`);
+  if (from - target > limits.milestones) {
+    throw outOfRange(`ledgerIndex ${target} is more than ${limits.milestones} milestones behind the ledger`);
   }
   // 1. the outputs the milestones target+1..from created (taken off) and consumed (given back)
   const created: Uint8Array[] = [];
@@ -119,10 +131,8 @@ async function rollBack(store: KvStore, target: number): Promise<LedgerRankings>
       created.push(...diff.created);
       consumed.push(...diff.consumed);
     });
-    if (created.length + consumed.length > MAX_ROLLBACK_OUTPUTS) {
-      throw outOfRange(
-        `rolling the ledger back from ${from} to ${target} touches more than ${MAX_ROLLBACK_OUTPUTS} outputs`,
-      );
+    if (created.length + consumed.length > limits.outputs) {
+      throw outOfRange(`rolling the ledger back from ${from} to ${target} touches more than ${limits.outputs} outputs`);
     }
   }
   // 2. their owners and amounts, applied to the current balances

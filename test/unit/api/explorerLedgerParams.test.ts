@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import type { Address } from "../../../src/codec/types.js";
+import { IndexerErrorCode, isIndexerError, ledgerRankingsAt } from "../../../src/indexer/index.js";
 import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
@@ -209,5 +210,58 @@ describe("explorer: startMilestoneIndex and ledgerIndex", () => {
     }
     const past = milestones[5]!.index;
     assert.deepEqual(await json(`${V2}/ledger/richest-addresses?top=1000&ledgerIndex=${past}`), richestAt.get(past));
+  });
+});
+
+describe("explorer: the work of one past ranking is bounded", () => {
+  let tb: TangleBuilder;
+  before(async () => {
+    tb = await TangleBuilder.create();
+    const dev = tb.devWallet();
+    await tb.milestone();
+    // one payment: the genesis output consumed, 3 outputs created
+    const pay = tb.transaction({
+      inputs: [tb.genesis()],
+      outputs: [
+        basic(wallet("alice").address, { amount: 1_000_000n }),
+        basic(wallet("bob").address, { amount: 2_000_000n }),
+        basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 3_000_000n }),
+      ],
+      unlockers: [dev],
+    });
+    await tb.block(pay.tx);
+    await tb.milestone();
+    while (tb.node.tangle.latestMilestone.index < 12) await tb.milestone();
+  });
+  after(async () => {
+    await tb.dispose();
+  });
+
+  it("refuses more milestones or outputs than allowed, and more computations waiting than allowed", async () => {
+    const store = tb.node.store;
+    const latest = tb.node.tangle.latestMilestone.index;
+    await assert.rejects(
+      ledgerRankingsAt(store, latest - 3, { milestones: 2, outputs: 1000 }),
+      (e) =>
+        isIndexerError(e, IndexerErrorCode.LedgerIndexOutOfRange) &&
+        /is 3 milestones behind the ledger index \d+; rankings go back at most 2$/.test((e as Error).message),
+    );
+    // back over the payment: 4 outputs created or consumed since the genesis ledger
+    await assert.rejects(
+      ledgerRankingsAt(store, 0, { milestones: 1000, outputs: 3 }),
+      (e) =>
+        isIndexerError(e, IndexerErrorCode.LedgerIndexOutOfRange) &&
+        /touches more than 3 outputs$/.test((e as Error).message),
+    );
+    assert.equal((await ledgerRankingsAt(store, 0, { milestones: 1000, outputs: 4 })).ledgerIndex, 0);
+    // six past rankings at once: four are computed one after the other, the others are Busy
+    const asked = [5, 6, 7, 8, 9, 10].map((i) =>
+      ledgerRankingsAt(store, i).then(
+        (r) => r.ledgerIndex,
+        (e) => (isIndexerError(e, IndexerErrorCode.Busy) ? "busy" : e),
+      ),
+    );
+    assert.deepEqual(await Promise.all(asked), [5, 6, 7, 8, "busy", "busy"]);
+    assert.equal((await ledgerRankingsAt(store, 9)).ledgerIndex, 9, "a retry is served");
   });
 });
