@@ -34,44 +34,55 @@ interface RequestSeries {
   count: number;
 }
 
-/** Requests answered, by status, method and route pattern: one map lookup and an increment each. */
+/**
+ * Requests answered, by route pattern, method and status. Three map lookups and an increment per
+ * request, by strings the router and the HTTP parser hand over unchanged (their hashes are
+ * cached), so no key is built per request.
+ */
 export class RequestCounts {
-  private readonly series = new Map<string, RequestSeries>();
+  private readonly routes = new Map<string, Map<string, Map<number, RequestSeries>>>();
+  private readonly series: RequestSeries[] = [];
+  private other: RequestSeries | undefined;
 
   constructor(private readonly maxSeries = MAX_REQUEST_SERIES) {}
 
   count(code: number, method: string, url: string | undefined): void {
     const route = url ?? UNMATCHED_ROUTE;
-    const key = `${code} ${method} ${route}`;
-    let s = this.series.get(key);
-    if (!s) {
-      if (this.series.size >= this.maxSeries) {
-        this.countOther();
-        return;
-      }
-      s = { labels: { code: String(code), method, url: route }, status: code, count: 0 };
-      this.series.set(key, s);
-    }
+    const s = this.routes.get(route)?.get(method)?.get(code) ?? this.add(code, method, route);
     s.count++;
   }
 
-  private countOther(): void {
-    let s = this.series.get("other");
-    if (!s) {
-      s = { labels: { code: "other", method: "other", url: "other" }, status: 0, count: 0 };
-      this.series.set("other", s);
+  /** A new label set, or the overflow series once there are `maxSeries`. */
+  private add(code: number, method: string, route: string): RequestSeries {
+    if (this.series.length >= this.maxSeries) {
+      this.other ??= { labels: { code: "other", method: "other", url: "other" }, status: 0, count: 0 };
+      return this.other;
     }
-    s.count++;
+    let methods = this.routes.get(route);
+    if (!methods) {
+      methods = new Map();
+      this.routes.set(route, methods);
+    }
+    let statuses = methods.get(method);
+    if (!statuses) {
+      statuses = new Map();
+      methods.set(method, statuses);
+    }
+    const s: RequestSeries = { labels: { code: String(code), method, url: route }, status: code, count: 0 };
+    statuses.set(code, s);
+    this.series.push(s);
+    return s;
   }
 
-  values(): Iterable<RequestSeries> {
-    return this.series.values();
+  /** Every label set with its count, in order of first use; the overflow series last. */
+  values(): RequestSeries[] {
+    return this.other ? [...this.series, this.other] : [...this.series];
   }
 
   /** Requests answered with a 4xx or 5xx status. */
   errors(): number {
     let n = 0;
-    for (const s of this.series.values()) if (s.status >= 400) n += s.count;
+    for (const s of this.series) if (s.status >= 400) n += s.count;
     return n;
   }
 }
