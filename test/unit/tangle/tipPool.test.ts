@@ -64,6 +64,18 @@ describe("TipPool", () => {
     for (const c of counts) assert.ok(c > 850 && c < 1150, `picks per tip ${counts.join(",")}`);
   });
 
+  it("counts non-lazy and semi-lazy tips as Hornet does, leaving out those below max depth and dropping none", () => {
+    const pool = new TipPool({ ...defaultTipPoolOptions, belowMaxDepth: 15 });
+    pool.add(id(1), [], 4, 4); // lmi 20: ocri 16 behind -> below max depth
+    pool.add(id(2), [], 11, 11); // 9 behind youngest -> semi-lazy
+    pool.add(id(3), [], 19, 6); // oldest 14 behind -> semi-lazy
+    pool.add(id(4), [], 19, 18);
+    pool.add(id(5), [], 20, 20);
+    assert.deepEqual(pool.counts(20), { nonLazy: 2, semiLazy: 2 });
+    assert.equal(pool.size, 5, "counting drops nothing");
+    assert.deepEqual(pool.counts(11), { nonLazy: 5, semiLazy: 0 }, "against an older milestone all are fresh");
+  });
+
   it("returns no tips when every tip is lazy", () => {
     const pool = new TipPool({ ...defaultTipPoolOptions, belowMaxDepth: 15 });
     pool.add(id(1), [], 1, 1);
