@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     console.log(`events: ws://${options.apiHost}:${options.apiPort}/api/mqtt/v1 (MQTT over WebSocket)`);
     if (options.mqttPort > 0) console.log(`events: mqtt://${options.apiHost}:${options.mqttPort} (MQTT over TCP)`);
     if (explorer) console.log(`explorer: http://${options.apiHost}:${options.explorerPort}/api/explorer/v2`);
+    // the faucet's address only: its key is never printed
+    if (node.faucet) console.log(`faucet: ${node.faucet.bech32}, requests at ${url}/api/faucet/v1/enqueue`);
     if (prometheus)
       console.log(`metrics: http://${options.apiHost}:${options.prometheusPort}/metrics (Prometheus, no token)`);
     if (node.tangle.protocolParameters.networkName === DEV_NETWORK_NAME) {
