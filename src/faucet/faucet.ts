@@ -243,7 +243,7 @@ export class Faucet {
   private ownOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
     const ledgerIndex = this.node.tangle.latestMilestone.index;
     if (this.own?.ledgerIndex === ledgerIndex) return this.own.read;
-    const read = this.spendableOutputs(this.address);
+    const read = this.spendableOutputs(this.address, true);
     this.own = { ledgerIndex, read };
     read.catch(() => {
       if (this.own?.read === read) this.own = undefined;
@@ -251,12 +251,18 @@ export class Faucet {
     return read;
   }
 
-  /** The spendable basic outputs of `address`, up to BALANCE_PAGE of them, oldest first. */
-  private async spendableOutputs(address: Address): Promise<{ inputs: FaucetInput[]; total: bigint }> {
+  /**
+   * The basic outputs of `address` without conditions, up to BALANCE_PAGE of them, oldest
+   * first; `withoutTokens`: only those without native tokens (what the faucet can spend).
+   */
+  private async spendableOutputs(
+    address: Address,
+    withoutTokens: boolean,
+  ): Promise<{ inputs: FaucetInput[]; total: bigint }> {
     const page = await this.node.indexer.outputs({
       type: OutputType.Basic,
       fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
-      hasNativeTokens: false,
+      ...(withoutTokens ? { hasNativeTokens: false } : {}),
       hasStorageDepositReturn: false,
       hasExpiration: false,
       hasTimelock: false,
@@ -278,7 +284,7 @@ export class Faucet {
 
   /** What `address` holds in basic outputs without conditions, as inx-faucet counts it (the first BALANCE_PAGE). */
   private async addressBalance(address: Address): Promise<bigint> {
-    return (await this.spendableOutputs(address)).total;
+    return (await this.spendableOutputs(address, false)).total;
   }
 
   /** Runs one settle-and-send turn now, or once more after the one running (never two at once). */
