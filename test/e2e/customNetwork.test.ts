@@ -34,12 +34,12 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "ledger-node-custom-"));
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 7; i++) {
       const r = cli("keygen", "--out", join(dir, `key-${i}.key`), "--hrp", "myn");
       assert.equal(r.status, 0, r.stderr);
       keys.push(JSON.parse(r.stdout.trim()) as Key);
     }
-    // keys 0-2: the coordinator's; 3-5: the holders of the three allocations
+    // keys 0-2: the coordinator's; 3-5: the holders of the three allocations, 3 the faucet's; 6: a fresh wallet
     file = {
       networkName: "e2e-net",
       bech32Hrp: "myn",
@@ -51,6 +51,7 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
       milestoneIntervalMs: 250,
       allocations: [3, 4, 5].map((k, i) => ({ address: keys[k]!.address, amount: amounts[i]!.toString() })),
       coordinator: { publicKeys: keys.slice(0, 3).map((k) => k.publicKey), threshold: 2 },
+      faucet: { keyFile: "key-3.key" },
     };
     coordinator = await NodeProcess.create("coordinator");
   });
@@ -169,6 +170,25 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
         assert.equal(out.output.amount, amounts[i]!.toString());
       }
     }
+    // the network's faucet runs on the coordinator, from the key the file names
+    const faucet = await coordinator.json("/api/faucet/v1/info");
+    assert.equal(faucet.address, keys[3]!.address);
+    assert.equal(faucet.bech32Hrp, "myn");
+    assert.equal(BigInt(faucet.balance), amounts[0]);
+    const enqueued = await fetch(`${coordinator.url}/api/faucet/v1/enqueue`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ address: keys[6]!.address }),
+    });
+    assert.equal(enqueued.status, 202, await enqueued.text());
+    await until(
+      async () => {
+        const found = await follower.json(`/api/indexer/v1/outputs/basic?address=${keys[6]!.address}`);
+        return found.items.length > 0 ? true : undefined;
+      },
+      30_000,
+      "the faucet's payment on the follower",
+    );
     // the follower holds no coordinator key
     assert.deepEqual(
       (await readdir(join(follower.dataDir, "keys"))).filter((f) => f.startsWith("coordinator")),
