@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { fromHex } from "../codec/hex.js";
 import { defaultFaucetOptions, FaucetErrorCode, type FaucetOptions } from "../faucet/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "./devNetwork.js";
+import { readKeyFile } from "./keyFiles.js";
 import type { NodeOptions } from "./options.js";
 
 /**
@@ -24,7 +24,7 @@ export async function faucetOptionsOf(
 ): Promise<FaucetOptions | undefined> {
   if (!options.faucet) return undefined;
   let seed: Uint8Array;
-  if (options.faucetKeyFile !== "") seed = await readSeedFile(options.faucetKeyFile);
+  if (options.faucetKeyFile !== "") seed = await readKeyFile(options.faucetKeyFile);
   else if (network.storedSeed) seed = network.storedSeed;
   else if (network.networkName === DEV_NETWORK_NAME && network.runsCoordinator)
     seed = fromHex(DEV_KEY.seed, "dev seed", 32);
@@ -49,28 +49,4 @@ export async function faucetOptionsOf(
       burst: options.faucetClientRequests,
     },
   };
-}
-
-/**
- * Reads a seed file: 32 bytes as 64 hex digits, `0x` optional, surrounding whitespace allowed.
- * The error names the file, never its content (it may hold a key in another format).
- */
-export async function readSeedFile(path: string): Promise<Uint8Array> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (e) {
-    throw new LedgerNodeError(
-      FaucetErrorCode.InvalidOptions,
-      `cannot read the faucet key file ${path}: ${(e as NodeJS.ErrnoException).code ?? "unreadable"}`,
-    );
-  }
-  const hex = text.trim().replace(/^0x/i, "");
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new LedgerNodeError(
-      FaucetErrorCode.InvalidOptions,
-      `the faucet key file ${path} must hold a 32-byte Ed25519 seed as 64 hex digits (0x optional)`,
-    );
-  }
-  return fromHex(`0x${hex}`, "faucet seed", 32);
 }

@@ -28,7 +28,7 @@ export function freshSecret(): Uint8Array {
   return new Uint8Array(randomBytes(32));
 }
 
-/** Reads a key file: `0x` and 64 hex digits (surrounding whitespace allowed); the error names the file. */
+/** Reads a key file: 64 hex digits, `0x` optional, surrounding whitespace allowed; the error names the file. */
 export async function readKeyFile(path: string): Promise<Uint8Array> {
   let text: string;
   try {

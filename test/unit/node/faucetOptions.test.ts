@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isUsageError, parseArgs } from "../../../src/cli/flags.js";
 import { fromHex } from "../../../src/codec/hex.js";
-import { FaucetErrorCode, isFaucetError } from "../../../src/faucet/index.js";
 import { DEV_KEY } from "../../../src/node/devNetwork.js";
+import { isNodeError, NodeErrorCode } from "../../../src/node/errors.js";
 import { faucetOptionsOf } from "../../../src/node/faucetOptions.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
 
@@ -52,13 +52,13 @@ describe("faucet options of a node", () => {
     const path = join(dir, "bad.hex");
     await writeFile(path, "secret-words that are not hex");
     await assert.rejects(faucetOptionsOf({ ...defaultNodeOptions, faucetKeyFile: path }, devCoordinator), (e) => {
-      assert.ok(isFaucetError(e, FaucetErrorCode.InvalidOptions));
+      assert.ok(isNodeError(e, NodeErrorCode.InvalidKeyFile));
       assert.doesNotMatch((e as Error).message, /secret/);
       return true;
     });
     await assert.rejects(
       faucetOptionsOf({ ...defaultNodeOptions, faucetKeyFile: join(dir, "missing") }, devCoordinator),
-      (e) => isFaucetError(e, FaucetErrorCode.InvalidOptions),
+      (e) => isNodeError(e, NodeErrorCode.InvalidKeyFile),
     );
   });
 
