@@ -127,15 +127,27 @@ function bearerToken(request: FastifyRequest): { token: string } | { reason: str
 }
 
 /**
- * Installs the access check as the first `onRequest` hook, so it runs before every route
- * registered after it (and before the not-found handler): call it before registering routes.
- * The hook is synchronous (no promise per request) except where a token must be verified.
+ * A CORS preflight: `OPTIONS` with `Access-Control-Request-Method` (Fetch standard). A browser
+ * sends it without credentials, so it can never carry the JWT of the route it asks about; it
+ * reads nothing and is answered with the CORS headers alone (httpConventions.ts).
+ */
+function isPreflight(request: FastifyRequest): boolean {
+  return request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
+}
+
+/**
+ * Installs the access check as an `onRequest` hook, so it runs before every route registered
+ * after it (and before the not-found handler): call it before registering routes. The hook is
+ * synchronous (no promise per request) except where a token must be verified. Preflights pass:
+ * refusing one would close a protected route to browsers even with a JWT.
  */
 export function registerAuth(app: FastifyInstance, node: ApiNode, options: ApiAuthOptions = defaultApiAuthOptions) {
   const policy = new RouteAccessPolicy(options);
   // route patterns are few and fixed: their access is decided once each
   const patternAccess = new Map<string, RouteAccess>();
   app.addHook("onRequest", (request, _reply, done) => {
+    // the CORS hook answers preflights before this one runs; this holds whatever the order
+    if (isPreflight(request)) return done();
     let access: RouteAccess;
     try {
       access = policy.access(normalizePath(request.url));

@@ -8,6 +8,13 @@ import {
   timeoutOptions,
 } from "./connectionLimits.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
+import {
+  type ApiCorsOptions,
+  allowCrossOrigin,
+  compressResponses,
+  DebugRequestLog,
+  defaultApiCorsOptions,
+} from "./httpConventions.js";
 import { registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
 import type { MetricsScraper } from "./metrics/scraper.js";
 import { registerEventApi } from "./mqtt/eventApi.js";
@@ -30,11 +37,14 @@ export interface ApiServerOptions {
   auth: ApiAuthOptions;
   /** Request and idle timeouts, connection caps. */
   connections: ApiConnectionOptions;
+  /** Origins allowed to call the API from a browser. */
+  cors: ApiCorsOptions;
 }
 
 export const defaultApiServerOptions: ApiServerOptions = {
   auth: defaultApiAuthOptions,
   connections: defaultApiConnectionOptions,
+  cors: defaultApiCorsOptions,
 };
 
 /** The largest request body any route takes (blocks have their own, smaller limit). */
@@ -49,17 +59,21 @@ const MAX_PARAM_LENGTH = 8 * 1024;
 /**
  * A fastify instance with what every server of this API shares: the body limit, request
  * validation as validation.ts sets it, the error mapping of errors.ts for every failure
- * (including those before routing and those of the HTTP parser), and the OpenAPI document.
+ * (including those before routing and those of the HTTP parser), CORS, compression and request
+ * logs at debug (httpConventions.ts), and the OpenAPI document.
  */
 function createApp(
   logLevel: string,
   bodyLimit: number,
   description: string,
   connections: ApiConnectionOptions = defaultApiConnectionOptions,
+  cors: ApiCorsOptions = defaultApiCorsOptions,
 ): FastifyInstance {
   const app = Fastify({
     ...timeoutOptions(connections),
     logger: { level: logLevel },
+    // fastify writes a line per request at info; this at debug
+    logController: new DebugRequestLog(),
     bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { ...AJV_OPTIONS } },
@@ -73,6 +87,9 @@ function createApp(
     },
   });
   limitConnections(app.server, connections);
+  // first, so their hooks run before every other one (a preflight never meets the access check)
+  allowCrossOrigin(app, cors);
+  compressResponses(app);
   registerErrorHandling(app);
   // synchronous, as every hook that runs on each request: no promise per request
   app.addHook("onRequest", (request, _reply, done) => {
@@ -108,6 +125,7 @@ export function buildServer(
     BODY_LIMIT,
     "A Stardust ledger node: core v2 (TIP-25), the core v3 full-output read, indexer v1, explorer v2 and control routes",
     options.connections,
+    options.cors,
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
@@ -127,9 +145,19 @@ export function buildServer(
   return app;
 }
 
-/** The explorer API alone, for `--explorer-port`: same routes and error mapping as on the API port. */
-export function buildExplorerServer(node: ApiNode, logLevel = "info"): FastifyInstance {
-  const app = createApp(logLevel, 64 * 1024, "The explorer API of a Stardust ledger node");
+/** The explorer API alone, for `--explorer-port`: same routes, error mapping and CORS origins as on the API port. */
+export function buildExplorerServer(
+  node: ApiNode,
+  logLevel = "info",
+  cors: ApiCorsOptions = defaultApiCorsOptions,
+): FastifyInstance {
+  const app = createApp(
+    logLevel,
+    64 * 1024,
+    "The explorer API of a Stardust ledger node",
+    defaultApiConnectionOptions,
+    cors,
+  );
   registerExplorerRoutes(app, node);
   return app;
 }

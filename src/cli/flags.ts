@@ -40,6 +40,12 @@ export const FLAGS: FlagSpec[] = [
     kind: "int",
     help: "open HTTP connections of one client address at most",
   },
+  {
+    flag: "api-cors-origins",
+    key: "apiCorsOrigins",
+    kind: "list",
+    help: "comma-separated origins (scheme://host[:port]) browsers may call the API from; * for any",
+  },
   { flag: "milestone-interval", key: "milestoneIntervalMs", kind: "int", help: "coordinator milestone interval in ms" },
   { flag: "min-pow-score", key: "minPowScore", kind: "int", help: "minimum Proof-of-Work score of blocks (TIP-12)" },
   {
@@ -256,6 +262,16 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     else if (fromFile[fileKey] !== undefined)
       options[spec.key] = parseValue(spec, fromFile[fileKey], `config ${fileKey}`);
   }
+  // an origin is compared with the browser's Origin header as a string, so each is written as
+  // browsers write it (lower case, no default port, no slash); one with a path or without a
+  // scheme would never match and is refused
+  options.apiCorsOrigins = (options.apiCorsOrigins as string[]).map((origin) => {
+    if (origin === "*") return origin;
+    const serialized = serializedOrigin(origin);
+    if (serialized === undefined)
+      throw usageError(`--api-cors-origins: "${origin}" is not an origin (scheme://host[:port]) or *`);
+    return serialized;
+  });
   // a peer address libp2p cannot dial is a usage error, found before anything starts
   for (const peer of options.peers as string[]) {
     try {
@@ -265,6 +281,19 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
     }
   }
   return { options: options as unknown as NodeOptions, help };
+}
+
+/** `text` as a browser's `Origin` header would carry it, when it names an http(s) origin and nothing more. */
+function serializedOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const bare = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "";
+  if (!bare || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
+  return url.origin;
 }
 
 export function helpText(): string {

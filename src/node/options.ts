@@ -47,6 +47,8 @@ export interface NodeOptions {
   /** Open HTTP connections at most, and per client address (the oldest idle one makes room). */
   apiMaxConnections: number;
   apiMaxConnectionsPerAddress: number;
+  /** Origins (`scheme://host[:port]`) allowed to call the API from a browser; `*`: any, empty: none. */
+  apiCorsOrigins: string[];
   /** Submitted blocks the node mines or holds for mining at most; more answer 503. */
   powQueue: number;
   /** Longest the node mines one submitted block, in ms; longer answers 503. */
@@ -108,4 +110,5 @@ export const defaultNodeOptions: NodeOptions = {
   apiRequestTimeoutMs: 30_000,
   apiMaxConnections: 256,
   apiMaxConnectionsPerAddress: 64,
+  apiCorsOrigins: ["*"],
 };
