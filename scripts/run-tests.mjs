@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs node's built-in test runner over the compiled tests (dist/test/{unit,spec,e2e,adversarial}).
+// Runs node's built-in test runner over the compiled tests (dist/test/{unit,spec,e2e,adversarial,browser}).
 // Node 20's --test takes no globs, so the files are listed here. Optional arguments narrow
 // the run to files whose path contains one of them: `npm test -- codec pow`.
 import { spawnSync } from "node:child_process";
@@ -16,7 +16,7 @@ const walk = (dir) => {
     else if (name.endsWith(".test.js")) files.push(path);
   }
 };
-for (const group of ["unit", "spec", "e2e", "adversarial"]) {
+for (const group of ["unit", "spec", "e2e", "adversarial", "browser"]) {
   try {
     walk(join(root, group));
   } catch {

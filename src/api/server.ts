@@ -7,6 +7,7 @@ import {
   limitConnections,
   timeoutOptions,
 } from "./connectionLimits.js";
+import { registerDashboard } from "./dashboard.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
 import {
   type ApiCorsOptions,
@@ -141,6 +142,7 @@ export function buildServer(
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
+  registerDashboard(app);
 
   return app;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
+import { DASHBOARD_PATH } from "../../../src/api/dashboard.js";
 import { STATUS_MESSAGES } from "../../../src/api/errors.js";
 import { METRICS_ROUTE } from "../../../src/api/metrics/metricsRoute.js";
 import { MQTT_ROUTE } from "../../../src/api/mqtt/eventApi.js";
@@ -189,6 +190,8 @@ describe("GET /api/openapi.json", () => {
     served.delete(`GET ${OPENAPI_PATH}`);
     // the event API's WebSocket upgrade is no HTTP operation (README, Event API)
     served.delete(`GET ${MQTT_ROUTE}`);
+    // the dashboard's pages are no API operations (README, Dashboard)
+    for (const route of served) if (route.startsWith(`GET ${DASHBOARD_PATH}`)) served.delete(route);
     // CORS preflights, answered on any path (httpConventions.ts), are no operation either
     served.delete("OPTIONS *");
     assert.ok(served.size >= 25, `${served.size} routes`);

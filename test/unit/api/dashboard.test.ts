@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { ApiNode } from "../../../src/api/apiNode.js";
+import { defaultApiAuthOptions, registerAuth } from "../../../src/api/auth.js";
+import { registerDashboard } from "../../../src/api/dashboard.js";
+import { registerErrorHandling } from "../../../src/api/errors.js";
+
+/**
+ * The dashboard's static serving (src/api/dashboard.ts) over a bundle laid out as Vite writes
+ * it: files as they are, hashed assets cached for good, every other path the app's index.html
+ * (revalidated), a missing asset 404, dotfiles and paths out of the folder never served, and
+ * 503 in words while nothing is built. Public under the default route patterns.
+ */
+
+const INDEX =
+  '<!doctype html><html lang="en"><script type="module" src="/dashboard/assets/index-abc123.js"></script></html>';
+
+function serverOn(dir: string): FastifyInstance {
+  const app = Fastify({ logger: false });
+  registerErrorHandling(app);
+  registerAuth(app, { jwtSecret: new Uint8Array(32) } as ApiNode, defaultApiAuthOptions);
+  registerDashboard(app, dir);
+  return app;
+}
+
+describe("the dashboard's static files", () => {
+  let root: string;
+  let built: FastifyInstance;
+  let missing: FastifyInstance;
+
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), "ledger-node-dashboard-"));
+    const dir = join(root, "web");
+    await mkdir(join(dir, "assets"), { recursive: true });
+    await writeFile(join(dir, "index.html"), INDEX);
+    await writeFile(join(dir, "assets", "index-abc123.js"), "console.log('app');");
+    await writeFile(join(dir, ".build-stamp"), "fingerprint");
+    await writeFile(join(root, "secret.txt"), "not for the web");
+    built = serverOn(dir);
+    missing = serverOn(join(root, "not-built"));
+  });
+  after(async () => {
+    await built.close();
+    await missing.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("answers index.html at /dashboard and at every path that is not a file, revalidated", async () => {
+    for (const url of ["/dashboard", "/dashboard/", "/dashboard/peers", "/dashboard/explorer/block/0x00?x=1"]) {
+      const res = await built.inject(url);
+      assert.equal(res.statusCode, 200, url);
+      assert.equal(res.body, INDEX, url);
+      assert.match(String(res.headers["content-type"]), /^text\/html/, url);
+      assert.equal(res.headers["cache-control"], "no-cache", url);
+      assert.match(String(res.headers["content-security-policy"]), /default-src 'self'.*frame-ancestors 'none'/, url);
+      assert.equal(res.headers["x-content-type-options"], "nosniff");
+    }
+    const head = await built.inject({ method: "HEAD", url: "/dashboard/faucet" });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, "");
+  });
+
+  it("serves hashed assets cached for a year; a missing asset is 404, not the page", async () => {
+    const res = await built.inject("/dashboard/assets/index-abc123.js");
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body, "console.log('app');");
+    assert.match(String(res.headers["content-type"]), /javascript/);
+    assert.equal(res.headers["cache-control"], "public, max-age=31536000, immutable");
+    const gone = await built.inject("/dashboard/assets/index-old999.js");
+    assert.equal(gone.statusCode, 404);
+    assert.equal(gone.json().error.details, "the dashboard has no file assets/index-old999.js");
+  });
+
+  it("never serves a dotfile or a file outside the bundle", async () => {
+    for (const url of [
+      "/dashboard/.build-stamp",
+      "/dashboard/%2e%2e/secret.txt",
+      "/dashboard/assets/%2e%2e/%2e%2e/secret.txt",
+      "/dashboard/..%2fsecret.txt",
+      "/dashboard/assets%5c..%5c..%5csecret.txt",
+    ]) {
+      const res = await built.inject(url);
+      assert.ok(
+        res.statusCode === 200 || res.statusCode === 404 || res.statusCode === 400,
+        `${url}: ${res.statusCode}`,
+      );
+      assert.ok(!res.body.includes("not for the web"), url);
+      assert.ok(!res.body.includes("fingerprint"), url);
+    }
+  });
+
+  it("answers 503 in words while the dashboard is not built", async () => {
+    for (const url of ["/dashboard", "/dashboard/peers", "/dashboard/assets/index-abc123.js"]) {
+      const res = await missing.inject(url);
+      assert.equal(res.statusCode, 503, url);
+      assert.match(res.json().error.details, /^the dashboard is not built: run "npm run build"/, url);
+    }
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
+ * served by the node it shows). Every failure becomes an `ApiError` whose message says in words
+ * what went wrong: the node's own `error.details` when it sent one (README, HTTP API: errors are
+ * `{"error": {"code", "message", "details"}}`), else what the status means.
+ */
+
+/** The node's error body (docs/decisions.md, Errors and access). */
+interface ErrorBody {
+  error?: { code?: number; message?: string; details?: string };
+}
+
+/** A failed call: `status` 0 when the node could not be reached at all. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** What a status means when the node gave no reason. */
+function statusWords(status: number): string {
+  switch (status) {
+    case 400:
+      return "the request was refused as invalid";
+    case 403:
+      return "this needs a valid JWT (the route is protected)";
+    case 404:
+      return "not found";
+    case 429:
+      return "too many requests; try again later";
+    case 503:
+      return "the node cannot serve this now";
+    default:
+      return status >= 500 ? "the node failed to answer" : `unexpected answer (HTTP ${status})`;
+  }
+}
+
+/** A failure of any kind as one sentence for the page. */
+export function messageOf(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  if (e instanceof DOMException && e.name === "AbortError") return "the request was cancelled";
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** A JWT for a protected route (README, HTTP API). */
+  token?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Longest a call may take before it is given up, in ms. */
+const CALL_TIMEOUT_MS = 15_000;
+
+async function call<T>(method: string, path: string, body: unknown, options: CallOptions): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      signal,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (e) {
+    if (options.signal?.aborted) throw e;
+    const why = timeout.aborted ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : messageOf(e);
+    throw new ApiError(`The node cannot be reached (${why}).`, 0, path);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let details: string | undefined;
+    try {
+      details = (JSON.parse(text) as ErrorBody).error?.details;
+    } catch {
+      // not the node's error shape (a proxy's page): the status says enough
+    }
+    const reason = details ? `${details}` : statusWords(res.status);
+    throw new ApiError(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (HTTP ${res.status}).`, res.status, path);
+  }
+  if (text === "") return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError(`The node's answer to ${path} is not JSON.`, res.status, path);
+  }
+}
+
+export const getJson = <T>(path: string, options: CallOptions = {}) => call<T>("GET", path, undefined, options);
+export const postJson = <T>(path: string, body: unknown, options: CallOptions = {}) =>
+  call<T>("POST", path, body, options);
+export const deleteCall = (path: string, options: CallOptions = {}) => call<void>("DELETE", path, undefined, options);
+
+/** A path segment or query value as it must appear in a URL. */
+const seg = encodeURIComponent;
+
+/** A query string from defined values, with its `?`, or "". */
+export function query(params: Record<string, string | number | boolean | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+// ---- the answers' shapes (TIP-25, inx-indexer, Chronicle), as far as the pages read them ----
+
+export interface MilestoneInfo {
+  index: number;
+  timestamp?: number;
+  milestoneId?: string;
+}
+
+/** `GET /api/core/v2/info`. */
+export interface NodeInfo {
+  name: string;
+  version: string;
+  status: {
+    isHealthy: boolean;
+    isSynced: boolean;
+    latestMilestone: MilestoneInfo;
+    confirmedMilestone: MilestoneInfo;
+    pruningIndex: number;
+  };
+  supportedProtocolVersions: number[];
+  protocol: {
+    version: number;
+    networkName: string;
+    bech32Hrp: string;
+    minPowScore: number;
+    belowMaxDepth: number;
+    tokenSupply: string;
+    [key: string]: unknown;
+  };
+  baseToken: {
+    name: string;
+    tickerSymbol: string;
+    unit: string;
+    subunit?: string;
+    decimals: number;
+    useMetricPrefix: boolean;
+  };
+  metrics: { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number };
+  features: string[];
+  network?: { peerId: string; multiAddresses: string[]; connectedPeers: number; syncedPeers: number };
+}
+
+/** `GET /api/dashboard/v1/node`: what the info route does not say about the process. */
+export interface NodeStatus {
+  uptimeSeconds: number;
+  memory: { rss: number; heapUsed: number; heapTotal: number };
+  databaseSize: number;
+}
+
+/** A block in TIP-24 JSON (payload left open). */
+export interface BlockJson {
+  protocolVersion: number;
+  parents: string[];
+  payload?: { type: number; [key: string]: unknown };
+  nonce: string;
+}
+
+/** `GET /api/core/v2/blocks/{blockId}/metadata`. */
+export interface BlockMetadata {
+  blockId: string;
+  parents: string[];
+  isSolid: boolean;
+  referencedByMilestoneIndex?: number;
+  milestoneIndex?: number;
+  ledgerInclusionState?: "noTransaction" | "included" | "conflicting";
+  conflictReason?: number;
+  shouldPromote?: boolean;
+  shouldReattach?: boolean;
+  whiteFlagIndex?: number;
+}
+
+/** `GET /api/core/v2/outputs/{outputId}/metadata`. */
+export interface OutputMetadata {
+  blockId: string;
+  transactionId: string;
+  outputIndex: number;
+  isSpent: boolean;
+  milestoneIndexSpent?: number;
+  milestoneTimestampSpent?: number;
+  transactionIdSpent?: string;
+  milestoneIndexBooked: number;
+  milestoneTimestampBooked: number;
+  ledgerIndex: number;
+}
+
+/** An output in TIP-18 JSON (fields left open). */
+export interface OutputJson {
+  type: number;
+  amount: string;
+  [key: string]: unknown;
+}
+
+/** `GET /api/core/v2/outputs/{outputId}`. */
+export interface OutputWithMetadata {
+  metadata: OutputMetadata;
+  output: OutputJson;
+}
+
+/** A milestone payload in TIP-29 JSON. */
+export interface MilestonePayload {
+  type: 7;
+  index: number;
+  timestamp: number;
+  protocolVersion: number;
+  previousMilestoneId: string;
+  parents: string[];
+  inclusionMerkleRoot: string;
+  appliedMerkleRoot: string;
+  [key: string]: unknown;
+}
+
+/** `GET /api/core/v2/milestones/.../utxo-changes`. */
+export interface UtxoChanges {
+  index: number;
+  createdOutputs: string[];
+  consumedOutputs: string[];
+}
+
+/** An indexer listing (inx-indexer): output IDs, paged by cursor. */
+export interface IndexerPage {
+  ledgerIndex: number;
+  pageSize: number;
+  items: string[];
+  cursor?: string;
+}
+
+/** `GET /api/explorer/v2/milestones` (Chronicle). */
+export interface ExplorerMilestones {
+  items: { milestoneId: string; index: number }[];
+  cursor?: string | null;
+}
+
+/** `GET /api/explorer/v2/balance/{address}` (Chronicle). */
+export interface ExplorerBalance {
+  totalBalance: string;
+  availableBalance: string;
+  ledgerIndex: number;
+}
+
+/** A peer as `GET /api/core/v2/peers` lists it (iota.js `IPeer` plus score and ban). */
+export interface Peer {
+  id: string;
+  multiAddresses: string[];
+  alias?: string;
+  relation: "known" | "unknown";
+  connected: boolean;
+  score: number;
+  banned: boolean;
+  gossip?: {
+    heartbeat: {
+      solidMilestoneIndex: number;
+      prunedMilestoneIndex: number;
+      latestMilestoneIndex: number;
+      connectedPeers: number;
+      syncedPeers: number;
+    };
+    metrics: Record<string, number>;
+  };
+}
+
+/** `GET /api/faucet/v1/info` (inx-faucet). */
+export interface FaucetInfo {
+  isHealthy: boolean;
+  address: string;
+  balance: number;
+  tokenName: string;
+  bech32Hrp: string;
+}
+
+/** `POST /api/faucet/v1/enqueue` (inx-faucet). */
+export interface FaucetEnqueued {
+  address: string;
+  waitingRequests: number;
+}
+
+// ---- the routes ----
+
+const CORE = "/api/core/v2";
+const INDEXER = "/api/indexer/v1";
+const EXPLORER = "/api/explorer/v2";
+
+export const api = {
+  info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
+  nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
+  tips: (o?: CallOptions) => getJson<{ tips: string[] }>(`${CORE}/tips`, o),
+
+  block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),
+  blockMetadata: (blockId: string, o?: CallOptions) =>
+    getJson<BlockMetadata>(`${CORE}/blocks/${seg(blockId)}/metadata`, o),
+  includedBlock: (transactionId: string, o?: CallOptions) =>
+    getJson<BlockJson>(`${CORE}/transactions/${seg(transactionId)}/included-block`, o),
+  includedBlockMetadata: (transactionId: string, o?: CallOptions) =>
+    getJson<BlockMetadata>(`${CORE}/transactions/${seg(transactionId)}/included-block/metadata`, o),
+
+  output: (outputId: string, o?: CallOptions) => getJson<OutputWithMetadata>(`${CORE}/outputs/${seg(outputId)}`, o),
+  outputMetadata: (outputId: string, o?: CallOptions) =>
+    getJson<OutputMetadata>(`${CORE}/outputs/${seg(outputId)}/metadata`, o),
+
+  milestoneById: (milestoneId: string, o?: CallOptions) =>
+    getJson<MilestonePayload>(`${CORE}/milestones/${seg(milestoneId)}`, o),
+  milestoneByIndex: (index: number, o?: CallOptions) =>
+    getJson<MilestonePayload>(`${CORE}/milestones/by-index/${index}`, o),
+  utxoChangesByIndex: (index: number, o?: CallOptions) =>
+    getJson<UtxoChanges>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
+  utxoChangesById: (milestoneId: string, o?: CallOptions) =>
+    getJson<UtxoChanges>(`${CORE}/milestones/${seg(milestoneId)}/utxo-changes`, o),
+
+  /** An inx-indexer listing: `kind` "" (every output), "basic", "alias", "foundry" or "nft". */
+  indexerOutputs: (
+    kind: "" | "basic" | "alias" | "foundry" | "nft",
+    params: Record<string, string | number | boolean | undefined> = {},
+    o?: CallOptions,
+  ) => getJson<IndexerPage>(`${INDEXER}/outputs${kind ? `/${kind}` : ""}${query(params)}`, o),
+  /** The output of an alias, NFT or foundry by its ID. */
+  indexerChain: (kind: "alias" | "nft" | "foundry", id: string, o?: CallOptions) =>
+    getJson<IndexerPage>(`${INDEXER}/outputs/${kind}/${seg(id)}`, o),
+
+  explorerMilestones: (
+    params: {
+      startTimestamp?: number;
+      endTimestamp?: number;
+      sort?: "newest" | "oldest";
+      pageSize?: number;
+      cursor?: string;
+    },
+    o?: CallOptions,
+  ) => getJson<ExplorerMilestones>(`${EXPLORER}/milestones${query(params)}`, o),
+  explorerBalance: (bech32: string, o?: CallOptions) =>
+    getJson<ExplorerBalance>(`${EXPLORER}/balance/${seg(bech32)}`, o),
+  explorerMilestoneBlocks: (
+    milestoneId: string,
+    params: { pageSize?: number; cursor?: string } = {},
+    o?: CallOptions,
+  ) =>
+    getJson<{ blocks: { blockId: string; payloadType: number | null }[]; cursor: string | null }>(
+      `${EXPLORER}/milestones/${seg(milestoneId)}/blocks${query(params)}`,
+      o,
+    ),
+  explorerBlockChildren: (blockId: string, params: { pageSize?: number; cursor?: string } = {}, o?: CallOptions) =>
+    getJson<{ blockId: string; maxResults: number; count: number; children: string[]; cursor: string | null }>(
+      `${EXPLORER}/blocks/${seg(blockId)}/children${query(params)}`,
+      o,
+    ),
+  explorerUpdatesByAddress: (
+    bech32: string,
+    params: { pageSize?: number; sort?: "newest" | "oldest"; cursor?: string; startMilestoneIndex?: number } = {},
+    o?: CallOptions,
+  ) =>
+    getJson<{ address: string; items: Record<string, unknown>[]; cursor?: string | null }>(
+      `${EXPLORER}/ledger/updates/by-address/${seg(bech32)}${query(params)}`,
+      o,
+    ),
+  explorerUpdatesByMilestone: (
+    milestoneId: string,
+    params: { pageSize?: number; cursor?: string } = {},
+    o?: CallOptions,
+  ) =>
+    getJson<{ milestoneIndex: number; items: Record<string, unknown>[]; cursor?: string | null }>(
+      `${EXPLORER}/ledger/updates/by-milestone/${seg(milestoneId)}${query(params)}`,
+      o,
+    ),
+
+  peers: (token: string, o?: CallOptions) => getJson<Peer[]>(`${CORE}/peers`, { ...o, token }),
+  addPeer: (token: string, multiAddress: string, alias?: string) =>
+    postJson<Peer>(`${CORE}/peers`, alias ? { multiAddress, alias } : { multiAddress }, { token }),
+  removePeer: (token: string, peerId: string) => deleteCall(`${CORE}/peers/${seg(peerId)}`, { token }),
+
+  faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
+  faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),
+};

@@ -1,0 +1,40 @@
+import type { ComponentType } from "preact";
+import { Explorer } from "./pages/Explorer";
+import { Faucet } from "./pages/Faucet";
+import { Home } from "./pages/Home";
+import { Peers } from "./pages/Peers";
+import { Tangle } from "./pages/Tangle";
+
+export { BASE, href } from "./paths";
+
+/**
+ * The dashboard's pages by URL. Every URL is real: the node answers `index.html` for any
+ * `/dashboard/*` path that is not a file (src/api/dashboard.ts), so a page can be reloaded or
+ * shared. One page per file under `pages/`; a page receives its path parameters as props
+ * (preact-iso: `/explorer/block/:blockId` gives `blockId`).
+ */
+
+export interface AppRoute {
+  /** A preact-iso pattern under BASE ("/explorer/block/:blockId"). */
+  path: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each page takes its own route parameters
+  component: ComponentType<any>;
+}
+
+export const ROUTES: AppRoute[] = [
+  { path: "/", component: Home },
+  { path: "/explorer", component: Explorer },
+  { path: "/explorer/*", component: Explorer },
+  { path: "/tangle", component: Tangle },
+  { path: "/peers", component: Peers },
+  { path: "/faucet", component: Faucet },
+];
+
+/** The header's navigation; `match` is the path prefix that marks the entry as the current page. */
+export const NAV: { label: string; path: string; match: string }[] = [
+  { label: "Home", path: "/", match: "/" },
+  { label: "Explorer", path: "/explorer", match: "/explorer" },
+  { label: "Live tangle", path: "/tangle", match: "/tangle" },
+  { label: "Peers", path: "/peers", match: "/peers" },
+  { label: "Faucet", path: "/faucet", match: "/faucet" },
+];
