@@ -24,6 +24,7 @@ import { registerControlRoutes } from "./routes/control.js";
 import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
 import { registerPeerRoutes } from "./routes/corePeers.js";
 import { registerCoreV3Routes } from "./routes/coreV3.js";
+import { registerDashboardRoutes } from "./routes/dashboard.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
 import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
 import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
@@ -142,6 +143,7 @@ export function buildServer(
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
+  registerDashboardRoutes(app, node);
   registerDashboard(app);
 
   return app;

@@ -23,6 +23,7 @@ export const Tag = {
   Explorer: "explorer v2",
   Control: "control",
   Faucet: "faucet v1",
+  Dashboard: "dashboard v1",
 } as const;
 
 /*

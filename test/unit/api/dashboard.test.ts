@@ -8,6 +8,9 @@ import type { ApiNode } from "../../../src/api/apiNode.js";
 import { defaultApiAuthOptions, registerAuth } from "../../../src/api/auth.js";
 import { registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
+import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
+import type { DashboardNodeJson } from "../../../src/api/routes/dashboard.js";
+import { type Harness, openHarness } from "./coreHarness.js";
 
 /**
  * The dashboard's static serving (src/api/dashboard.ts) over a bundle laid out as Vite writes
@@ -99,5 +102,32 @@ describe("the dashboard's static files", () => {
       assert.equal(res.statusCode, 503, url);
       assert.match(res.json().error.details, /^the dashboard is not built: run "npm run build"/, url);
     }
+  });
+});
+
+describe("GET /api/dashboard/v1/node", () => {
+  let h: Harness;
+
+  before(async () => {
+    h = await openHarness({ minPowScore: 0 });
+    await h.node.coordinator.issueMilestone();
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  it("answers the process's uptime and memory and the database's size on disk, without a JWT", async () => {
+    const res = await h.app.inject("/api/dashboard/v1/node");
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as DashboardNodeJson;
+    assert.deepEqual(Object.keys(body), ["uptimeSeconds", "memory", "databaseSize"]);
+    assert.deepEqual(Object.keys(body.memory), ["rss", "heapUsed", "heapTotal"]);
+    assert.ok(Number.isInteger(body.uptimeSeconds) && body.uptimeSeconds >= 0);
+    assert.ok(body.uptimeSeconds <= Math.ceil(process.uptime()));
+    const rss = process.memoryUsage().rss;
+    assert.ok(body.memory.rss > 0 && body.memory.rss < 2 * rss, `${body.memory.rss} vs ${rss}`);
+    assert.ok(body.memory.heapUsed > 0 && body.memory.heapUsed <= body.memory.heapTotal);
+    assert.equal(body.databaseSize, await directorySize(h.node.tangle.store.location));
+    assert.ok(body.databaseSize > 0);
   });
 });

@@ -16,6 +16,7 @@ import { PEER_ROUTES } from "../../../src/api/routes/corePeers.js";
 import { SUBMIT_BLOCK_ROUTE } from "../../../src/api/routes/coreSubmitBlock.js";
 import { TREASURY_ROUTES } from "../../../src/api/routes/coreTreasury.js";
 import { CORE_V3_ROUTES } from "../../../src/api/routes/coreV3.js";
+import { DASHBOARD_ROUTES } from "../../../src/api/routes/dashboard.js";
 import { EXPLORER_ROUTES } from "../../../src/api/routes/explorer.js";
 import { EXPLORER_LEDGER_ROUTES } from "../../../src/api/routes/explorerLedger.js";
 import { FAUCET_ROUTES } from "../../../src/api/routes/faucet.js";
@@ -154,6 +155,7 @@ const DEFINITIONS: RouteDefinition[] = [
   ...Object.values(TREASURY_ROUTES),
   ...Object.values(EXPLORER_LEDGER_ROUTES),
   ...Object.values(FAUCET_ROUTES),
+  ...Object.values(DASHBOARD_ROUTES),
   METRICS_ROUTE,
 ];
 

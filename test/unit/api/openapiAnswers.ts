@@ -137,6 +137,7 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/explorer/v2/ledger/richest-addresses", "/api/explorer/v2/ledger/richest-addresses?top=1"],
     ["GET /api/explorer/v2/ledger/token-distribution", "/api/explorer/v2/ledger/token-distribution"],
     ["GET /api/faucet/v1/info", "/api/faucet/v1/info"],
+    ["GET /api/dashboard/v1/node", "/api/dashboard/v1/node"],
     [
       "GET /api/explorer/v2/ledger/updates/by-address/{address}",
       `/api/explorer/v2/ledger/updates/by-address/${receiver}?startMilestoneIndex=${ms.index}`,
