@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { messageOf } from "./api";
+import { ApiError, messageOf } from "./api";
 import { events, type Handler } from "./events";
 
 /** The state of an asynchronous load: its value, its failure in words, whether it runs. */
 export interface Loaded<T> {
   data: T | undefined;
   error: string | undefined;
+  /** The HTTP status of the failure (0: the node was not reached), when it was an answer. */
+  errorStatus: number | undefined;
   loading: boolean;
   /** Loads again (keeps the last value shown meanwhile). */
   reload: () => void;
@@ -19,6 +21,7 @@ export interface Loaded<T> {
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[], everyMs?: number): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [errorStatus, setErrorStatus] = useState<number | undefined>(undefined);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
@@ -36,11 +39,13 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
             if (controller.signal.aborted) return;
             setData(value);
             setError(undefined);
+            setErrorStatus(undefined);
             setLoading(false);
           },
           (e: unknown) => {
             if (controller.signal.aborted) return;
             setError(messageOf(e));
+            setErrorStatus(e instanceof ApiError ? e.status : undefined);
             setLoading(false);
           },
         )
@@ -56,7 +61,7 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
   }, [...deps, tick, everyMs]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { data, error, loading, reload };
+  return { data, error, errorStatus, loading, reload };
 }
 
 /** Subscribes to an event topic while the component is shown (undefined: none). */

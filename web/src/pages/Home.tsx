@@ -1,34 +1,167 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, type NodeInfo } from "../api";
+import { Chart } from "../chart";
 import { Card, ErrorNote, Loading, Stats } from "../components";
-import { formatNumber, formatPercent } from "../format";
-import { useTitle } from "../hooks";
+import { type MilestoneInfoEvent, Topics } from "../events";
+import { formatAgo, formatBytes, formatDuration, formatNumber, formatPercent, shortHex } from "../format";
+import { useJsonEvent, useLoad, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
+import { href } from "../paths";
 
-/** The node at a glance (node-dashboard's home): identity, sync, milestones, load. */
+/**
+ * The node at a glance, as node-dashboard's home shows it: identity and sync (`GET
+ * /api/core/v2/info`), the process (`GET /api/dashboard/v1/node`), live charts of the info
+ * route's rates (blocks and referenced blocks per second, referenced rate) sampled at each
+ * reload of the info (every milestone, NodeInfoProvider), and a feed of confirmed milestones
+ * from the event API (`milestone-info/confirmed`, which sends the current one at once).
+ */
+
+/** Samples kept for the charts: five minutes at one milestone per second. */
+const MAX_SAMPLES = 300;
+/** Milestones kept in the feed. */
+const MAX_FEED = 25;
+/** How often the process figures are asked for. */
+const PROCESS_REFRESH_MS = 5_000;
+
+interface Samples {
+  /** Unix seconds. */
+  t: number[];
+  bps: number[];
+  rbps: number[];
+  rate: number[];
+}
+
+const EMPTY: Samples = { t: [], bps: [], rbps: [], rate: [] };
+
+/** `samples` with one more from `info`, the oldest dropped beyond MAX_SAMPLES. */
+function addSample(samples: Samples, info: NodeInfo): Samples {
+  const keep = (xs: number[], x: number) => [...xs.slice(-(MAX_SAMPLES - 1)), x];
+  const m = info.metrics;
+  return {
+    t: keep(samples.t, Date.now() / 1000),
+    bps: keep(samples.bps, m.blocksPerSecond),
+    rbps: keep(samples.rbps, m.referencedBlocksPerSecond),
+    rate: keep(samples.rate, m.referencedRate),
+  };
+}
+
+const perSecond = (v: number) => `${formatNumber(v, 1)} /s`;
+
+function NodeStatusCard({ info }: { info: NodeInfo }) {
+  const s = info.status;
+  const network = info.network;
+  return (
+    <Card title="Status" id="status">
+      <Stats
+        items={[
+          ["Network", info.protocol.networkName, "network"],
+          ["Version", `${info.name} ${info.version}`, "version"],
+          ["Synced", s.isSynced ? "yes" : "no", "synced"],
+          ["Healthy", s.isHealthy ? "yes" : "no", "healthy"],
+          ["Latest milestone", formatNumber(s.latestMilestone.index), "latest-milestone"],
+          ["Confirmed milestone", formatNumber(s.confirmedMilestone.index), "confirmed-milestone"],
+          ["Pruning index", formatNumber(s.pruningIndex), "pruning-index"],
+          ["Peers", network ? `${network.connectedPeers} connected, ${network.syncedPeers} synced` : "no P2P", "peers"],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function ProcessCard() {
+  const { data, error, reload } = useLoad((signal) => api.nodeStatus({ signal }), [], PROCESS_REFRESH_MS);
+  return (
+    <Card title="Process" id="process">
+      {error && <ErrorNote message={error} retry={reload} />}
+      {!data && !error && <Loading what="the process's figures" />}
+      {data && (
+        <Stats
+          items={[
+            ["Uptime", formatDuration(data.uptimeSeconds), "uptime"],
+            ["Memory (resident)", formatBytes(data.memory.rss), "memory"],
+            [
+              "JavaScript heap",
+              `${formatBytes(data.memory.heapUsed)} of ${formatBytes(data.memory.heapTotal)}`,
+              "heap",
+            ],
+            ["Database size", formatBytes(data.databaseSize), "database-size"],
+          ]}
+        />
+      )}
+    </Card>
+  );
+}
+
+function MilestoneFeed() {
+  const [feed, setFeed] = useState<MilestoneInfoEvent[]>([]);
+  const [, setNow] = useState(0);
+  useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
+    if (!Number.isInteger(m.index)) return;
+    setFeed((f) => (f.some((x) => x.index === m.index) ? f : [m, ...f].slice(0, MAX_FEED)));
+  });
+  // "n s ago" moves on
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <Card title="Confirmed milestones" id="milestones">
+      {feed.length === 0 ? (
+        <Loading what="milestones from the event API" />
+      ) : (
+        <ol class="feed" aria-label="Confirmed milestones, newest first">
+          {feed.map((m) => (
+            <li key={m.index} data-milestone={m.index}>
+              <a href={href(`/explorer/milestone/${m.index}`)}>Milestone {formatNumber(m.index)}</a>
+              <span class="mono" title={m.milestoneId}>
+                {shortHex(m.milestoneId)}
+              </span>
+              <span class="muted">{formatAgo(m.timestamp)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+/** The home page. */
 export function Home() {
   useTitle("Home");
   const { data: info, error, reload } = useNodeInfo();
+  const [samples, setSamples] = useState<Samples>(EMPTY);
+  useEffect(() => {
+    if (info) setSamples((s) => addSample(s, info));
+  }, [info]);
+
   return (
     <>
       <h1>Node</h1>
       {error && <ErrorNote message={error} retry={reload} />}
       {!info && !error && <Loading what="the node's status" />}
-      {info && (
-        <Card title="Status" id="status">
-          <Stats
-            items={[
-              ["Name", `${info.name} ${info.version}`, "version"],
-              ["Network", info.protocol.networkName, "network"],
-              ["Synced", info.status.isSynced ? "yes" : "no", "synced"],
-              ["Healthy", info.status.isHealthy ? "yes" : "no", "healthy"],
-              ["Latest milestone", formatNumber(info.status.latestMilestone.index), "latest-milestone"],
-              ["Confirmed milestone", formatNumber(info.status.confirmedMilestone.index), "confirmed-milestone"],
-              ["Pruning index", formatNumber(info.status.pruningIndex), "pruning-index"],
-              ["Blocks per second", formatNumber(info.metrics.blocksPerSecond, 1), "bps"],
-              ["Referenced rate", formatPercent(info.metrics.referencedRate), "referenced-rate"],
+      {info && <NodeStatusCard info={info} />}
+      <ProcessCard />
+      <div class="grid">
+        <Card title="Blocks" id="blocks-chart">
+          <Chart
+            caption="Blocks per second"
+            series={[
+              { label: "new blocks", stroke: "#0b5cad", format: perSecond },
+              { label: "referenced blocks", stroke: "#136c34", format: perSecond },
             ]}
+            data={[samples.t, samples.bps, samples.rbps]}
           />
         </Card>
-      )}
+        <Card title="Referenced rate" id="rate-chart">
+          <Chart
+            caption="Referenced rate of the last milestone"
+            series={[{ label: "referenced rate", stroke: "#7a4b00", format: formatPercent }]}
+            data={[samples.t, samples.rate]}
+            yRange={[0, 100]}
+          />
+        </Card>
+      </div>
+      <MilestoneFeed />
     </>
   );
 }
