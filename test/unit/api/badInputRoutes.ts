@@ -472,6 +472,28 @@ export const ROUTE_ROWS: Row[] = [
     detailsPattern: /^no route POST/,
   },
   {
+    name: "POST on a dashboard page",
+    route: "/dashboard/peers",
+    method: "POST",
+    body: "{}",
+    headers: JSON_TYPE,
+    status: 404,
+    detailsPattern: /^no route POST \/dashboard\/peers$/,
+  },
+  {
+    name: "DELETE on the dashboard's node route",
+    route: "/api/dashboard/v1/node",
+    method: "DELETE",
+    status: 404,
+    detailsPattern: /^no route DELETE/,
+  },
+  {
+    name: "dashboard path with a malformed percent-escape",
+    route: "/dashboard/explorer/%E0%A4%A",
+    status: 400,
+    detailsPattern: /is not a valid url component$/,
+  },
+  {
     name: "GET with a body above the limit",
     route: `${CORE}/info`,
     headers: JSON_TYPE,
