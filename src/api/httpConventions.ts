@@ -48,6 +48,16 @@ const CORS_EXPOSED_HEADERS = ["Location"];
 export const COMPRESSION_THRESHOLD = 1024;
 
 /**
+ * Bodies up to this size are compressed in one synchronous call rather than through a zlib
+ * stream. The plugin's default on two cores is 8 KiB, but a stream costs far more than the
+ * compression itself: an 11 KB listing gzipped took 2,575 answers/s through streams and 6,727/s
+ * inline (7,597/s uncompressed), a 110 KB one 925/s and 1,140/s. Inline, 128 KiB of JSON full
+ * of hex IDs holds the event loop for about 2 ms (gzip; brotli at quality 4 a little less);
+ * larger bodies go through a stream, compressed on the thread pool.
+ */
+export const COMPRESSION_INLINE_LIMIT = 128 * 1024;
+
+/**
  * Cross-origin resource sharing with @fastify/cors: every answer names the allowed origin
  * (`*`, or the caller's origin when it is listed; nothing for an origin not listed), and a
  * preflight (`OPTIONS` with `Access-Control-Request-Method`) is answered 204 by the hook, before
@@ -89,6 +99,7 @@ export function compressResponses(app: FastifyInstance): void {
     {
       encodings: ["br", "gzip", "deflate"],
       threshold: COMPRESSION_THRESHOLD,
+      syncThreshold: COMPRESSION_INLINE_LIMIT,
       globalDecompression: false,
     },
     (error) => {

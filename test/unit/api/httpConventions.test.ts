@@ -4,7 +4,8 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { registerAuth } from "../../../src/api/auth.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
-import { COMPRESSION_THRESHOLD } from "../../../src/api/httpConventions.js";
+import { COMPRESSION_INLINE_LIMIT, COMPRESSION_THRESHOLD } from "../../../src/api/httpConventions.js";
+import { OPENAPI_PATH } from "../../../src/api/openapi.js";
 import { buildExplorerServer, buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
 import { parseArgs } from "../../../src/cli/flags.js";
 import { fromHex } from "../../../src/codec/hex.js";
@@ -185,6 +186,19 @@ describe("HTTP conventions: CORS, compression", () => {
         assert.equal(res.headers["content-encoding"], undefined, accept);
         assert.deepEqual(res.json(), plain.json());
       }
+    });
+
+    it("compresses an answer above the inline limit through a stream, and one below it in one piece", async () => {
+      const plain = await h.app.inject({ url: OPENAPI_PATH });
+      assert.ok(plain.rawPayload.length > COMPRESSION_INLINE_LIMIT, `${plain.rawPayload.length} bytes`);
+      for (const accept of ["gzip", "br"]) {
+        const res = await h.app.inject({ url: OPENAPI_PATH, headers: { "accept-encoding": accept } });
+        assert.equal(res.headers["content-encoding"], accept);
+        assert.equal(res.headers["content-length"], undefined, "streamed");
+        assert.deepEqual(JSON.parse(decode(res).toString("utf8")), plain.json());
+      }
+      const inline = await h.app.inject({ url: MILESTONES, headers: { "accept-encoding": "gzip" } });
+      assert.equal(Number(inline.headers["content-length"]), inline.rawPayload.length, "compressed in one piece");
     });
 
     it("sends small answers as they are", async () => {
