@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the dashboard (web/) into dist/web with Vite, but only when its inputs changed since
 // the last build: `npm run build` runs before every test run and must not pay a Vite build each
-// time. The inputs' fingerprint (path, size and mtime of every file under web/, plus
-// package-lock.json) is kept in dist/web/.build-stamp. `--force` builds anyway.
+// time. The inputs' fingerprint (path, size and mtime of every file under web/, of the parts of
+// src/ the explorer bundles, plus package-lock.json) is kept in dist/web/.build-stamp. `--force`
+// builds anyway.
 //
 // Several builds may start at once (tests run in parallel checkouts of one tree), so a build
 // holds a lock directory, writes into a fresh folder, and swaps it in with renames: a node
@@ -16,7 +17,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
 const stampFile = join(out, ".build-stamp");
 const lock = join(root, "dist", ".web-build.lock");
-const INPUTS = ["web", "package-lock.json"];
+// the explorer bundles the codec and its hashing, bech32 and the conflict reason codes
+const INPUTS = ["web", "src/codec", "src/crypto", "src/util", "src/ledger/conflictReason.ts", "package-lock.json"];
 /** A lock older than this is taken to be left by a build that died. */
 const STALE_LOCK_MS = 5 * 60_000;
 

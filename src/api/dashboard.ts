@@ -36,11 +36,13 @@ const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 /**
  * What the pages may load: only the node itself (scripts, styles, fetch and the event API's
  * WebSocket, which CSP Level 3's 'self' covers), no inline script, no framing. Browsers apply
- * it to the document, so it rides on every dashboard answer.
+ * it to the document, so it rides on every dashboard answer. 'wasm-unsafe-eval' lets the
+ * explorer compile the BLAKE2b of hash-wasm (the node's own hashing, run in the page to check
+ * output ID proofs); it allows WebAssembly only, never `eval` of script.
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",

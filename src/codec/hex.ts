@@ -1,4 +1,5 @@
 import { CodecErrorCode, codecError } from "./errors.js";
+import { NodeBuffer } from "./nodeBuffer.js";
 
 const HEX = "0123456789abcdef";
 const LUT: string[] = Array.from({ length: 256 }, (_, i) => HEX[i >> 4]! + HEX[i & 15]!);
@@ -19,7 +20,9 @@ interface NativeHex {
 }
 
 function probeNativeHex(): NativeHex | undefined {
-  const proto = Buffer.prototype as { hexSlice?: NativeHex["slice"]; hexWrite?: NativeHex["write"] };
+  // a browser has no Buffer (nodeBuffer.ts): the portable paths serve
+  const proto = NodeBuffer?.prototype as { hexSlice?: NativeHex["slice"]; hexWrite?: NativeHex["write"] } | undefined;
+  if (!proto) return undefined;
   const { hexSlice: slice, hexWrite: write } = proto;
   if (typeof slice !== "function" || typeof write !== "function") return undefined;
   try {
@@ -51,13 +54,13 @@ export function useNativeHex(enabled: boolean): boolean {
  * fresh small typed array lives on V8's heap, and native code writing into it first has V8 move
  * it out first, which costs more than the decoding itself (docs/decisions.md, Read paths).
  */
-const DECODE_SCRATCH = Buffer.allocUnsafeSlow(4096);
+const DECODE_SCRATCH = NodeBuffer ? NodeBuffer.allocUnsafeSlow(4096) : new Uint8Array(4096);
 
 /** Bytes to 0x-prefixed lower-case hex (the only hex form on the wire, TIP-25). */
 export function toHex(bytes: Uint8Array): string {
   if (bytes.length >= NATIVE_FROM) {
     if (native) return `0x${native.slice.call(bytes, 0, bytes.length)}`;
-    return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
+    if (NodeBuffer) return `0x${NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
   }
   let s = "0x";
   for (let i = 0; i < bytes.length; i++) s += LUT[bytes[i]!];

@@ -1,10 +1,14 @@
+import { NodeBuffer } from "./nodeBuffer.js";
+
 /**
  * Scratch memory for a stream: uninitialised (every byte is written before `finish` copies it
  * out) and, for small sizes, carved from Node's shared pool, so the many short-lived streams of
- * encoding cost neither a zero-fill nor a fresh allocation each.
+ * encoding cost neither a zero-fill nor a fresh allocation each. A browser (no Buffer) gets a
+ * plain array.
  */
 function scratch(size: number): Uint8Array {
-  const b = Buffer.allocUnsafe(size);
+  if (!NodeBuffer) return new Uint8Array(size);
+  const b = NodeBuffer.allocUnsafe(size);
   return new Uint8Array(b.buffer, b.byteOffset, size);
 }
 

@@ -61,7 +61,8 @@ describe("the dashboard's shell in a browser", { timeout: 90_000 }, () => {
     await p.check("shell-peers-deep-link");
 
     await p.goto("/dashboard/explorer/block/0x00");
-    await p.page.getByRole("heading", { level: 1, name: "Explorer" }).waitFor();
+    await p.page.getByRole("heading", { level: 1, name: "Block" }).waitFor();
+    await p.page.getByText('"0x00" is no block ID').waitFor();
     await p.goto("/dashboard/no/such/page");
     await p.page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
     await p.check("shell-not-found");

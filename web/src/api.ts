@@ -58,8 +58,18 @@ export interface CallOptions {
 /** Longest a call may take before it is given up, in ms. */
 const CALL_TIMEOUT_MS = 15_000;
 
-async function call<T>(method: string, path: string, body: unknown, options: CallOptions): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
+/** The media type of the node's binary answers: a block's or an output's bytes (TIP-25). */
+export const MIME_SERIALIZER = "application/vnd.iota.serializer-v1";
+
+/** One call: the answer when its status is 2xx, else the failure as an `ApiError` in words. */
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  options: CallOptions,
+  accept = "application/json",
+): Promise<Response> {
+  const headers: Record<string, string> = { accept };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
@@ -77,8 +87,8 @@ async function call<T>(method: string, path: string, body: unknown, options: Cal
     const why = timeout.aborted ? `no answer within ${CALL_TIMEOUT_MS / 1000} s` : messageOf(e);
     throw new ApiError(`The node cannot be reached (${why}).`, 0, path);
   }
-  const text = await res.text();
   if (!res.ok) {
+    const text = await res.text();
     let details: string | undefined;
     try {
       details = (JSON.parse(text) as ErrorBody).error?.details;
@@ -88,6 +98,12 @@ async function call<T>(method: string, path: string, body: unknown, options: Cal
     const reason = details ? `${details}` : statusWords(res.status);
     throw new ApiError(`${reason.charAt(0).toUpperCase()}${reason.slice(1)} (HTTP ${res.status}).`, res.status, path);
   }
+  return res;
+}
+
+async function call<T>(method: string, path: string, body: unknown, options: CallOptions): Promise<T> {
+  const res = await send(method, path, body, options);
+  const text = await res.text();
   if (text === "") return undefined as T;
   try {
     return JSON.parse(text) as T;
@@ -100,6 +116,12 @@ export const getJson = <T>(path: string, options: CallOptions = {}) => call<T>("
 export const postJson = <T>(path: string, body: unknown, options: CallOptions = {}) =>
   call<T>("POST", path, body, options);
 export const deleteCall = (path: string, options: CallOptions = {}) => call<void>("DELETE", path, undefined, options);
+
+/** The binary form of a block or an output (`Accept: application/vnd.iota.serializer-v1`). */
+export async function getBytes(path: string, options: CallOptions = {}): Promise<Uint8Array> {
+  const res = await send("GET", path, undefined, options, MIME_SERIALIZER);
+  return new Uint8Array(await res.arrayBuffer());
+}
 
 /** A path segment or query value as it must appear in a URL. */
 const seg = encodeURIComponent;
@@ -223,6 +245,34 @@ export interface MilestonePayload {
   [key: string]: unknown;
 }
 
+/** A node of the output ID proof tree (TIP-45): 0 inner node, 1 hash of a sibling subtree, 2 the output's own leaf hash. */
+export type ProofNodeJson = { type: 0; l: ProofNodeJson; r: ProofNodeJson } | { type: 1 | 2; hash: string };
+
+/** Where an output was included or spent, in the v3 read's terms (slot = milestone index). */
+export interface LedgerEventJson {
+  slot: number;
+  transactionId: string;
+  commitmentId?: string;
+}
+
+/** `GET /api/core/v3/outputs/{outputId}/full` (docs/decisions.md, The v3 full-output read). */
+export interface OutputFull {
+  output: OutputJson & { mana: string };
+  outputIdProof: {
+    slot: number;
+    outputIndex: number;
+    transactionCommitment: string;
+    outputCommitmentProof: ProofNodeJson;
+  };
+  metadata: {
+    outputId: string;
+    blockId: string;
+    included: LedgerEventJson;
+    spent?: LedgerEventJson;
+    latestCommitmentId: string;
+  };
+}
+
 /** `GET /api/core/v2/milestones/.../utxo-changes`. */
 export interface UtxoChanges {
   index: number;
@@ -309,6 +359,12 @@ export const api = {
   output: (outputId: string, o?: CallOptions) => getJson<OutputWithMetadata>(`${CORE}/outputs/${seg(outputId)}`, o),
   outputMetadata: (outputId: string, o?: CallOptions) =>
     getJson<OutputMetadata>(`${CORE}/outputs/${seg(outputId)}/metadata`, o),
+  outputBytes: (outputId: string, o?: CallOptions) => getBytes(`${CORE}/outputs/${seg(outputId)}`, o),
+  outputFull: (outputId: string, o?: CallOptions) =>
+    getJson<OutputFull>(`/api/core/v3/outputs/${seg(outputId)}/full`, o),
+  blockBytes: (blockId: string, o?: CallOptions) => getBytes(`${CORE}/blocks/${seg(blockId)}`, o),
+  includedBlockBytes: (transactionId: string, o?: CallOptions) =>
+    getBytes(`${CORE}/transactions/${seg(transactionId)}/included-block`, o),
 
   milestoneById: (milestoneId: string, o?: CallOptions) =>
     getJson<MilestonePayload>(`${CORE}/milestones/${seg(milestoneId)}`, o),
@@ -348,6 +404,15 @@ export const api = {
   ) =>
     getJson<{ blocks: { blockId: string; payloadType: number | null }[]; cursor: string | null }>(
       `${EXPLORER}/milestones/${seg(milestoneId)}/blocks${query(params)}`,
+      o,
+    ),
+  explorerMilestoneBlocksByIndex: (
+    index: number,
+    params: { pageSize?: number; cursor?: string } = {},
+    o?: CallOptions,
+  ) =>
+    getJson<{ blocks: { blockId: string; payloadType: number | null }[]; cursor: string | null }>(
+      `${EXPLORER}/milestones/by-index/${index}/blocks${query(params)}`,
       o,
     ),
   explorerBlockChildren: (blockId: string, params: { pageSize?: number; cursor?: string } = {}, o?: CallOptions) =>

@@ -1,5 +1,5 @@
 import type { ComponentType } from "preact";
-import { Explorer } from "./pages/Explorer";
+import { EXPLORER_ROUTES } from "./pages/Explorer";
 import { Faucet } from "./pages/Faucet";
 import { Home } from "./pages/Home";
 import { Peers } from "./pages/Peers";
@@ -23,8 +23,7 @@ export interface AppRoute {
 
 export const ROUTES: AppRoute[] = [
   { path: "/", component: Home },
-  { path: "/explorer", component: Explorer },
-  { path: "/explorer/*", component: Explorer },
+  ...EXPLORER_ROUTES,
   { path: "/tangle", component: Tangle },
   { path: "/peers", component: Peers },
   { path: "/faucet", component: Faucet },

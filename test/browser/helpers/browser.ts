@@ -47,6 +47,8 @@ export async function launchChromium(): Promise<Browser> {
 export class WatchedPage {
   /** Console errors and uncaught exceptions, in words. */
   readonly problems: string[] = [];
+  /** Answers a test expects to fail (`expectFailedLoads`): the browser reports them as console errors. */
+  private readonly expectedFailures: { status: number; url: RegExp }[] = [];
 
   constructor(
     readonly page: Page,
@@ -55,9 +57,24 @@ export class WatchedPage {
     page.on("console", (message) => {
       if (message.type() !== "error") return;
       const where = message.location().url;
-      this.problems.push(`console error: ${message.text()}${where ? ` (${where})` : ""}`);
+      const text = message.text();
+      const expected = this.expectedFailures.some(
+        (f) =>
+          text.startsWith(`Failed to load resource: the server responded with a status of ${f.status} `) &&
+          f.url.test(where),
+      );
+      if (!expected) this.problems.push(`console error: ${text}${where ? ` (${where})` : ""}`);
     });
     page.on("pageerror", (error) => this.problems.push(`page error: ${error.message}`));
+  }
+
+  /**
+   * Answers of `status` from URLs matching `url` are expected from now on, not problems: Chromium
+   * logs every failed fetch as a console error, also one the page asked knowing it may fail (the
+   * explorer's search asks the routes in turn whether they know an ID).
+   */
+  expectFailedLoads(status: number, url: RegExp): void {
+    this.expectedFailures.push({ status, url });
   }
 
   /** Navigates to a dashboard path ("/dashboard/peers") and waits for the app's shell. */

@@ -60,6 +60,9 @@ describe("the dashboard's static files", () => {
       assert.match(String(res.headers["content-type"]), /^text\/html/, url);
       assert.equal(res.headers["cache-control"], "no-cache", url);
       assert.match(String(res.headers["content-security-policy"]), /default-src 'self'.*frame-ancestors 'none'/, url);
+      // WebAssembly for the explorer's proof checks, never eval of script nor inline script
+      assert.match(String(res.headers["content-security-policy"]), /script-src 'self' 'wasm-unsafe-eval';/, url);
+      assert.doesNotMatch(String(res.headers["content-security-policy"]), /'unsafe-eval'|'unsafe-inline'/, url);
       assert.equal(res.headers["x-content-type-options"], "nosniff");
     }
     const head = await built.inject({ method: "HEAD", url: "/dashboard/faucet" });

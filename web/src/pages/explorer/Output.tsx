@@ -1,0 +1,180 @@
+import { api, type OutputFull, type OutputWithMetadata } from "../../api";
+import { Card, ErrorNote, Loading } from "../../components";
+import type { ProofVerdict } from "../../explorer/codec";
+import { loadCodec } from "../../explorer/codecLoader";
+import { hexBytes, isHex, isZeroId, OUTPUT_ID_BYTES, splitOutputId } from "../../explorer/ids";
+import { OutputFields } from "../../explorer/outputs";
+import { EntityLink, ExplorerPage, Facts } from "../../explorer/parts";
+import { formatNumber, formatTime } from "../../format";
+import { useLoad } from "../../hooks";
+
+/**
+ * An output (TIP-18) with its place in the ledger: every field in words, the transaction that
+ * created it and the one that spent it (`GET /api/core/v2/outputs/{id}` with its metadata), and
+ * the proof of its ID from the core/v3 read (`GET /api/core/v3/outputs/{id}/full`), checked here
+ * in the page against the output's bytes with the node's own codec (explorer/codec.ts): the
+ * verdict is shown in words, with each step.
+ */
+
+/** Depth of a proof tree: the hashes a client walks up to the root. */
+function depth(node: OutputFull["outputIdProof"]["outputCommitmentProof"]): number {
+  return node.type === 0 ? 1 + Math.max(depth(node.l), depth(node.r)) : 0;
+}
+
+function LedgerCard({ outputId, read }: { outputId: string; read: OutputWithMetadata }) {
+  const m = read.metadata;
+  const { transactionId, index } = splitOutputId(outputId);
+  return (
+    <Card title="In the ledger" id="output-ledger">
+      <Facts
+        items={[
+          [
+            "Created by",
+            isZeroId(transactionId) ? (
+              "the genesis (no transaction)"
+            ) : (
+              <>
+                transaction <EntityLink kind="transaction" id={m.transactionId} />, output {index}
+              </>
+            ),
+            "created-by",
+          ],
+          !isZeroId(m.blockId) && ["Included by block", <EntityLink key="b" kind="block" id={m.blockId} />, "block"],
+          [
+            "Booked by",
+            <>
+              <EntityLink kind="milestone" id={m.milestoneIndexBooked} />, {formatTime(m.milestoneTimestampBooked)}
+            </>,
+            "booked",
+          ],
+          [
+            "Spent",
+            <span key="s" data-spent={String(m.isSpent)}>
+              {m.isSpent && m.transactionIdSpent ? (
+                <>
+                  yes, by transaction <EntityLink kind="transaction" id={m.transactionIdSpent} />
+                  {m.milestoneIndexSpent !== undefined && (
+                    <>
+                      {" "}
+                      at <EntityLink kind="milestone" id={m.milestoneIndexSpent} />
+                      {m.milestoneTimestampSpent !== undefined && `, ${formatTime(m.milestoneTimestampSpent)}`}
+                    </>
+                  )}
+                </>
+              ) : (
+                `no: unspent as of milestone ${formatNumber(m.ledgerIndex)}`
+              )}
+            </span>,
+            "spent",
+          ],
+        ]}
+      />
+    </Card>
+  );
+}
+
+function Verdict({ verdict }: { verdict: ProofVerdict }) {
+  const failed = verdict.checks.find((c) => !c.ok);
+  return (
+    <>
+      {verdict.verified ? (
+        <output class="notice" data-proof="verified">
+          Proof verified: this output ID commits to these bytes.
+        </output>
+      ) : (
+        <p class="error" role="alert" data-proof="failed">
+          Proof not verified: {failed ? `${failed.claim.replace(/\.$/, "")} does not hold: ${failed.failure}.` : ""}
+        </p>
+      )}
+      <ol class="checks" aria-label="The proof's checks">
+        {verdict.checks.map((c) => (
+          <li key={c.claim} data-check={c.ok ? "passed" : "failed"}>
+            <span class={c.ok ? "check-ok" : "check-failed"}>{c.ok ? "passed" : "failed"}</span> {c.claim}
+            {c.failure && <span> ({c.failure})</span>}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
+function ProofCard({ outputId, read, full }: { outputId: string; read: OutputWithMetadata; full: OutputFull }) {
+  const { transactionId } = splitOutputId(outputId);
+  const verdict = useLoad(
+    async (signal) => {
+      const [codec, outputBytes, includedBlockBytes] = await Promise.all([
+        loadCodec(),
+        api.outputBytes(outputId, { signal }),
+        isZeroId(transactionId) ? undefined : api.includedBlockBytes(transactionId, { signal }),
+      ]);
+      return codec.checkOutputIdProof({
+        outputId,
+        outputBytes,
+        outputJson: read.output,
+        full,
+        ...(includedBlockBytes ? { includedBlockBytes } : {}),
+      });
+    },
+    [outputId],
+  );
+  const p = full.outputIdProof;
+  return (
+    <Card title="Proof of the output ID" id="output-proof">
+      <p class="hint">
+        The core/v3 read proves that this output is output {p.outputIndex} of the transaction its ID names: a Merkle
+        path from the output's bytes to the root over the transaction's outputs. This page checks it itself.
+      </p>
+      <Facts
+        items={[
+          ["Booked at (slot)", <EntityLink key="s" kind="milestone" id={p.slot} />, "proof-slot"],
+          ["Output index", String(p.outputIndex), "proof-output-index"],
+          ["Transaction commitment", <code key="c">{p.transactionCommitment}</code>, "transaction-commitment"],
+          ["Hashes on the path", String(depth(p.outputCommitmentProof)), "proof-depth"],
+        ]}
+      />
+      {verdict.error && (
+        <ErrorNote message={`The proof could not be checked: ${verdict.error}`} retry={verdict.reload} />
+      )}
+      {!verdict.data && !verdict.error && <Loading what="and checking the proof" />}
+      {verdict.data && <Verdict verdict={verdict.data} />}
+    </Card>
+  );
+}
+
+function OutputView({ outputId }: { outputId: string }) {
+  const read = useLoad((signal) => api.output(outputId, { signal }), [outputId]);
+  const full = useLoad((signal) => api.outputFull(outputId, { signal }), [outputId]);
+  if (read.errorStatus === 404) {
+    return <ErrorNote message={`This node knows no output ${outputId} (not created yet, or pruned).`} />;
+  }
+  if (read.error) return <ErrorNote message={read.error} retry={read.reload} />;
+  if (!read.data) return <Loading what="the output" />;
+  return (
+    <>
+      <Card title="Output" id="output-fields">
+        <OutputFields output={read.data.output} outputId={outputId} />
+      </Card>
+      <LedgerCard outputId={outputId} read={read.data} />
+      {full.error && <ErrorNote message={`The proof could not be read: ${full.error}`} retry={full.reload} />}
+      {!full.data && !full.error && <Loading what="the proof" />}
+      {full.data && <ProofCard outputId={outputId} read={read.data} full={full.data} />}
+    </>
+  );
+}
+
+/** `/dashboard/explorer/output/:outputId`. */
+export function OutputPage({ outputId }: { outputId: string }) {
+  const id = outputId.toLowerCase();
+  const valid = isHex(id) && hexBytes(id) === OUTPUT_ID_BYTES;
+  return (
+    <ExplorerPage kind="Output" id={valid ? id : undefined}>
+      {valid ? (
+        <OutputView key={id} outputId={id} />
+      ) : (
+        <ErrorNote
+          message={`"${outputId}" is no output ID: an output ID is 0x and 68 hex digits (a transaction ID and a 2-byte index).`}
+        />
+      )}
+    </ExplorerPage>
+  );
+}
