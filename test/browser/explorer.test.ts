@@ -472,6 +472,12 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       `/dashboard/explorer/milestone/${payment.milestoneIndex! - 1}`,
     );
     await p.page.locator('[data-link="next-milestone"]').click();
+    // at a phone's width the table of blocks scrolls within its region, the page does not
+    const phone = await s.newIsolatedPage();
+    await phone.goto(`/dashboard/explorer/milestone/${busyMilestone}`);
+    await phone.page.locator("[data-milestone-blocks] [data-block]").first().waitFor();
+    assert.ok(await phone.page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"));
+    await phone.check("explorer-milestone-phone");
     await p.page.waitForURL(explorerUrl(`milestone/${payment.milestoneIndex! + 1}`));
     await p.page.getByRole("heading", { level: 1, name: `Milestone ${payment.milestoneIndex! + 1}` }).waitFor();
   });

@@ -59,7 +59,9 @@ export function EntityLink({
 /** An address (TIP-25 JSON) as a link to its page, in bech32 with the node's HRP. */
 export function AddressLink({ address }: { address: AddressJson }) {
   const hrp = useNodeInfo().data?.protocol.bech32Hrp;
-  const bech32 = hrp ? addressToBech32(address, hrp) : undefined;
+  // the HRP comes with the node's info, loaded once for the whole app
+  if (!hrp) return <span class="muted">…</span>;
+  const bech32 = addressToBech32(address, hrp);
   if (!bech32) return <span class="muted">{addressKindName(address.type)} (unreadable)</span>;
   return (
     <>
@@ -182,6 +184,7 @@ export function Pager({
         Previous page
       </button>
       <span data-page={pages.page}>Page {pages.page}</span>
+      {busy && <output class="loading">Loading page {pages.page}…</output>}
       <button
         type="button"
         class="secondary"

@@ -238,13 +238,16 @@ interface Update {
 
 function Updates({ bech32 }: { bech32: string }) {
   const pages = useCursorPages();
+  // the rows carry the page they are of: the last page stays shown while the next one loads
   const updates = useLoad(
-    (signal) =>
-      api.explorerUpdatesByAddress(
+    async (signal) => ({
+      page: pages.page,
+      ...(await api.explorerUpdatesByAddress(
         bech32,
         pages.cursor ? { cursor: pages.cursor, sort: "newest" } : { pageSize: ADDRESS_PAGE_SIZE, sort: "newest" },
         { signal },
-      ),
+      )),
+    }),
     [bech32, pages.cursor],
   );
   const items = (updates.data?.items ?? []) as unknown as Update[];
@@ -257,7 +260,7 @@ function Updates({ bech32 }: { bech32: string }) {
           <p>No output of this address was created or spent since the node keeps ledger updates.</p>
         ) : (
           <TableWrap label="Ledger updates">
-            <table data-updates data-page={pages.page}>
+            <table data-updates data-page={updates.data.page}>
               <thead>
                 <tr>
                   <th scope="col">Milestone</th>

@@ -37,16 +37,19 @@ async function milestoneIdOf(m: MilestonePayload, signal: AbortSignal): Promise<
 
 function Blocks({ index }: { index: number }) {
   const pages = useCursorPages();
+  // the rows carry the page they are of: the last page stays shown while the next one loads
   const blocks = useLoad(
-    (signal) =>
-      api.explorerMilestoneBlocksByIndex(
+    async (signal) => ({
+      page: pages.page,
+      ...(await api.explorerMilestoneBlocksByIndex(
         index,
         pages.cursor ? { cursor: pages.cursor } : { pageSize: MILESTONE_BLOCKS_PAGE_SIZE },
         { signal },
-      ),
+      )),
+    }),
     [index, pages.cursor],
   );
-  const first = (pages.page - 1) * MILESTONE_BLOCKS_PAGE_SIZE;
+  const first = ((blocks.data?.page ?? 1) - 1) * MILESTONE_BLOCKS_PAGE_SIZE;
   return (
     <Card title="Referenced blocks, in white-flag order" id="milestone-blocks">
       {blocks.error && <ErrorNote message={blocks.error} retry={blocks.reload} />}
@@ -56,7 +59,7 @@ function Blocks({ index }: { index: number }) {
           <p>This milestone referenced no block.</p>
         ) : (
           <TableWrap label="Referenced blocks">
-            <table data-milestone-blocks data-page={pages.page}>
+            <table data-milestone-blocks data-page={blocks.data.page}>
               <thead>
                 <tr>
                   <th scope="col">Position</th>
