@@ -366,6 +366,39 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     assert.equal(rest.metadata.isSpent, false);
     await p.check("explorer-output");
 
+    // a proof the page is handed altered fails, with the check that failed in words
+    const tampered = async (name: string, alter: (full: Json) => void, words: string) => {
+      const t = await s.newPage();
+      await t.page.route("**/api/core/v3/outputs/*/full", async (route) => {
+        const res = await route.fetch();
+        const full = (await res.json()) as Json;
+        alter(full);
+        await route.fulfill({ response: res, json: full });
+      });
+      await t.goto(`/dashboard/explorer/output/${paid}`);
+      const failed = t.page.locator('[data-proof="failed"]');
+      await failed.waitFor({ timeout: 15_000 });
+      assert.equal(await failed.innerText(), `Proof not verified: ${words}.`);
+      assert.equal(await t.page.locator('[data-proof="verified"]').count(), 0);
+      await t.check(name);
+    };
+    await tampered(
+      "explorer-output-proof-commitment-altered",
+      (full) => {
+        full.outputIdProof.transactionCommitment = `0x${"11".repeat(32)}`;
+      },
+      "the commitment differs from the hash of the transaction's essence",
+    );
+    await tampered(
+      "explorer-output-proof-sibling-altered",
+      (full) => {
+        // output 0 of 2: its leaf on the left, the other output's leaf hash on the right
+        assert.equal(full.outputIdProof.outputCommitmentProof.r.type, 1);
+        full.outputIdProof.outputCommitmentProof.r.hash = `0x${"22".repeat(32)}`;
+      },
+      "the proof's root is not the Merkle root of the transaction's outputs",
+    );
+
     // every unlock condition and feature of a basic output, in words
     const fancy = nftMint.created[1]!.outputId;
     await p.goto(`/dashboard/explorer/output/${fancy}`);

@@ -83,7 +83,7 @@ function Verdict({ verdict }: { verdict: ProofVerdict }) {
         </output>
       ) : (
         <p class="error" role="alert" data-proof="failed">
-          Proof not verified: {failed ? `${failed.claim.replace(/\.$/, "")} does not hold: ${failed.failure}.` : ""}
+          Proof not verified: {failed?.failure ?? "a check failed"}.
         </p>
       )}
       <ol class="checks" aria-label="The proof's checks">
