@@ -4,7 +4,7 @@
  * milestones every second) serves HTTP and MQTT over WebSocket on loopback; a worker thread of
  * this process submits tagged-data blocks as JSON (the node selects parents) at R blocks/s
  * (default 2,000, the order of the ledger throughput `bench core` reports) for S seconds per
- * phase; a child process holds N WebSocket subscribers (default 100) of `blocks` and
+ * phase (the load of bench/_blockLoad.ts); a child process holds N WebSocket subscribers (default 100) of `blocks` and
  * `block-metadata/referenced`.
  *
  * Phases alternate K times (default 2): without subscribers (the same-run baseline: the
@@ -25,7 +25,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
 import { eventApiOf } from "../src/api/mqtt/eventApi.js";
@@ -33,6 +32,7 @@ import { buildServer } from "../src/api/server.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
+import { load } from "./_blockLoad.js";
 import { printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
@@ -48,74 +48,6 @@ const ROUNDS = argN("--rounds", 2);
 const STALL_RATE = 1000;
 const TOPICS = ["blocks", "block-metadata/referenced"];
 const now = () => performance.timeOrigin + performance.now();
-
-// ---------------------------------------------------------------- load (worker thread)
-
-interface LoadJob {
-  port: number;
-  rate: number;
-  seconds: number;
-  /** Sequence numbers of this phase start here (they go in the block's tag). */
-  firstSeq: number;
-  /** Tagged data bytes per block. */
-  dataBytes: number;
-}
-interface LoadResult {
-  accepted: number;
-  failed: number;
-  seconds: number;
-  /** Submission time of each block, by sequence number − firstSeq. */
-  sentAt: number[];
-  /** Submission to answer of each block, ms. */
-  roundTrips: number[];
-}
-
-async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const url = `http://127.0.0.1:${job.port}/api/core/v2/blocks`;
-  const total = Math.round(job.rate * job.seconds);
-  const sentAt: number[] = [];
-  const roundTrips: number[] = [];
-  const data = `0x${"ab".repeat(job.dataBytes)}`;
-  let accepted = 0;
-  let failed = 0;
-  let next = 0;
-  const start = now();
-  const client = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      // paced: block i is due at start + i / rate
-      const due = start + (i * 1000) / job.rate;
-      const wait = due - now();
-      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-      const seq = job.firstSeq + i;
-      const tag = Buffer.alloc(4);
-      tag.writeUInt32LE(seq);
-      sentAt[i] = now();
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: `0x${tag.toString("hex")}`, data } }),
-      });
-      await res.arrayBuffer();
-      roundTrips.push(now() - sentAt[i]!);
-      if (res.status === 201) accepted++;
-      else failed++;
-    }
-  };
-  // requests in flight at most (connections of one address are capped at 64 by the API)
-  await Promise.all(Array.from({ length: 32 }, client));
-  return { accepted, failed, seconds: (now() - start) / 1000, sentAt, roundTrips };
-}
-
-function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(fileURLToPath(import.meta.url), { workerData: job });
-    // ended after each phase, so its keep-alive connections do not count against the next one's
-    worker.once("message", (r: LoadResult) => void worker.terminate().then(() => resolve(r)));
-    worker.once("error", reject);
-  });
-}
 
 // ---------------------------------------------------------------- subscribers (child process)
 
@@ -403,9 +335,7 @@ async function main(): Promise<void> {
   });
 }
 
-if (!isMainThread) {
-  parentPort!.postMessage(await runLoad(workerData as LoadJob));
-} else if (args[0] === "--child") {
+if (args[0] === "--child") {
   await subscriberProcess(args[1]!, Number(args[2]));
 } else {
   await main();

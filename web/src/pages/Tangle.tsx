@@ -17,7 +17,9 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
  *
  * Bounded and throttled: the window keeps the last WINDOW blocks; events update it as they
  * come, and the graph and the text are redrawn from it on an animation frame at most every
- * REDRAW_MS (a background tab, which gets no frames, redraws nothing). Pause freezes the
+ * REDRAW_MS, and further apart when a redraw costs more than DRAW_SHARE of a core would allow
+ * (a full window under heavy traffic: the page must not take the CPU of the node it watches,
+ * bench/dashboard.ts). A background tab, which gets no frames, redraws nothing. Pause freezes the
  * drawing (the window and the counters go on), so a block can be picked; a click on a block
  * selects it, and its explorer page is one link away. Everything the canvas shows is also in
  * words: the counts, a legend, the newest blocks as links, the selected block.
@@ -27,6 +29,8 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
 const WINDOW = 1000;
 /** Shortest time between two redraws of the graph and the counts, in ms. */
 const REDRAW_MS = 250;
+/** Share of one core the graph's redraws may take: after a redraw that cost c ms, the next waits c / DRAW_SHARE ms. */
+const DRAW_SHARE = 0.04;
 /** Newest blocks listed in words. */
 const LISTED = 8;
 
@@ -94,13 +98,22 @@ export function Tangle() {
   const [paused, setPaused] = useState(false);
   /** Blocks seen when the drawing was paused. */
   const seenAtPause = useRef(0);
-  const [selected, setSelected] = useState<TangleNode | undefined>(undefined);
+  const [selectedId, setSelectedId] = useState<string | undefined>(undefined);
+  /** The selected block as last seen in the window (it may have left it since). */
+  const selectedLast = useRef<TangleNode | undefined>(undefined);
   const [confirmed, setConfirmed] = useState<number | undefined>(undefined);
   const malformed = useRef(0);
 
   // one redraw per animation frame at most, and not more often than REDRAW_MS
   const scheduled = useRef(false);
   const lastRedraw = useRef(0);
+  /** Time between two redraws, from the last one's cost. */
+  const [redraw, setRedraw] = useState({ every: REDRAW_MS, cost: 0 });
+  const redrawEvery = useRef(REDRAW_MS);
+  const onCost = useCallback((ms: number) => {
+    redrawEvery.current = Math.max(REDRAW_MS, Math.ceil(ms / DRAW_SHARE));
+    setRedraw({ every: redrawEvery.current, cost: ms });
+  }, []);
   const alive = useRef(true);
   useEffect(
     () => () => {
@@ -111,7 +124,7 @@ export function Tangle() {
   const schedule = useCallback(() => {
     if (scheduled.current) return;
     scheduled.current = true;
-    const wait = Math.max(0, lastRedraw.current + REDRAW_MS - performance.now());
+    const wait = Math.max(0, lastRedraw.current + redrawEvery.current - performance.now());
     setTimeout(() => {
       requestAnimationFrame(() => {
         scheduled.current = false;
@@ -139,9 +152,10 @@ export function Tangle() {
   useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
     if (Number.isInteger(m.index)) setConfirmed(m.index);
   });
-  // the rates move on when nothing arrives
+  // the rates move on when nothing arrives (the text only: the graph is redrawn for new events)
+  const [, setClock] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setVersion((v) => v + 1), 1000);
+    const timer = setInterval(() => setClock((c) => c + 1), 1000);
     return () => clearInterval(timer);
   }, []);
 
@@ -153,6 +167,12 @@ export function Tangle() {
   }, [version, paused]);
 
   const f = model.figures(Date.now());
+  if (selectedId !== undefined) selectedLast.current = model.get(selectedId) ?? selectedLast.current;
+  const selected = selectedId === undefined ? undefined : selectedLast.current;
+  const select = useCallback((n: TangleNode) => {
+    selectedLast.current = n;
+    setSelectedId(n.id);
+  }, []);
   const listed = data.nodes.slice(-LISTED).reverse();
   const summary =
     `The tangle: ${formatNumber(data.nodes.length)} recent block${data.nodes.length === 1 ? "" : "s"} drawn left to right, oldest to newest, ` +
@@ -177,7 +197,7 @@ export function Tangle() {
           <output class="muted" data-paused={String(paused)}>
             {paused
               ? `Paused: the drawing stands still; ${formatNumber(f.seen - seenAtPause.current)} blocks arrived since.`
-              : `Live: the last ${formatNumber(WINDOW)} blocks at most, redrawn up to ${1000 / REDRAW_MS} times a second.`}
+              : `Live: the last ${formatNumber(WINDOW)} blocks at most, redrawn every ${formatNumber(redraw.every / 1000, 2)} s.`}
           </output>
         </div>
         <figure
@@ -188,12 +208,15 @@ export function Tangle() {
           data-conflicting={f.conflicting}
           data-milestones={f.milestones}
           data-seen={f.seen}
+          data-redraw-ms={redraw.every}
+          data-redraw-cost={Math.round(redraw.cost)}
         >
           <figcaption id="tangle-summary">{summary}</figcaption>
           <TangleGraph
             data={data}
-            selectedId={selected?.id}
-            onSelect={setSelected}
+            selectedId={selectedId}
+            onSelect={select}
+            onCost={onCost}
             label="The tangle's recent blocks as a graph; click a block to select it"
             describedBy="tangle-summary tangle-legend"
           />
@@ -211,6 +234,11 @@ export function Tangle() {
             ["Conflicting", formatNumber(f.conflicting), "conflicting"],
             ["Milestones", formatNumber(f.milestones), "milestones"],
             ["Confirmed milestone", confirmed === undefined ? "none yet" : formatNumber(confirmed), "confirmed"],
+            [
+              "Last redraw",
+              `${formatNumber(redraw.cost, 0)} ms, the next after ${formatNumber(redraw.every / 1000, 2)} s at the earliest`,
+              "redraw",
+            ],
           ]}
         />
       </Card>
@@ -227,7 +255,7 @@ export function Tangle() {
                 </a>
                 <span class="state-word">{stateWords(n)}</span>
                 <span class="muted">{payloadWords(n.payloadType)}</span>
-                <button type="button" class="secondary" onClick={() => setSelected(n)}>
+                <button type="button" class="secondary" onClick={() => select(n)}>
                   Select<span class="visually-hidden"> block {shortHex(n.id)}</span>
                 </button>
               </li>

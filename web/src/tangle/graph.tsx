@@ -6,13 +6,23 @@ import "./tangle.css";
 
 /**
  * The tangle drawn by force-graph (vasturiano; canvas, d3-force layout): the window's blocks as
- * nodes, an edge from each parent to the block that approves it, laid out left to right by
- * depth (`dagMode("lr")`, so the newest blocks are on the right), coloured by state. Hornet's
- * node-dashboard draws its visualizer with a force layout too (vivagraph).
+ * nodes, an edge from each parent to the block that approves it, left to right by depth (the
+ * newest blocks on the right), coloured by state. Hornet's node-dashboard draws its visualizer
+ * with a force layout too (vivagraph).
  *
- * Cost: every new data set re-heats the layout, which then runs `COOLDOWN_TICKS` frames and
- * stops; the page hands over new data at most a few times a second (pages/Tangle.tsx), and
- * force-graph redraws nothing while its layout rests and no pointer moves (`autoPauseRedraw`).
+ * Cost, which matters: the page shares the machine with the node it shows (bench/dashboard.ts).
+ * - Depth: force-graph's `dagMode("lr")` pins each node's x to its depth, but recomputes every
+ *   depth at each update with a search that revisits nodes (about 100 ms for 1,000 blocks of a
+ *   busy tangle); the window computes a block's depth once, when it arrives (tangle/model.ts),
+ *   and it is pinned here the same way (`fx`). The d3 forces lay out the rest.
+ * - Layout: a new data set gets LAYOUT_TICKS steps at once, without drawing (`warmupTicks`),
+ *   and is drawn once (no animation: `cooldownTicks(0)`).
+ * - Frames: force-graph's frame loop, which otherwise runs at the display's rate for ever, runs
+ *   only while there is something to draw or the pointer is over the graph (its hover and
+ *   click detection happen in the loop).
+ * - Each update reports what it cost (the hand-over, the layout, and drawing twice: the canvas
+ *   and the hit-test canvas), so the page spaces updates to spend a small share of a core
+ *   (pages/Tangle.tsx).
  * The library is loaded when the page is first shown, so other pages do not carry it.
  */
 
@@ -26,17 +36,15 @@ export const STATE_COLOURS: Record<BlockState, string> = {
 const LINK_COLOUR = "rgba(122, 134, 153, 0.45)";
 const SELECTED_RING = "#ffbf47";
 
-/** Horizontal distance between two depths of the DAG, in graph units. */
+/** Horizontal distance between two depths of the DAG, in graph units (dagMode's "level distance"). */
 const LEVEL_DISTANCE = 14;
-/** Layout frames after each new data set. */
-const COOLDOWN_TICKS = 30;
+/** Layout steps computed for each new data set before it is drawn. */
+const LAYOUT_TICKS = 10;
 /** A milestone's node is drawn larger (force-graph's node value is an area). */
 const MILESTONE_VALUE = 5;
 /** The view follows the newest blocks at least this zoomed in, and the whole window when it fits. */
 const MIN_FOLLOW_ZOOM = 0.6;
 const MAX_FOLLOW_ZOOM = 3;
-/** How often the view follows the layout while it moves, in ms. */
-const FOLLOW_MS = 250;
 const PAD = 20;
 
 export interface TangleGraphProps {
@@ -44,6 +52,8 @@ export interface TangleGraphProps {
   data: { nodes: TangleNode[]; links: TangleLink[] };
   selectedId: string | undefined;
   onSelect: (node: TangleNode) => void;
+  /** Called after each update with its cost in ms (hand-over, layout, and drawing twice: the canvas and the hit-test canvas). */
+  onCost?: (ms: number) => void;
   /** The canvas's accessible name, and the IDs of the texts that describe it. */
   label: string;
   describedBy: string;
@@ -57,13 +67,30 @@ function hoverLabel(node: TangleNode): HTMLElement {
   return el;
 }
 
-export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: TangleGraphProps) {
+export function TangleGraph({ data, selectedId, onSelect, onCost, label, describedBy }: TangleGraphProps) {
   const box = useRef<HTMLDivElement>(null);
   const graph = useRef<ForceGraph<TangleNode, TangleLink> | undefined>(undefined);
   const selected = useRef(selectedId);
   selected.current = selectedId;
   const select = useRef(onSelect);
   select.current = onSelect;
+  const cost = useRef(onCost);
+  cost.current = onCost;
+  /** Whether the pointer is over the graph (its frame loop then runs). */
+  const pointerInside = useRef(false);
+  /** force-graph's frame loop: started for something to draw, stopped once drawn. */
+  const sleep = () => {
+    if (!pointerInside.current) graph.current?.pauseAnimation();
+  };
+  const sleepTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const wake = () => {
+    graph.current?.resumeAnimation();
+    // stopped after the next drawing (below); this covers a wake-up that drew nothing
+    clearTimeout(sleepTimer.current);
+    sleepTimer.current = setTimeout(sleep, 2000);
+  };
+  /** When the last data set was handed over, and whether its cost is still to be reported. */
+  const handed = useRef({ at: 0, awaitingCost: false, handOverMs: 0 });
   /** Whether the view follows the newest blocks; a zoom or pan by the user stops it until "Follow". */
   const following = useRef(true);
   const [followingShown, setFollowingShown] = useState(true);
@@ -91,7 +118,9 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
     const el = box.current!;
     let disposed = false;
     let resize: ResizeObserver | undefined;
-    let lastFollow = 0;
+    let frameStart = 0;
+    let layoutStart = 0;
+    let layoutEnd = 0;
     import("force-graph").then(
       ({ default: ForceGraphClass }) => {
         if (disposed) return;
@@ -100,8 +129,6 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
           .height(el.clientHeight)
           .backgroundColor("rgba(0, 0, 0, 0)")
           .nodeId("id")
-          .dagMode("lr")
-          .dagLevelDistance(LEVEL_DISTANCE)
           .nodeRelSize(3)
           .nodeVal((n) => (n.state === "milestone" ? MILESTONE_VALUE : 1))
           .nodeColor((n) => STATE_COLOURS[n.state])
@@ -118,23 +145,50 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
           .linkColor(() => LINK_COLOUR)
           .linkWidth(1)
           .enableNodeDrag(false)
-          .cooldownTicks(COOLDOWN_TICKS)
+          .warmupTicks(LAYOUT_TICKS)
+          .cooldownTicks(0)
           .onNodeClick((n) => select.current(n))
-          .onEngineTick(() => {
-            const now = performance.now();
-            if (now - lastFollow >= FOLLOW_MS) {
-              lastFollow = now;
-              follow();
-            }
+          .onRenderFramePre(() => {
+            frameStart = performance.now();
           })
-          .onEngineStop(follow);
+          .onRenderFramePost(() => {
+            // the first drawing after an update's layout reports the update's cost
+            const h = handed.current;
+            if (h.awaitingCost && layoutStart >= h.at) {
+              h.awaitingCost = false;
+              cost.current?.(h.handOverMs + layoutEnd - layoutStart + 2 * (performance.now() - frameStart));
+            }
+            // drawn: the loop stops until the next data, resize or pointer (a frame later, so
+            // the hit-test canvas, refreshed after this drawing, is current too)
+            if (!h.awaitingCost) requestAnimationFrame(sleep);
+          });
+        // force-graph lays a new data set out later (its updates are debounced): a force of no
+        // effect, last in the list, clocks it from its initialisation (the start of the update)
+        // to the last step, after which the view follows the new positions (before they are drawn)
+        let steps = 0;
+        const clock = Object.assign(
+          () => {
+            layoutEnd = performance.now();
+            if (++steps === LAYOUT_TICKS) follow();
+          },
+          {
+            initialize: () => {
+              layoutStart = performance.now();
+              layoutEnd = layoutStart;
+              steps = 0;
+            },
+          },
+        );
         // a weak repulsion keeps the blocks of one depth apart, the links keep them near their parents
-        g.d3Force("charge")?.strength?.(-12)?.distanceMax?.(80);
+        // (a coarser Barnes-Hut approximation than d3's default 0.9: the picture needs no more)
+        g.d3Force("charge")?.strength?.(-12)?.distanceMax?.(60)?.theta?.(1.2);
         g.d3Force("link")?.distance?.(LEVEL_DISTANCE);
+        g.d3Force("clock", clock);
         graph.current = g;
         resize = new ResizeObserver(() => {
           g.width(el.clientWidth).height(el.clientHeight);
           follow();
+          wake();
         });
         resize.observe(el);
         setReady(true);
@@ -147,6 +201,20 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
       setFollowingShown(false);
     };
     el.addEventListener("wheel", stopFollowing, { passive: true });
+    // the frame loop runs while the pointer is over the graph: hovering, clicking, zooming
+    el.addEventListener("pointerenter", () => {
+      pointerInside.current = true;
+      wake();
+    });
+    el.addEventListener("pointermove", () => {
+      pointerInside.current = true;
+      wake();
+    });
+    el.addEventListener("pointerleave", () => {
+      pointerInside.current = false;
+      // the last frames of a zoom or a tooltip hiding
+      setTimeout(sleep, 500);
+    });
     el.addEventListener("pointerdown", (ev) => {
       // a click on a block selects it and leaves the view alone; only a drag moves it
       const start = { x: ev.clientX, y: ev.clientY };
@@ -161,6 +229,7 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
     });
     return () => {
       disposed = true;
+      clearTimeout(sleepTimer.current);
       resize?.disconnect();
       graph.current?.pauseAnimation();
       graph.current?._destructor();
@@ -170,7 +239,14 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
 
   // new data: redrawn (and laid out again from where the blocks are)
   useEffect(() => {
-    graph.current?.graphData(data);
+    const g = graph.current;
+    if (!g) return;
+    const start = performance.now();
+    for (const n of data.nodes) n.fx = n.depth * LEVEL_DISTANCE;
+    // what force-graph does at once (a hit-test colour checked or given to every node and edge)
+    g.graphData(data);
+    handed.current = { at: start, awaitingCost: true, handOverMs: performance.now() - start };
+    wake();
   }, [data, ready]);
 
   // the selection ring
@@ -178,6 +254,7 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
     const g = graph.current;
     // a style property set again asks force-graph to redraw
     g?.nodeCanvasObjectMode(g.nodeCanvasObjectMode());
+    wake();
   }, [selectedId, ready]);
 
   return (
@@ -193,6 +270,7 @@ export function TangleGraph({ data, selectedId, onSelect, label, describedBy }: 
           following.current = true;
           setFollowingShown(true);
           follow();
+          wake();
         }}
       >
         {followingShown ? "Following the newest blocks" : "Follow the newest blocks"}

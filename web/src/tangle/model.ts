@@ -32,9 +32,17 @@ export const STATES: { state: BlockState; label: string; description: string }[]
 export interface TangleNode {
   id: string;
   parents: string[];
+  /** The edges to its parents in the window, made once each (see TangleWindow.graphData). */
+  edges?: TangleLink[];
   payloadType: number | null;
   milestoneIndex?: number;
   state: BlockState;
+  /**
+   * Its depth in the DAG: one more than its deepest parent in the window when it arrived, 0
+   * without one (force-graph's dagMode defines depth so, and recomputes it for the whole
+   * window at every redraw; here it is computed once per block, see tangle/graph.tsx).
+   */
+  depth: number;
   /** Index of the milestone that referenced it, when referenced. */
   referencedBy?: number;
   x?: number;
@@ -112,8 +120,18 @@ export interface TangleFigures {
   newestMilestone?: number;
 }
 
+/**
+ * force-graph gives every node and edge it is handed a colour of its hit-test canvas and keeps
+ * it in a registry that only empties when it is handed nothing but new objects; the registry
+ * holds 2^18 entries at most, and whatever it holds is never freed. So once this many objects
+ * were handed over, the whole window is handed over as fresh copies, which empties it.
+ */
+const RENEW_AFTER = 50_000;
+
 export class TangleWindow {
-  private readonly blocks = new Map<string, TangleNode>();
+  private blocks = new Map<string, TangleNode>();
+  /** Nodes and edges handed to the graph since the last fresh copies. */
+  private handedOver = 0;
   private readonly counts: Record<BlockState, number> = { pending: 0, referenced: 0, conflicting: 0, milestone: 0 };
   private seen = 0;
   private newestMilestone: number | undefined;
@@ -143,6 +161,7 @@ export class TangleWindow {
       parents: block.parents,
       payloadType: block.payloadType,
       state: block.payloadType === PayloadType.Milestone ? "milestone" : "pending",
+      depth: 0,
     };
     if (block.milestoneIndex !== undefined) {
       node.milestoneIndex = block.milestoneIndex;
@@ -152,14 +171,17 @@ export class TangleWindow {
     let ySum = 0;
     let yCount = 0;
     for (const p of block.parents) {
-      const y = this.blocks.get(p)?.y;
-      if (y !== undefined) {
-        ySum += y;
+      const parent = this.blocks.get(p);
+      if (!parent) continue;
+      node.depth = Math.max(node.depth, parent.depth + 1);
+      if (parent.y !== undefined) {
+        ySum += parent.y;
         yCount++;
       }
     }
     if (yCount > 0) node.y = ySum / yCount + (Math.random() - 0.5) * 4;
     this.blocks.set(node.id, node);
+    this.handedOver++;
     this.counts[node.state]++;
     this.seen++;
     this.arrivals.mark(nowMs);
@@ -182,14 +204,62 @@ export class TangleWindow {
     return true;
   }
 
-  /** The window as force-graph's data: every block, and an edge to each parent still in the window. */
+  /**
+   * The window as force-graph's data: every block, and an edge to each parent still in the
+   * window. Edges are made once and kept on their block (new objects at every redraw would each
+   * take a colour of force-graph's hit-test registry, see RENEW_AFTER).
+   */
   graphData(): { nodes: TangleNode[]; links: TangleLink[] } {
+    if (this.handedOver >= RENEW_AFTER) this.renew();
     const nodes = [...this.blocks.values()];
     const links: TangleLink[] = [];
     for (const node of nodes) {
-      for (const p of node.parents) if (this.blocks.has(p)) links.push({ source: p, target: node.id });
+      if (node.edges === undefined) {
+        node.edges = [];
+        this.handedOver++;
+      }
+      // a parent evicted since takes its edge along; one that arrived after its child gets one now
+      if (node.edges.length < node.parents.length) {
+        const have = new Set(node.edges.map((e) => (typeof e.source === "string" ? e.source : e.source.id)));
+        for (const p of node.parents) {
+          if (!have.has(p) && this.blocks.has(p)) {
+            node.edges.push({ source: p, target: node.id });
+            this.handedOver++;
+          }
+        }
+      }
+      let kept = 0;
+      for (const e of node.edges) {
+        const parent = typeof e.source === "string" ? e.source : e.source.id;
+        if (this.blocks.has(parent)) {
+          node.edges[kept++] = e;
+          links.push(e);
+        }
+      }
+      node.edges.length = kept;
     }
     return { nodes, links };
+  }
+
+  /** Every block of the window as a fresh object (position and state kept, no edges yet). */
+  private renew(): void {
+    const fresh = new Map<string, TangleNode>();
+    for (const [id, n] of this.blocks) {
+      const copy: TangleNode = {
+        id: n.id,
+        parents: n.parents,
+        payloadType: n.payloadType,
+        state: n.state,
+        depth: n.depth,
+      };
+      if (n.milestoneIndex !== undefined) copy.milestoneIndex = n.milestoneIndex;
+      if (n.referencedBy !== undefined) copy.referencedBy = n.referencedBy;
+      if (n.x !== undefined) copy.x = n.x;
+      if (n.y !== undefined) copy.y = n.y;
+      fresh.set(id, copy);
+    }
+    this.blocks = fresh;
+    this.handedOver = 0;
   }
 
   /** The `n` newest blocks, newest first. */
