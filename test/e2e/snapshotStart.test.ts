@@ -85,7 +85,12 @@ describe("starting a node process from a snapshot", () => {
     try {
       // the startup line comes once the P2P layer is up, which may be after /health answers
       await waitFor(async () => (/milestone \d+/.test(b.output()) ? true : undefined), 20_000, "B's startup line");
-      assert.match(b.output(), /milestone 3\b/, b.output());
+      // B resumes at the snapshot's milestone 3 and confirms its own 4 before its API listens
+      assert.match(b.output(), /milestone 4\b/, b.output());
+      const [mine, theirs] = await Promise.all(
+        [a.endpoint, b.endpoint].map(async (e) => (await fetch(`${e}/api/core/v2/milestones/by-index/3`)).json()),
+      );
+      assert.deepEqual(theirs, mine, "milestone 3 on B is A's");
       await waitFor(async () => ((await latest(b.endpoint)) > 4 ? true : undefined), 20_000, "B's own milestones");
       assert.equal(await ledgerTotal(b.endpoint), 2779530283277761n);
       assert.equal(await ledgerTotal(a.endpoint), 2779530283277761n);
