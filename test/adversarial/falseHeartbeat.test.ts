@@ -70,8 +70,22 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
     while (Date.now() < deadline) {
       await rogue.send(address, { type: MessageType.Heartbeat, heartbeat: lie }).catch(() => {});
       const { status } = await follower.info();
-      assert.equal(status.isSynced, true, JSON.stringify(status));
       assert.ok(status.latestMilestone.index < CLAIM, `latest ${status.latestMilestone.index}`);
+      const coordinatorLatest = (await coordinator.info()).status.latestMilestone.index;
+      // (the coordinator's info may not show a milestone it has just gossiped yet)
+      assert.ok(
+        status.latestMilestone.index <= coordinatorLatest + 1,
+        `the follower's latest ${status.latestMilestone.index} is a real milestone (coordinator at ${coordinatorLatest})`,
+      );
+      if (!status.isSynced) {
+        // a follower on a busy machine may trail a few 200 ms milestones for a moment; one that
+        // believed the claim would never catch up with it
+        await until(
+          async () => ((await follower.info()).status.isSynced ? true : undefined),
+          5_000,
+          `resync ${JSON.stringify(status)}`,
+        );
+      }
       assert.equal((await follower.get("/health")).status, 200);
       await new Promise((r) => setTimeout(r, 250));
     }
