@@ -43,7 +43,7 @@ const LAYOUT_TICKS = 10;
 /** A milestone's node is drawn larger (force-graph's node value is an area). */
 const MILESTONE_VALUE = 5;
 /** The view follows the newest blocks at least this zoomed in, and the whole window when it fits. */
-const MIN_FOLLOW_ZOOM = 0.6;
+const MIN_FOLLOW_ZOOM = 1;
 const MAX_FOLLOW_ZOOM = 3;
 const PAD = 20;
 
@@ -100,17 +100,29 @@ export function TangleGraph({ data, selectedId, onSelect, onCost, label, describ
   // the view: the whole window when it fits, else the newest blocks at a readable zoom
   const follow = () => {
     const g = graph.current;
-    if (!g || !following.current || g.graphData().nodes.length === 0) return;
-    const { x, y } = g.getGraphBbox();
+    if (!g || !following.current) return;
+    // the nodes' extent; x from the pinned depth (called between layout steps, where d3's
+    // centring force has shifted x until the step pins it back)
+    const x = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    const y = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const n of g.graphData().nodes) {
+      const nx = n.fx ?? n.x;
+      if (nx === undefined || n.y === undefined) continue;
+      x[0] = Math.min(x[0]!, nx);
+      x[1] = Math.max(x[1]!, nx);
+      y[0] = Math.min(y[0]!, n.y);
+      y[1] = Math.max(y[1]!, n.y);
+    }
+    if (!(x[0]! <= x[1]!)) return;
     const w = g.width();
     const h = g.height();
     const k = Math.min(
       MAX_FOLLOW_ZOOM,
-      Math.max(MIN_FOLLOW_ZOOM, Math.min((w - 2 * PAD) / (x[1] - x[0] || 1), (h - 2 * PAD) / (y[1] - y[0] || 1))),
+      Math.max(MIN_FOLLOW_ZOOM, Math.min((w - 2 * PAD) / (x[1]! - x[0]! || 1), (h - 2 * PAD) / (y[1]! - y[0]! || 1))),
     );
-    const cx = (x[1] - x[0]) * k > w - 2 * PAD ? x[1] - (w / 2 - PAD) / k : (x[0] + x[1]) / 2;
+    const cx = (x[1]! - x[0]!) * k > w - 2 * PAD ? x[1]! - (w / 2 - PAD) / k : (x[0]! + x[1]!) / 2;
     g.zoom(k, 0);
-    g.centerAt(cx, (y[0] + y[1]) / 2, 0);
+    g.centerAt(cx, (y[0]! + y[1]!) / 2, 0);
   };
 
   // built once, when force-graph has loaded
@@ -129,7 +141,7 @@ export function TangleGraph({ data, selectedId, onSelect, onCost, label, describ
           .height(el.clientHeight)
           .backgroundColor("rgba(0, 0, 0, 0)")
           .nodeId("id")
-          .nodeRelSize(3)
+          .nodeRelSize(4)
           .nodeVal((n) => (n.state === "milestone" ? MILESTONE_VALUE : 1))
           .nodeColor((n) => STATE_COLOURS[n.state])
           .nodeLabel(hoverLabel)
@@ -137,7 +149,7 @@ export function TangleGraph({ data, selectedId, onSelect, onCost, label, describ
           .nodeCanvasObject((n, ctx, scale) => {
             // a ring around the selected block
             ctx.beginPath();
-            ctx.arc(n.x ?? 0, n.y ?? 0, (n.state === "milestone" ? 9 : 5) + 2 / scale, 0, 2 * Math.PI);
+            ctx.arc(n.x ?? 0, n.y ?? 0, (n.state === "milestone" ? 10 : 5) + 2 / scale, 0, 2 * Math.PI);
             ctx.strokeStyle = SELECTED_RING;
             ctx.lineWidth = 2 / scale;
             ctx.stroke();
