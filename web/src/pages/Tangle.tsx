@@ -3,6 +3,7 @@ import { Card, Stats } from "../components";
 import { type MilestoneInfoEvent, Topics } from "../events";
 import { formatNumber, shortHex } from "../format";
 import { useEvent, useJsonEvent, useTitle } from "../hooks";
+import { useNodeInfo } from "../nodeInfo";
 import { href } from "../paths";
 import { PayloadType, readBlock } from "../tangle/blockBytes";
 import { STATE_COLOURS, TangleGraph } from "../tangle/graph";
@@ -19,7 +20,14 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
  * come, and the graph and the text are redrawn from it on an animation frame at most every
  * REDRAW_MS, and further apart when a redraw costs more than DRAW_SHARE of a core would allow
  * (a full window under heavy traffic: the page must not take the CPU of the node it watches,
- * bench/dashboard.ts). A background tab, which gets no frames, redraws nothing. Pause freezes the
+ * bench/dashboard.ts). A background tab, which gets no frames, redraws nothing.
+ *
+ * Sampled under heavy traffic: receiving every block costs the browser about a tenth of a core
+ * per thousand blocks a second, far more than a window of WINDOW blocks can show. When the node
+ * takes in more than SAMPLE_ABOVE blocks a second (its own figure, `GET /api/core/v2/info`), the
+ * page follows `blocks` in bursts of BURST_MS every CYCLE_MS, and `block-metadata/referenced`
+ * from each burst until the milestone after it is confirmed, so the blocks of a burst are seen
+ * referenced; the page says so, and its rates are then the node's. Pause freezes the
  * drawing (the window and the counters go on), so a block can be picked; a click on a block
  * selects it, and its explorer page is one link away. Everything the canvas shows is also in
  * words: the counts, a legend, the newest blocks as links, the selected block.
@@ -31,6 +39,14 @@ const WINDOW = 1000;
 const REDRAW_MS = 250;
 /** Share of one core the graph's redraws may take: after a redraw that cost c ms, the next waits c / DRAW_SHARE ms. */
 const DRAW_SHARE = 0.04;
+/** Blocks a second (the node's figure) above which the page samples, and below which it stops again. */
+const SAMPLE_ABOVE = 250;
+const SAMPLE_BELOW = 150;
+/** When sampling: a burst of blocks every CYCLE_MS, lasting BURST_MS. */
+const BURST_MS = 1000;
+const CYCLE_MS = 5000;
+/** When sampling: how long after a burst `block-metadata/referenced` is followed at most. */
+const REFERENCED_TAIL_MS = 3000;
 /** Newest blocks listed in words. */
 const LISTED = 8;
 
@@ -135,7 +151,50 @@ export function Tangle() {
     }, wait);
   }, []);
 
-  useEvent(Topics.blocks, (bytes) => {
+  // sampling under heavy traffic: which topics are followed now
+  const { data: info } = useNodeInfo();
+  const nodeRate = info?.metrics.blocksPerSecond;
+  const [sampling, setSampling] = useState(false);
+  useEffect(() => {
+    if (nodeRate === undefined) return;
+    if (!sampling && nodeRate > SAMPLE_ABOVE) setSampling(true);
+    else if (sampling && nodeRate < SAMPLE_BELOW) setSampling(false);
+  }, [nodeRate, sampling]);
+  const [follow, setFollow] = useState({ blocks: true, referenced: true });
+  const confirmedRef = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!sampling) {
+      setFollow({ blocks: true, referenced: true });
+      return;
+    }
+    let stopped = false;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const later = (ms: number, f: () => void) => timers.push(setTimeout(() => !stopped && f(), ms));
+    const burst = () => {
+      setFollow({ blocks: true, referenced: true });
+      later(BURST_MS, () => {
+        setFollow({ blocks: false, referenced: true });
+        // the milestone after the burst's last block: two confirmations on (one may have been
+        // issued before the burst ended), or the tail's end
+        const until = (confirmedRef.current ?? 0) + 2;
+        const tailEnd = Date.now() + REFERENCED_TAIL_MS;
+        const tail = () => {
+          if ((confirmedRef.current ?? 0) >= until || Date.now() >= tailEnd)
+            setFollow({ blocks: false, referenced: false });
+          else later(100, tail);
+        };
+        tail();
+      });
+      later(CYCLE_MS, burst);
+    };
+    burst();
+    return () => {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+    };
+  }, [sampling]);
+
+  useEvent(follow.blocks ? Topics.blocks : undefined, (bytes) => {
     let block: ReturnType<typeof readBlock>;
     try {
       block = readBlock(bytes);
@@ -146,11 +205,13 @@ export function Tangle() {
     }
     if (model.add(block, Date.now())) schedule();
   });
-  useJsonEvent<ReferencedMetadata>(Topics.blockMetadataReferenced, (meta) => {
+  useJsonEvent<ReferencedMetadata>(follow.referenced ? Topics.blockMetadataReferenced : undefined, (meta) => {
     if (model.referenced(meta, Date.now())) schedule();
   });
   useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
-    if (Number.isInteger(m.index)) setConfirmed(m.index);
+    if (!Number.isInteger(m.index)) return;
+    confirmedRef.current = m.index;
+    setConfirmed(m.index);
   });
   // the rates move on when nothing arrives (the text only: the graph is redrawn for new events)
   const [, setClock] = useState(0);
@@ -200,6 +261,12 @@ export function Tangle() {
               : `Live: the last ${formatNumber(WINDOW)} blocks at most, redrawn every ${formatNumber(redraw.every / 1000, 2)} s.`}
           </output>
         </div>
+        {sampling && (
+          <p class="muted" data-sampling="true">
+            Sampling: the node takes in {formatNumber(nodeRate ?? 0)} blocks a second, more than a drawing shows, so the
+            page follows them {BURST_MS / 1000} s in every {CYCLE_MS / 1000} s (and spares its own and the node's work).
+          </p>
+        )}
         <figure
           class="chart-figure"
           data-drawn={data.nodes.length}
@@ -227,8 +294,16 @@ export function Tangle() {
         <Stats
           items={[
             ["Blocks shown", formatNumber(data.nodes.length), "blocks-shown"],
-            ["Blocks per second", formatNumber(f.blocksPerSecond, 1), "blocks-per-second"],
-            ["Referenced per second", formatNumber(f.referencedPerSecond, 1), "referenced-per-second"],
+            [
+              "Blocks per second",
+              formatNumber(sampling && info ? info.metrics.blocksPerSecond : f.blocksPerSecond, 1),
+              "blocks-per-second",
+            ],
+            [
+              "Referenced per second",
+              formatNumber(sampling && info ? info.metrics.referencedBlocksPerSecond : f.referencedPerSecond, 1),
+              "referenced-per-second",
+            ],
             ["Pending", formatNumber(f.pending), "pending"],
             ["Referenced", formatNumber(f.referenced), "referenced"],
             ["Conflicting", formatNumber(f.conflicting), "conflicting"],

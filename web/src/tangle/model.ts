@@ -38,9 +38,11 @@ export interface TangleNode {
   milestoneIndex?: number;
   state: BlockState;
   /**
-   * Its depth in the DAG: one more than its deepest parent in the window when it arrived, 0
-   * without one (force-graph's dagMode defines depth so, and recomputes it for the whole
-   * window at every redraw; here it is computed once per block, see tangle/graph.tsx).
+   * Its depth in the DAG: one more than its deepest parent in the window when it arrived
+   * (force-graph's dagMode defines depth so, and recomputes it for the whole window at every
+   * redraw; here it is computed once per block, see tangle/graph.tsx). A block none of whose
+   * parents is in the window (the first ones, or the first of a burst when the page samples)
+   * starts at the newest depth so far, so it is drawn at the front rather than over the oldest.
    */
   depth: number;
   /** Index of the milestone that referenced it, when referenced. */
@@ -130,6 +132,8 @@ const RENEW_AFTER = 50_000;
 
 export class TangleWindow {
   private blocks = new Map<string, TangleNode>();
+  /** The deepest depth given so far. */
+  private front = 0;
   /** Nodes and edges handed to the graph since the last fresh copies. */
   private handedOver = 0;
   private readonly counts: Record<BlockState, number> = { pending: 0, referenced: 0, conflicting: 0, milestone: 0 };
@@ -170,9 +174,11 @@ export class TangleWindow {
     // a new block starts beside its parents (force-graph lays it out from there)
     let ySum = 0;
     let yCount = 0;
+    let known = false;
     for (const p of block.parents) {
       const parent = this.blocks.get(p);
       if (!parent) continue;
+      known = true;
       node.depth = Math.max(node.depth, parent.depth + 1);
       if (parent.y !== undefined) {
         ySum += parent.y;
@@ -180,6 +186,8 @@ export class TangleWindow {
       }
     }
     if (yCount > 0) node.y = ySum / yCount + (Math.random() - 0.5) * 4;
+    if (!known) node.depth = this.front;
+    this.front = Math.max(this.front, node.depth);
     this.blocks.set(node.id, node);
     this.handedOver++;
     this.counts[node.state]++;
