@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, mkdir, open, readdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fromHex, toHex } from "../codec/hex.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
@@ -28,23 +29,50 @@ export function freshSecret(): Uint8Array {
   return new Uint8Array(randomBytes(32));
 }
 
+/**
+ * A key file is 66 characters and a newline; more than this is not a key file and is not read.
+ * The path may come from a network file another operator wrote (`faucet.keyFile`, resolved
+ * relative to the file), so it may name a device or a pipe: `/dev/zero` read whole took 630 MB
+ * and a second before failing, a FIFO would hold the start for ever.
+ */
+export const MAX_KEY_FILE_BYTES = 1024;
+
 /** Reads a key file: 64 hex digits, `0x` optional, surrounding whitespace allowed; the error names the file. */
 export async function readKeyFile(path: string): Promise<Uint8Array> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readBoundedFile(path);
   } catch (e) {
     throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, `cannot read key file ${path}: ${(e as Error).message}`);
   }
   const hex = text.trim();
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hex)) {
+  if (!/^(0x)?[0-9a-fA-F]{64}$/.test(hex)) {
     // never echo the content: it may be a key in another format
     throw new LedgerNodeError(
       NodeErrorCode.InvalidKeyFile,
-      `key file ${path}: expected 0x and 64 hex digits (32 bytes)`,
+      `key file ${path}: expected 64 hex digits (32 bytes), 0x optional`,
     );
   }
-  return fromHex(hex, path, 32);
+  return fromHex(hex.startsWith("0x") ? hex : `0x${hex}`, path, 32);
+}
+
+/**
+ * A regular file of at most MAX_KEY_FILE_BYTES, as text. Opened non-blocking, so a FIFO does not
+ * wait for a writer, and refused when it is no regular file before anything is read.
+ */
+async function readBoundedFile(path: string): Promise<string> {
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Error("not a regular file");
+    if (st.size > MAX_KEY_FILE_BYTES) throw new Error(`${st.size} bytes, a key file has at most ${MAX_KEY_FILE_BYTES}`);
+    const buf = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    if (bytesRead > MAX_KEY_FILE_BYTES) throw new Error(`more than ${MAX_KEY_FILE_BYTES} bytes`);
+    return buf.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Writes a key file atomically, readable by the owner only. */
@@ -82,7 +110,7 @@ export async function writeCoordinatorSeeds(dataDir: string, seeds: readonly Uin
 export async function readOptionalKeyFile(dataDir: string, name: string): Promise<Uint8Array | undefined> {
   const path = join(keysDir(dataDir), name);
   try {
-    await readFile(path);
+    await access(path);
   } catch {
     return undefined;
   }
