@@ -187,6 +187,21 @@ describe("GET /api/openapi.json", () => {
     );
   });
 
+  it("is written as JSON once, not at every request (a client polling it costs no serialization)", async () => {
+    const stringify = JSON.stringify;
+    let documents = 0;
+    JSON.stringify = ((value: unknown, ...rest: never[]) => {
+      if (value !== null && typeof value === "object" && "openapi" in value) documents++;
+      return stringify(value, ...rest);
+    }) as typeof JSON.stringify;
+    try {
+      for (let i = 0; i < 5; i++) assert.equal((await h.app.inject(OPENAPI_PATH)).statusCode, 200);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    assert.equal(documents, 0, "the document was serialized again");
+  });
+
   it("lists every route fastify serves with its method, and nothing else", () => {
     const served = servedRoutes(h.app);
     served.delete(`GET ${OPENAPI_PATH}`);
