@@ -19,6 +19,7 @@ import {
   nodeStateKey,
   putChildLinks,
 } from "../storage/index.js";
+import { RecentMap } from "../util/recentMap.js";
 import { type ConeRootEntry, recomputeConeRoots } from "./coneRoots.js";
 import { type BlockSource, type MilestoneInfo, NodeEvents } from "./events.js";
 import { IntakeWrites } from "./intakeWrites.js";
@@ -106,7 +107,7 @@ export class Tangle {
   /** Blocks being written right now (deduplicates concurrent submissions of one block). */
   private readonly storing = new Set<string>();
   /** Referencing milestone of recently referenced blocks: parents of new blocks are mostly these. */
-  private readonly recentlyReferenced = new Map<string, number>();
+  private readonly recentlyReferenced = new RecentMap<string, number>(RECENTLY_REFERENCED_MAX);
   /** Passes of `recomputeConeRoots`, numbered (a block records the last that updated it). */
   private coneRootPass = 0;
   /** Milestone IDs by index, most recent ones (see milestoneIdAt). */
@@ -526,9 +527,6 @@ export class Tangle {
       const key = toHex(id);
       this.unreferenced.delete(key);
       this.tips.remove(id, key);
-      if (this.recentlyReferenced.size >= RECENTLY_REFERENCED_MAX) {
-        this.recentlyReferenced.delete(this.recentlyReferenced.keys().next().value!);
-      }
       this.recentlyReferenced.set(key, milestone.index);
     }
     this.latest = milestone;
