@@ -70,6 +70,10 @@ export interface WhiteFlagInput {
 
 export interface ReferencedBlock {
   blockId: Uint8Array;
+  /** The block's parents (from the walk's decoded block: readers of the result need not load it). */
+  parents: readonly Uint8Array[];
+  /** The index of the milestone the block carries, for a milestone block. */
+  milestoneIndex?: number;
   whiteFlagIndex: number;
   /** The type of the block's payload; undefined for a block without one. */
   payloadType?: number;
@@ -145,6 +149,8 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     if (payload?.type !== PayloadType.Transaction || meta === undefined) {
       referenced.push({
         blockId: cone.blockId,
+        parents: cone.block.parents,
+        ...(payload?.type === PayloadType.Milestone ? { milestoneIndex: payload.index } : {}),
         whiteFlagIndex,
         payloadType: payload?.type,
         inclusionState: LedgerInclusion.NoTransaction,
@@ -155,6 +161,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     const conflict = (conflictReason: number, details: string) =>
       referenced.push({
         blockId: cone.blockId,
+        parents: cone.block.parents,
         whiteFlagIndex,
         payloadType: payload?.type,
         inclusionState: LedgerInclusion.Conflicting,
@@ -229,6 +236,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     });
     referenced.push({
       blockId: cone.blockId,
+      parents: cone.block.parents,
       whiteFlagIndex,
       payloadType: payload.type,
       inclusionState: LedgerInclusion.Included,

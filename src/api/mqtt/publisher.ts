@@ -1,5 +1,4 @@
 import { addressToBech32 } from "../../codec/address.js";
-import { parentsOfBlockBytes } from "../../codec/block.js";
 import { fromHex, toHex } from "../../codec/hex.js";
 import { OUTPUT_ID_LENGTH } from "../../codec/ids.js";
 import { decodeOutput, outputToJson } from "../../codec/outputs/output.js";
@@ -85,12 +84,6 @@ function unlockAddresses(output: Output): [UnlockConditionName, Parameters<typeo
 function payloadBytes(bytes: Uint8Array): Uint8Array {
   const start = 2 + 32 * bytes[1]! + 4;
   return bytes.subarray(start, bytes.length - 8);
-}
-
-/** The index of the milestone a milestone block carries (TIP-29: payload type u32, then index u32). */
-function milestoneIndexOf(bytes: Uint8Array): number {
-  const p = payloadBytes(bytes);
-  return new DataView(p.buffer, p.byteOffset, p.byteLength).getUint32(4, true);
 }
 
 export class EventPublisher {
@@ -219,22 +212,20 @@ export class EventPublisher {
     const all = b.hasSubscribers(Topic.BlockMetadataReferenced);
     const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(toHex(r.blockId))));
     if (wanted.length === 0) return;
-    const bytes = await Promise.all(wanted.map((r) => this.node.tangle.getBlockBytes(r.blockId)));
     for (let i = 0; i < wanted.length; i++) {
       // a wide milestone is published in slices, so intake and the other topics' deliveries
       // go on in between (white-flag order holds: the slices are in order)
       if (i > 0 && i % PUBLISH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const r = wanted[i]!;
-      const block = bytes[i];
-      if (!block) continue;
       const id = toHex(r.blockId);
+      // parents and milestone index come with the white-flag result: no block is read back
       const meta: BlockMetadataJson = {
         blockId: id,
-        parents: parentsOfBlockBytes(block).map(toHex),
+        parents: r.parents.map(toHex),
         isSolid: true,
         referencedByMilestoneIndex: milestone.index,
       };
-      if (r.payloadType === PayloadType.Milestone) meta.milestoneIndex = milestoneIndexOf(block);
+      if (r.milestoneIndex !== undefined) meta.milestoneIndex = r.milestoneIndex;
       meta.ledgerInclusionState = LEDGER_INCLUSION_STATES[r.inclusionState] ?? "noTransaction";
       if (meta.ledgerInclusionState === "conflicting") meta.conflictReason = r.conflictReason;
       meta.whiteFlagIndex = r.whiteFlagIndex;
