@@ -27,6 +27,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DEFAULT_DASHBOARD_DIR } from "../src/api/dashboard.js";
 import { buildServer } from "../src/api/server.js";
+import { encodePayload } from "../src/codec/payload.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
@@ -42,6 +43,13 @@ const argN = (name: string, def: number) => {
 const SECONDS = argN("--seconds", 6);
 const ROUNDS = argN("--rounds", 2);
 const RATE = argN("--rate", 0);
+/**
+ * `--load core` (default): bench core's load, blocks submitted inside this process
+ * (`node.submitBlock`, 256 in flight, payloads encoded before the clock starts and framed around
+ * the node's tips), so the machine's cores are the node's and Chromium's only. `--load http`:
+ * bench events' load, JSON over HTTP from a worker thread, which shares the cores with both.
+ */
+const LOAD = args.includes("--load") ? args[args.indexOf("--load") + 1] : "core";
 /**
  * The phases of a round: no page (the baseline), a static page (the node's info as JSON: what a
  * headless Chromium showing anything costs on these cores, for reference), the Live tangle.
@@ -87,6 +95,48 @@ function descendantsCpuSeconds(): number {
   return sum / 100;
 }
 
+/**
+ * Bench core's way in: tagged-data payloads encoded before the clock starts, each framed around
+ * the node's tips when submitted, 256 in flight, for `seconds`.
+ */
+async function coreLoad(
+  node: LedgerNode,
+  seconds: number,
+  firstSeq: number,
+): Promise<{ accepted: number; failed: number; seconds: number }> {
+  const payloads = Array.from({ length: 150_000 }, (_, i) =>
+    encodePayload({ type: 5, tag: new TextEncoder().encode(`bench-${firstSeq + i}`), data: new Uint8Array(0) }),
+  );
+  let next = 0;
+  let accepted = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  const until = t0 + seconds * 1000;
+  const client = async () => {
+    while (performance.now() < until && next < payloads.length) {
+      const payloadBytes = payloads[next++]!;
+      const parents = node.tangle.selectParents();
+      const bytes = new Uint8Array(2 + 32 * parents.length + 4 + payloadBytes.length + 8);
+      bytes[0] = 2;
+      bytes[1] = parents.length;
+      parents.forEach((p, i) => {
+        bytes.set(p, 2 + 32 * i);
+      });
+      const at = 2 + 32 * parents.length;
+      new DataView(bytes.buffer).setUint32(at, payloadBytes.length, true);
+      bytes.set(payloadBytes, at + 4);
+      try {
+        await node.submitBlock(bytes);
+        accepted++;
+      } catch {
+        failed++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 256 }, client));
+  return { accepted, failed, seconds: (performance.now() - t0) / 1000 };
+}
+
 /** A number from a `data-*` attribute of the tangle's figure. */
 async function figure(page: Page, name: string): Promise<number> {
   return Number(await page.locator("figure[data-drawn]").getAttribute(`data-${name}`));
@@ -117,7 +167,9 @@ async function main(): Promise<void> {
   try {
     // warm-up: the JIT, LevelDB's first files, the first milestones
     let seq = 0;
-    await load({ port, rate, seconds: 2, firstSeq: seq, dataBytes: 0 });
+    const phaseLoad = (seconds: number, firstSeq: number) =>
+      LOAD === "http" ? load({ port, rate, seconds, firstSeq, dataBytes: 0 }) : coreLoad(node, seconds, firstSeq);
+    await phaseLoad(2, seq);
     seq += 1_000_000;
     for (let round = 0; round < ROUNDS; round++) {
       for (const phase of PHASES) {
@@ -140,7 +192,7 @@ async function main(): Promise<void> {
         }
         const seenBefore = tangle ? await figure(page!, "seen") : 0;
         const cpuBefore = descendantsCpuSeconds();
-        const r = await load({ port, rate, seconds: SECONDS, firstSeq: seq, dataBytes: 0 });
+        const r = await phaseLoad(SECONDS, seq);
         seq += 1_000_000;
         if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
         rates[phase].push(r.accepted / r.seconds);
