@@ -117,6 +117,7 @@ async function main(): Promise<void> {
       `ledger-node: network "${node.tangle.protocolParameters.networkName}", data in ${options.dataDir}, milestone ${node.tangle.latestMilestone.index}, ${role}`,
     );
     console.log(`API: ${url}`);
+    console.log(`dashboard: ${url}/dashboard`);
     console.log(`P2P: peer ID ${network.peerId}, listening on ${network.listenAddresses().join(" ")}`);
     if (node.isCoordinator) console.log(`network config for followers: ${options.dataDir}/network.json`);
     console.log(`events: ws://${options.apiHost}:${options.apiPort}/api/mqtt/v1 (MQTT over WebSocket)`);
