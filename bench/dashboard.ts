@@ -21,7 +21,7 @@
  * CPU shows in the node's figure, as it would for an operator running both on one machine.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -51,6 +51,12 @@ const RATE = argN("--rate", 0);
  */
 const LOAD = args.includes("--load") ? args[args.indexOf("--load") + 1] : "core";
 /**
+ * `--profile FILE`: the Live tangle page's main thread profiled by Chromium's own profiler (CDP
+ * `Profiler`) during its phases, written to FILE (a .cpuprofile, which Chromium's DevTools open),
+ * and the functions that took the most of it printed.
+ */
+const PROFILE = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
+/**
  * The phases of a round: no page (the baseline), a static page (the node's info as JSON: what a
  * headless Chromium showing anything costs on these cores, for reference), the Live tangle.
  */
@@ -65,9 +71,14 @@ const median = (xs: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** Clock ticks of every process below this one (Chromium's), from /proc; 0 where there is none. */
-function descendantsCpuSeconds(): number {
-  if (!existsSync("/proc/self/stat")) return 0;
+/**
+ * CPU seconds of every process below this one (Chromium's), from /proc, by process ID with
+ * Chromium's process type (`--type=renderer`, `gpu-process`, `utility`; "browser" for the one
+ * without); empty where there is no /proc.
+ */
+function descendantsCpu(): Map<number, { type: string; seconds: number }> {
+  const out = new Map<number, { type: string; seconds: number }>();
+  if (!existsSync("/proc/self/stat")) return out;
   const parents = new Map<number, number>();
   const ticks = new Map<number, number>();
   for (const name of readdirSync("/proc")) {
@@ -82,18 +93,40 @@ function descendantsCpuSeconds(): number {
       // a process that ended meanwhile
     }
   }
-  let sum = 0;
   for (const [pid, t] of ticks) {
     for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
-      if (p === process.pid) {
-        sum += t;
-        break;
+      if (p !== process.pid) continue;
+      let type = "browser";
+      try {
+        type = /--type=([a-z-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, "utf8"))?.[1] ?? "browser";
+      } catch {
+        // ended meanwhile
       }
+      // USER_HZ is 100 on Linux
+      out.set(pid, { type, seconds: t / 100 });
+      break;
     }
   }
-  // USER_HZ is 100 on Linux
-  return sum / 100;
+  return out;
 }
+
+/**
+ * Chromium's CPU seconds between two readings, by process type: the processes alive at the
+ * second (one that ended meanwhile, the previous page's renderer say, takes its time along
+ * rather than making the sum negative).
+ */
+function cpuBetween(
+  before: Map<number, { type: string; seconds: number }>,
+  after: Map<number, { type: string; seconds: number }>,
+): Map<string, number> {
+  const byType = new Map<string, number>();
+  for (const [pid, a] of after) {
+    byType.set(a.type, (byType.get(a.type) ?? 0) + a.seconds - (before.get(pid)?.seconds ?? 0));
+  }
+  return byType;
+}
+
+const totalOf = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 /**
  * Bench core's way in: tagged-data payloads encoded before the clock starts, each framed around
@@ -137,6 +170,38 @@ async function coreLoad(
   return { accepted, failed, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** What CDP's `Profiler.stop` answers, as far as read here. */
+interface Profile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The page's main thread by function (self time), over every profile, per second of load. */
+function printProfile(profiles: Profile[], loadSeconds: number): void {
+  const self = new Map<string, number>();
+  let total = 0;
+  for (const p of profiles) {
+    const names = new Map<number, string>();
+    for (const n of p.nodes) {
+      const file = n.callFrame.url.split("/").at(-1) ?? "";
+      names.set(n.id, `${n.callFrame.functionName || "(anonymous)"} ${file}:${n.callFrame.lineNumber + 1}`);
+    }
+    p.samples.forEach((id, i) => {
+      const ms = (p.timeDeltas[i] ?? 0) / 1000;
+      const name = names.get(id)!;
+      if (name.startsWith("(idle)")) return;
+      total += ms;
+      self.set(name, (self.get(name) ?? 0) + ms);
+    });
+  }
+  console.log(
+    `the page's main thread, busy ${((total / 1000 / loadSeconds) * 100).toFixed(1)}% of a core; by self time:`,
+  );
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    console.log(`  ${((ms / 1000 / loadSeconds) * 100).toFixed(2).padStart(6)}%  ${name}`);
+}
+
 /** A number from a `data-*` attribute of the tangle's figure. */
 async function figure(page: Page, name: string): Promise<number> {
   return Number(await page.locator("figure[data-drawn]").getAttribute(`data-${name}`));
@@ -159,6 +224,10 @@ async function main(): Promise<void> {
   const rates: Record<Phase, number[]> = { none: [], static: [], tangle: [] };
   /** Chromium's CPU seconds, and the seconds of load, in the phases with a page. */
   const cpu: Record<Phase, number> = { none: 0, static: 0, tangle: 0 };
+  /** Chromium's CPU seconds in the Live tangle phases, by process type. */
+  const tangleCpuByType = new Map<string, number>();
+  /** The page's profiles (CDP `Profiler.Profile`), one per Live tangle phase. */
+  const profiles: Profile[] = [];
   const seconds: Record<Phase, number> = { none: 0, static: 0, tangle: 0 };
   const received: number[] = [];
   let drawnMax = 0;
@@ -191,19 +260,38 @@ async function main(): Promise<void> {
             await page.locator('figure[data-milestones]:not([data-milestones="0"])').waitFor({ timeout: 10_000 });
         }
         const seenBefore = tangle ? await figure(page!, "seen") : 0;
-        const cpuBefore = descendantsCpuSeconds();
+        const askedBefore = tangle ? await figure(page!, "asked-referenced") : 0;
+        const cdp = tangle && PROFILE ? await context.newCDPSession(page!) : undefined;
+        if (cdp) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.start");
+        }
+        const cpuBefore = descendantsCpu();
         const r = await phaseLoad(SECONDS, seq);
         seq += 1_000_000;
         if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
         rates[phase].push(r.accepted / r.seconds);
         if (page) {
-          cpu[phase] += descendantsCpuSeconds() - cpuBefore;
+          const used = cpuBetween(cpuBefore, descendantsCpu());
+          cpu[phase] += totalOf(used);
           seconds[phase] += r.seconds;
+          if (tangle) for (const [type, s] of used) tangleCpuByType.set(type, (tangleCpuByType.get(type) ?? 0) + s);
+        }
+        if (cdp) {
+          const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
+          profiles.push(profile);
+          await cdp.detach();
         }
         if (page && tangle) {
           // the last events of the phase, and the page's next rendering of its counts (every second)
           await new Promise((res) => setTimeout(res, 1500));
           redrawCosts.push(await figure(page, "redraw-cost"));
+          // sampling, the page learns what is referenced from the blocks it asks about: some must be
+          const sampling = (await page.locator("figure[data-drawn]").getAttribute("data-sampling")) === "true";
+          const asked = (await figure(page, "asked-referenced")) - askedBefore;
+          if (PROFILE) console.log(`round ${round}: sampling ${sampling}, asked blocks seen referenced: ${asked}`);
+          if (sampling && asked === 0)
+            problems.push("the page sampled, and none of the blocks it asked about was seen referenced");
           // the milestones of the phase reach the page too: the share is of the blocks submitted
           received.push(Math.min(1, ((await figure(page, "seen")) - seenBefore) / r.accepted));
           drawnMax = Math.max(drawnMax, await figure(page, "drawn"));
@@ -264,6 +352,14 @@ async function main(): Promise<void> {
       },
     ],
   );
+  const byType = [...tangleCpuByType]
+    .sort((a, b) => b[1] - a[1])
+    .map(([type, s]) => `${type} ${((s / seconds.tangle) * 100).toFixed(1)}%`);
+  console.log(`Chromium's CPU with the Live tangle open, by process: ${byType.join(", ")} of a core`);
+  if (PROFILE && profiles.length > 0) {
+    await writeFile(PROFILE, JSON.stringify(profiles.at(-1)));
+    printProfile(profiles, seconds.tangle);
+  }
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exitCode = 1;
   printFigures("dashboard", {

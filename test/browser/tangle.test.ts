@@ -13,7 +13,9 @@ import { DashboardSession } from "./helpers/browser.js";
  * milestone's block is marked as one, Pause freezes the drawing while the counts go on, a click
  * on a milestone's node in the canvas selects it with a link to its explorer page. No console
  * error (the CSP refuses injected styles: the build strips force-graph's), no serious axe
- * violation, a screenshot.
+ * violation, a screenshot. Under heavy traffic (a node without PoW taking blocks as fast as a
+ * few dozen clients send them) the page samples, says so, and learns which of its blocks are
+ * referenced from the few it asks about (`block-metadata/{id}`).
  */
 
 const INTERVAL_MS = 1000;
@@ -28,6 +30,10 @@ async function figure(page: Page, name: string): Promise<number> {
 
 /** Submits a tagged-data block as JSON (the node fills parents and nonce); its block ID. */
 async function submit(url: string): Promise<string> {
+  return (await submitBody(url)).blockId as string;
+}
+
+async function submitBody(url: string): Promise<Json> {
   const res = await fetch(`${url}/api/core/v2/blocks`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -38,7 +44,7 @@ async function submit(url: string): Promise<string> {
   });
   const body = (await res.json()) as Json;
   assert.equal(res.status, 201, JSON.stringify(body));
-  return body.blockId as string;
+  return body;
 }
 
 /**
@@ -184,5 +190,80 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
       `/dashboard/explorer/block/${id}`,
     );
     await p.check("tangle-selected");
+  });
+});
+
+describe("the Live tangle page under heavy traffic", { timeout: 120_000 }, () => {
+  let s: DashboardSession;
+
+  before(async () => {
+    s = await DashboardSession.start("tangle-sampling", [
+      "--milestone-interval",
+      String(INTERVAL_MS),
+      "--min-pow-score",
+      "0",
+    ]);
+  });
+  after(async () => {
+    await s?.close();
+  });
+
+  it("samples above 250 blocks a second, says so, and marks sampled blocks referenced from those it asks about", async () => {
+    const p = await s.newPage();
+    await p.goto("/dashboard/tangle");
+    await p.page
+      .locator('[data-state="milestone"]')
+      .first()
+      .waitFor({ timeout: 5 * INTERVAL_MS });
+    assert.equal(await p.page.locator("figure[data-drawn]").getAttribute("data-sampling"), "false");
+    // 16 clients for 4 s: well above 250 blocks a second on any machine that runs these tests
+    // (the node holds 64 connections of one address, the browser's among them)
+    let sent = 0;
+    const until4s = Date.now() + 4000;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (Date.now() < until4s) {
+          await submitBody(s.node.url);
+          sent++;
+        }
+      }),
+    );
+    assert.ok(sent > 1000, `${sent} blocks sent in 4 s`);
+    await p.page.locator('figure[data-sampling="true"]').waitFor({ timeout: 2_000 });
+    await p.page
+      .locator("p[data-sampling]")
+      .getByText(/^Sampling: the node takes in/)
+      .waitFor();
+    // the page read fewer blocks than were sent, and drew its window at most
+    assert.ok((await figure(p.page, "seen")) < sent, "sampled, not every block read");
+    assert.ok((await figure(p.page, "drawn")) <= 1000);
+    // the blocks it asked about are referenced by the next milestones, and so is their past
+    // cone in the window: referenced blocks drawn, beyond the milestones' own
+    await until(
+      async () => ((await figure(p.page, "asked-referenced")) > 0 ? true : undefined),
+      6 * INTERVAL_MS,
+      "an asked block seen referenced",
+    );
+    await until(
+      async () => ((await figure(p.page, "referenced")) >= 10 ? true : undefined),
+      4 * INTERVAL_MS,
+      "sampled blocks marked referenced",
+    );
+    // the newest blocks, asked about first, turn referenced in the list too, as the node has them
+    const id = await until(
+      async () =>
+        (await p.page
+          .locator('.latest-blocks [data-state="referenced"]')
+          .first()
+          .getAttribute("data-block-id", {
+            timeout: 500,
+          })
+          .catch(() => null)) ?? undefined,
+      6 * INTERVAL_MS,
+      "a referenced block among the newest listed",
+    );
+    const meta = await s.node.json(`/api/core/v2/blocks/${id}/metadata`);
+    assert.equal(typeof meta.referencedByMilestoneIndex, "number", `${id} referenced for the node too`);
+    await p.check("tangle-sampling");
   });
 });

@@ -11,11 +11,22 @@ export interface BaseTokenFormat {
   useMetricPrefix: boolean;
 }
 
+/**
+ * The locale's number formats by fraction digits, made once: `toLocaleString` with options builds
+ * an `Intl.NumberFormat` at each call, which the live pages, rewriting their counts every second,
+ * felt (the Live tangle's main thread, bench dashboard).
+ */
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
 /** Thousands separators of the user's locale. */
 export function formatNumber(n: number | bigint, maximumFractionDigits = 0): string {
-  return typeof n === "bigint"
-    ? n.toLocaleString(undefined)
-    : n.toLocaleString(undefined, { maximumFractionDigits, minimumFractionDigits: 0 });
+  let format = numberFormats.get(maximumFractionDigits);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(undefined, { maximumFractionDigits, minimumFractionDigits: 0 });
+    // (a caller's fraction digits are few: 0 to a handful)
+    if (numberFormats.size < 16) numberFormats.set(maximumFractionDigits, format);
+  }
+  return format.format(n);
 }
 
 /** A percentage of 0-100 with one decimal. */

@@ -183,6 +183,8 @@ export class EventPublisher {
   }
 
   private blockSolid(blockId: Uint8Array): void {
+    // every block turns solid: no hex and no topic string for it when nobody follows any block's metadata
+    if (!this.broker.hasSubscribersUnder("block-metadata")) return;
     const topic = blockMetadataTopic(toHex(blockId));
     if (!this.broker.hasSubscribers(topic)) return;
     blockMetadata(this.node.tangle, blockId).then(
@@ -210,6 +212,8 @@ export class EventPublisher {
   private async referencedBlocks(milestone: MilestoneInfo, result: WhiteFlagResult): Promise<void> {
     const b = this.broker;
     const all = b.hasSubscribers(Topic.BlockMetadataReferenced);
+    // nobody follows any block's metadata: no hex and no topic string per referenced block
+    if (!all && !b.hasSubscribersUnder("block-metadata")) return;
     const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(toHex(r.blockId))));
     if (wanted.length === 0) return;
     for (let i = 0; i < wanted.length; i++) {

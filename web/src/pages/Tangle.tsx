@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Card, Stats } from "../components";
-import { type MilestoneInfoEvent, Topics } from "../events";
+import { events, type MilestoneInfoEvent, Topics } from "../events";
 import { formatNumber, shortHex } from "../format";
 import { useEvent, useJsonEvent, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
@@ -13,8 +13,8 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
  * The live tangle, as Hornet's node-dashboard shows it in its visualizer: the recent blocks
  * drawn as a DAG as the event API announces them (README, Event API): `blocks` (each block's
  * bytes: the page reads its ID, parents and payload type), `block-metadata/referenced`
- * (referenced or conflicting, TIP-2 white-flag) and `milestone-info/confirmed`. Three topics
- * and no per-block subscription, whatever the traffic.
+ * (referenced or conflicting, TIP-2 white-flag) and `milestone-info/confirmed`; under heavy
+ * traffic `block-metadata/{id}` of a few blocks (below).
  *
  * Bounded and throttled: the window keeps the last WINDOW blocks; events update it as they
  * come, and the graph and the text are redrawn from it on an animation frame at most every
@@ -22,15 +22,22 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
  * (a full window under heavy traffic: the page must not take the CPU of the node it watches,
  * bench/dashboard.ts). A background tab, which gets no frames, redraws nothing.
  *
- * Sampled under heavy traffic: receiving every block costs the browser about a tenth of a core
- * per thousand blocks a second, far more than a window of WINDOW blocks can show. When the node
- * takes in more than SAMPLE_ABOVE blocks a second (its own figure, `GET /api/core/v2/info`), the
- * page follows `blocks` in bursts of BURST_MS every CYCLE_MS, and `block-metadata/referenced`
- * from each burst until the milestone after it is confirmed, so the blocks of a burst are seen
- * referenced; the page says so, and its rates are then the node's. Pause freezes the
- * drawing (the window and the counters go on), so a block can be picked; a click on a block
- * selects it, and its explorer page is one link away. Everything the canvas shows is also in
- * words: the counts, a legend, the newest blocks as links, the selected block.
+ * Sampled under heavy traffic: every block received costs the browser (MQTT decoding, the ID's
+ * hash, a place in the layout), and a window of WINDOW blocks shows no more than WINDOW of them.
+ * When more than SAMPLE_ABOVE blocks arrive on `blocks` within a second (the page's own count:
+ * the info route's figure lags by a milestone or more), the page follows `blocks` in bursts of
+ * BURST_MS or WINDOW blocks, whichever is first, every CYCLE_MS (FAST_CYCLE_MS above FAST_ABOVE
+ * blocks a second), until a burst sees fewer than SAMPLE_BELOW a second; a burst is laid out
+ * and drawn once, when it ends. Meanwhile it leaves `block-metadata/referenced` (every
+ * referenced block's metadata: as many messages as `blocks` itself) and asks
+ * `block-metadata/{id}` of a few sampled blocks instead (WATCHED at once, newest first): a
+ * referenced block marks its past cone in the window referenced too (TIP-2: a milestone
+ * references the whole past cone of its parents), and transactions are asked first, as only
+ * their own metadata can say conflicting. The page says so, and its rates are then the node's.
+ *
+ * Pause freezes the drawing (the window and the counters go on), so a block can be picked; a
+ * click on a block selects it, and its explorer page is one link away. Everything the canvas
+ * shows is also in words: the counts, a legend, the newest blocks as links, the selected block.
  */
 
 /** Blocks kept and drawn at most. */
@@ -39,14 +46,18 @@ const WINDOW = 1000;
 const REDRAW_MS = 250;
 /** Share of one core the graph's redraws may take: after a redraw that cost c ms, the next waits c / DRAW_SHARE ms. */
 const DRAW_SHARE = 0.04;
-/** Blocks a second (the node's figure) above which the page samples, and below which it stops again. */
+/** Blocks a second (as they arrive) above which the page samples, and below which (in a burst) it stops again. */
 const SAMPLE_ABOVE = 250;
 const SAMPLE_BELOW = 150;
-/** When sampling: a burst of blocks every CYCLE_MS, lasting BURST_MS. */
+/** When sampling: a burst of blocks every CYCLE_MS, lasting BURST_MS or WINDOW blocks, whichever is first. */
 const BURST_MS = 1000;
 const CYCLE_MS = 5000;
-/** When sampling: how long after a burst `block-metadata/referenced` is followed at most. */
-const REFERENCED_TAIL_MS = 3000;
+/** Blocks a second (the node's figure or the last burst's) above which bursts are FAST_CYCLE_MS apart. */
+const FAST_ABOVE = 2000;
+const FAST_CYCLE_MS = 10_000;
+/** When sampling: `block-metadata/{id}` subscriptions at once, and how long one waits for its block to be referenced. */
+const WATCHED = 16;
+const WATCH_MS = 30_000;
 /** Newest blocks listed in words. */
 const LISTED = 8;
 
@@ -87,7 +98,11 @@ function SelectedBlock({ node }: { node: TangleNode }) {
           ["Payload", payloadWords(node.payloadType), "selected-payload"],
           [
             "Referenced by milestone",
-            node.referencedBy === undefined ? "not yet" : formatNumber(node.referencedBy),
+            node.referencedBy === undefined
+              ? "not yet"
+              : node.referencedAtLatest
+                ? `${formatNumber(node.referencedBy)} or an earlier one (seen through a block that approves it)`
+                : formatNumber(node.referencedBy),
             "selected-referenced-by",
           ],
           ["Parents", String(node.parents.length), "selected-parents"],
@@ -145,6 +160,8 @@ export function Tangle() {
       requestAnimationFrame(() => {
         scheduled.current = false;
         if (!alive.current) return;
+        // a burst running (or about to, the page just saw it is one): drawn once it ends
+        if (burst.current !== undefined || trigger.current !== undefined) return;
         lastRedraw.current = performance.now();
         setVersion((v) => v + 1);
       });
@@ -155,46 +172,79 @@ export function Tangle() {
   const { data: info } = useNodeInfo();
   const nodeRate = info?.metrics.blocksPerSecond;
   const [sampling, setSampling] = useState(false);
-  useEffect(() => {
-    if (nodeRate === undefined) return;
-    if (!sampling && nodeRate > SAMPLE_ABOVE) setSampling(true);
-    else if (sampling && nodeRate < SAMPLE_BELOW) setSampling(false);
-  }, [nodeRate, sampling]);
-  const [follow, setFollow] = useState({ blocks: true, referenced: true });
-  const confirmedRef = useRef<number | undefined>(undefined);
+  /** Blocks a second as the page last saw them arrive (a second of following, or the last burst). */
+  const seenRate = useRef(0);
+  /**
+   * While every block is followed, the times of the last SAMPLE_ABOVE arrivals (a ring): when they
+   * span less than a second, the page samples (its own trigger, before the info route says so),
+   * and they make the first burst.
+   */
+  const arrivals = useRef({ times: new Float64Array(SAMPLE_ABOVE), next: 0, filled: false });
+  const trigger = useRef<{ at: number; count: number } | undefined>(undefined);
+  const rate = Math.max(nodeRate ?? 0, seenRate.current);
+  const [followBlocks, setFollowBlocks] = useState(true);
+  /** The running burst: when it began, the blocks it brought, its end (undefined between bursts). */
+  const burst = useRef<{ at: number; count: number; from: number; counted: number; end: () => void } | undefined>(
+    undefined,
+  );
+  const [cycleMs, setCycleMs] = useState(CYCLE_MS);
   useEffect(() => {
     if (!sampling) {
-      setFollow({ blocks: true, referenced: true });
+      setFollowBlocks(true);
       return;
     }
     let stopped = false;
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    const later = (ms: number, f: () => void) => timers.push(setTimeout(() => !stopped && f(), ms));
-    const burst = () => {
-      setFollow({ blocks: true, referenced: true });
-      later(BURST_MS, () => {
-        setFollow({ blocks: false, referenced: true });
-        // the milestone after the burst's last block: two confirmations on (one may have been
-        // issued before the burst ended), or the tail's end
-        const until = (confirmedRef.current ?? 0) + 2;
-        const tailEnd = Date.now() + REFERENCED_TAIL_MS;
-        const tail = () => {
-          if ((confirmedRef.current ?? 0) >= until || Date.now() >= tailEnd)
-            setFollow({ blocks: false, referenced: false });
-          else later(100, tail);
-        };
-        tail();
-      });
-      later(CYCLE_MS, burst);
+    let endTimer: ReturnType<typeof setTimeout> | undefined;
+    let nextTimer: ReturnType<typeof setTimeout> | undefined;
+    const begin = (carried = { at: performance.now(), count: 0 }) => {
+      if (stopped) return;
+      const b = {
+        ...carried,
+        // the rate is measured from the burst's own start (a carried one began at a slower pace)
+        from: performance.now(),
+        counted: 0,
+        end: () => {
+          if (burst.current !== b) return;
+          burst.current = undefined;
+          clearTimeout(endTimer);
+          const now = performance.now();
+          seenRate.current =
+            b.counted >= 50
+              ? (b.counted * 1000) / Math.max(1, now - b.from)
+              : (b.count * 1000) / Math.max(1, now - b.at);
+          setFollowBlocks(false);
+          // the burst's blocks drawn at once, laid out once
+          schedule();
+          // traffic that calmed down: every block followed again
+          if (seenRate.current < SAMPLE_BELOW) {
+            setSampling(false);
+            return;
+          }
+          // the next burst a cycle after this one began, the cycle by the rate this one saw
+          const cycle = seenRate.current > FAST_ABOVE ? FAST_CYCLE_MS : CYCLE_MS;
+          setCycleMs(cycle);
+          nextTimer = setTimeout(() => begin(), Math.max(0, b.at + cycle - now));
+        },
+      };
+      burst.current = b;
+      setFollowBlocks(true);
+      endTimer = setTimeout(b.end, Math.max(0, BURST_MS - (performance.now() - b.at)));
     };
-    burst();
+    // the first burst: the arrivals that made the page sample, if they did
+    begin(trigger.current);
+    trigger.current = undefined;
     return () => {
       stopped = true;
-      for (const t of timers) clearTimeout(t);
+      burst.current = undefined;
+      clearTimeout(endTimer);
+      clearTimeout(nextTimer);
     };
   }, [sampling]);
 
-  useEvent(follow.blocks ? Topics.blocks : undefined, (bytes) => {
+  useEvent(followBlocks ? Topics.blocks : undefined, (bytes) => {
+    const b = burst.current;
+    // what arrives after a burst's end, before the node has the unsubscription, is dropped unread
+    if (sampling && b === undefined) return;
     let block: ReturnType<typeof readBlock>;
     try {
       block = readBlock(bytes);
@@ -203,14 +253,90 @@ export function Tangle() {
       if (malformed.current++ === 0) console.warn(`an event on blocks is not a block: ${(e as Error).message}`);
       return;
     }
-    if (model.add(block, Date.now())) schedule();
+    // a burst is drawn when it ends (one layout of its blocks rather than one per redraw slot)
+    if (model.add(block, Date.now()) && b === undefined) schedule();
+    if (b !== undefined) {
+      b.counted++;
+      if (++b.count >= WINDOW) b.end();
+    } else if (!sampling) {
+      const now = performance.now();
+      const a = arrivals.current;
+      const oldest = a.times[a.next]!;
+      a.times[a.next] = now;
+      a.next = (a.next + 1) % SAMPLE_ABOVE;
+      if (a.next === 0) a.filled = true;
+      if (a.filled && now - oldest < 1000 && trigger.current === undefined) {
+        seenRate.current = (SAMPLE_ABOVE * 1000) / Math.max(1, now - oldest);
+        trigger.current = { at: oldest, count: SAMPLE_ABOVE };
+        setSampling(true);
+      }
+    }
   });
-  useJsonEvent<ReferencedMetadata>(follow.referenced ? Topics.blockMetadataReferenced : undefined, (meta) => {
+  useJsonEvent<ReferencedMetadata>(sampling ? undefined : Topics.blockMetadataReferenced, (meta) => {
     if (model.referenced(meta, Date.now())) schedule();
   });
+
+  // when sampling: a few sampled blocks' own metadata, asked between bursts (refs and plain
+  // calls, not state: an answer must not cost a rendering of the page)
+  const watched = useRef(new Map<string, { until: number; off: () => void }>());
+  const givenUp = useRef(new Set<string>());
+  /** Asked blocks found referenced (each marked its cone), since the page opened. */
+  const answered = useRef(0);
+  const samplingNow = useRef(sampling);
+  samplingNow.current = sampling;
+  const unwatch = useCallback((id: string) => {
+    watched.current.get(id)?.off();
+    watched.current.delete(id);
+  }, []);
+  const rewatchTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const rewatch = useCallback(() => {
+    const w = watched.current;
+    if (!samplingNow.current) {
+      for (const id of [...w.keys()]) unwatch(id);
+      givenUp.current.clear();
+      return;
+    }
+    // the blocks of a running burst are new: asked once it ended
+    if (burst.current !== undefined || !alive.current) return;
+    const now = Date.now();
+    for (const [id, entry] of [...w]) {
+      if (!model.get(id)) unwatch(id);
+      else if (now > entry.until) {
+        unwatch(id);
+        givenUp.current.add(id);
+      }
+    }
+    // the given-up set holds window blocks only
+    for (const id of givenUp.current) if (!model.get(id)) givenUp.current.delete(id);
+    for (const id of model.worthAsking(WATCHED - w.size, (id) => w.has(id) || givenUp.current.has(id))) {
+      const off = events.subscribeJson<ReferencedMetadata>(Topics.blockMetadata(id), (meta) => {
+        // the answer at subscription may be of a block not referenced yet: it is waited for
+        if (typeof meta.referencedByMilestoneIndex !== "number") return;
+        model.referenced(meta, Date.now());
+        model.referencedCone(id, meta.referencedByMilestoneIndex);
+        answered.current++;
+        unwatch(id);
+        schedule();
+        // the answers of one milestone come together: one new round for them
+        if (rewatchTimer.current === undefined)
+          rewatchTimer.current = setTimeout(() => {
+            rewatchTimer.current = undefined;
+            rewatch();
+          }, 50);
+      });
+      w.set(id, { until: now + WATCH_MS, off });
+    }
+  }, []);
+  useEffect(rewatch, [sampling, followBlocks, confirmed]);
+  useEffect(
+    () => () => {
+      clearTimeout(rewatchTimer.current);
+      for (const id of [...watched.current.keys()]) unwatch(id);
+    },
+    [],
+  );
   useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
     if (!Number.isInteger(m.index)) return;
-    confirmedRef.current = m.index;
     setConfirmed(m.index);
   });
   // the rates move on when nothing arrives (the text only: the graph is redrawn for new events)
@@ -262,9 +388,12 @@ export function Tangle() {
           </output>
         </div>
         {sampling && (
-          <p class="muted" data-sampling="true">
-            Sampling: the node takes in {formatNumber(nodeRate ?? 0)} blocks a second, more than a drawing shows, so the
-            page follows them {BURST_MS / 1000} s in every {CYCLE_MS / 1000} s (and spares its own and the node's work).
+          <p class="muted" data-sampling="true" data-cycle-ms={cycleMs}>
+            Sampling: the node takes in {formatNumber(rate)} blocks a second, more than a drawing shows, so the page
+            follows them for {BURST_MS / 1000} s or {formatNumber(WINDOW)} blocks, whichever comes first, every{" "}
+            {cycleMs / 1000} s (and spares its own and the node's work). Whether they are referenced it asks of{" "}
+            {WATCHED} sampled blocks at a time, transactions first: a referenced block's ancestors are referenced too,
+            but only a transaction's own answer can mark it conflicting.
           </p>
         )}
         <figure
@@ -275,12 +404,15 @@ export function Tangle() {
           data-conflicting={f.conflicting}
           data-milestones={f.milestones}
           data-seen={f.seen}
+          data-sampling={String(sampling)}
+          data-asked-referenced={answered.current}
           data-redraw-ms={redraw.every}
           data-redraw-cost={Math.round(redraw.cost)}
         >
           <figcaption id="tangle-summary">{summary}</figcaption>
           <TangleGraph
             data={data}
+            paint={paused ? undefined : version}
             selectedId={selectedId}
             onSelect={select}
             onCost={onCost}

@@ -48,8 +48,10 @@ const MAX_FOLLOW_ZOOM = 3;
 const PAD = 20;
 
 export interface TangleGraphProps {
-  /** The drawn window (a new object to redraw). */
+  /** The drawn window (a new object to lay out and redraw). */
   data: { nodes: TangleNode[]; links: TangleLink[] };
+  /** Changed to repaint the same data (states changed, not the blocks): no new layout. */
+  paint?: number;
   selectedId: string | undefined;
   onSelect: (node: TangleNode) => void;
   /** Called after each update with its cost in ms (hand-over, layout, and drawing twice: the canvas and the hit-test canvas). */
@@ -67,7 +69,7 @@ function hoverLabel(node: TangleNode): HTMLElement {
   return el;
 }
 
-export function TangleGraph({ data, selectedId, onSelect, onCost, label, describedBy }: TangleGraphProps) {
+export function TangleGraph({ data, paint, selectedId, onSelect, onCost, label, describedBy }: TangleGraphProps) {
   const box = useRef<HTMLDivElement>(null);
   const graph = useRef<ForceGraph<TangleNode, TangleLink> | undefined>(undefined);
   const selected = useRef(selectedId);
@@ -260,6 +262,19 @@ export function TangleGraph({ data, selectedId, onSelect, onCost, label, describ
     handed.current = { at: start, awaitingCost: true, handOverMs: performance.now() - start };
     wake();
   }, [data, ready]);
+
+  // the same blocks in other states: drawn again as they lie (a new data set would be laid out
+  // again, LAYOUT_TICKS steps over the whole window, for a change of colours)
+  const painted = useRef(data);
+  useEffect(() => {
+    if (painted.current !== data) {
+      painted.current = data;
+      return;
+    }
+    const g = graph.current;
+    g?.nodeColor(g.nodeColor());
+    wake();
+  }, [paint]);
 
   // the selection ring
   useEffect(() => {

@@ -47,6 +47,14 @@ export interface TangleNode {
   depth: number;
   /** Index of the milestone that referenced it, when referenced. */
   referencedBy?: number;
+  /**
+   * Whether `referencedBy` is an upper bound: the block was seen referenced only through a
+   * descendant (TangleWindow.referencedCone), so a milestone at or before that one referenced it,
+   * and its ledger inclusion state is unknown (a transaction's may be conflicting).
+   */
+  referencedAtLatest?: boolean;
+  /** Whether its past cone in the window is marked referenced already (walked once at most). */
+  coneMarked?: boolean;
   x?: number;
   y?: number;
   vx?: number;
@@ -136,6 +144,10 @@ export class TangleWindow {
   private front = 0;
   /** Nodes and edges handed to the graph since the last fresh copies. */
   private handedOver = 0;
+  /** Bumped when a block enters or leaves the window: the drawn data's shape changed. */
+  private shape = 0;
+  /** The last data handed out, and the shape it had (the same object while the shape holds). */
+  private lastData: { shape: number; data: { nodes: TangleNode[]; links: TangleLink[] } } | undefined;
   private readonly counts: Record<BlockState, number> = { pending: 0, referenced: 0, conflicting: 0, milestone: 0 };
   private seen = 0;
   private newestMilestone: number | undefined;
@@ -160,6 +172,7 @@ export class TangleWindow {
       this.blocks.delete(oldest.id);
       this.counts[oldest.state]--;
     }
+    this.shape++;
     const node: TangleNode = {
       id: block.id,
       parents: block.parents,
@@ -201,8 +214,12 @@ export class TangleWindow {
     if (typeof meta.blockId !== "string") return false;
     this.references.mark(nowMs);
     const node = this.blocks.get(meta.blockId);
-    if (!node || node.referencedBy !== undefined) return false;
-    if (typeof meta.referencedByMilestoneIndex === "number") node.referencedBy = meta.referencedByMilestoneIndex;
+    // (a block's metadata before it is referenced, as a subscription to it answers at once, says nothing here)
+    if (!node || typeof meta.referencedByMilestoneIndex !== "number") return false;
+    // the block's own metadata: exact, also over an earlier inference from a descendant
+    if (node.referencedBy !== undefined && !node.referencedAtLatest) return false;
+    node.referencedBy = meta.referencedByMilestoneIndex;
+    delete node.referencedAtLatest;
     // a milestone's block stays marked as one once referenced (by the next milestone)
     if (node.state !== "milestone") {
       this.counts[node.state]--;
@@ -213,11 +230,68 @@ export class TangleWindow {
   }
 
   /**
+   * Marks the past cone in the window of a block referenced by `milestoneIndex` as referenced:
+   * a milestone references the whole past cone of its parents that no earlier milestone did
+   * (TIP-2, white-flag), so every ancestor of a referenced block is referenced, by that milestone
+   * or an earlier one (`referencedAtLatest`). Their ledger inclusion state is not known from
+   * this, so none is marked conflicting. Each block's cone is walked once at most, so the work
+   * is bounded by the window whatever the events. Returns how many blocks changed.
+   */
+  referencedCone(blockId: string, milestoneIndex: number): number {
+    const start = this.blocks.get(blockId);
+    if (!start || start.referencedBy === undefined || start.coneMarked) return 0;
+    let changed = 0;
+    const stack: TangleNode[] = [start];
+    start.coneMarked = true;
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      for (const p of n.parents) {
+        const parent = this.blocks.get(p);
+        if (!parent || parent.coneMarked) continue;
+        parent.coneMarked = true;
+        if (parent.referencedBy === undefined) {
+          parent.referencedBy = milestoneIndex;
+          parent.referencedAtLatest = true;
+          if (parent.state === "pending") {
+            this.counts.pending--;
+            parent.state = "referenced";
+            this.counts.referenced++;
+          }
+          changed++;
+        }
+        stack.push(parent);
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * Blocks whose own metadata would tell the page most, newest first, at most `n`: transactions
+   * whose inclusion state is not known (only their metadata can say conflicting), then pending
+   * blocks (a referenced one marks its cone, `referencedCone`). `skip` says which to leave out.
+   */
+  worthAsking(n: number, skip: (id: string) => boolean): string[] {
+    const all = [...this.blocks.values()];
+    const out: string[] = [];
+    for (const wantTransactions of [true, false]) {
+      for (let i = all.length - 1; i >= 0 && out.length < n; i--) {
+        const b = all[i]!;
+        const unknown = b.referencedBy === undefined || b.referencedAtLatest === true;
+        if (!unknown || b.state === "milestone" || skip(b.id) || out.includes(b.id)) continue;
+        if (wantTransactions ? b.payloadType === PayloadType.Transaction : b.referencedBy === undefined) out.push(b.id);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The window as force-graph's data: every block, and an edge to each parent still in the
    * window. Edges are made once and kept on their block (new objects at every redraw would each
    * take a colour of force-graph's hit-test registry, see RENEW_AFTER).
    */
   graphData(): { nodes: TangleNode[]; links: TangleLink[] } {
+    // the same blocks and edges: the same object (the graph then repaints, without a new layout)
+    if (this.lastData?.shape === this.shape) return this.lastData.data;
     if (this.handedOver >= RENEW_AFTER) this.renew();
     const nodes = [...this.blocks.values()];
     const links: TangleLink[] = [];
@@ -246,7 +320,9 @@ export class TangleWindow {
       }
       node.edges.length = kept;
     }
-    return { nodes, links };
+    const data = { nodes, links };
+    this.lastData = { shape: this.shape, data };
+    return data;
   }
 
   /** Every block of the window as a fresh object (position and state kept, no edges yet). */
@@ -262,6 +338,8 @@ export class TangleWindow {
       };
       if (n.milestoneIndex !== undefined) copy.milestoneIndex = n.milestoneIndex;
       if (n.referencedBy !== undefined) copy.referencedBy = n.referencedBy;
+      if (n.referencedAtLatest) copy.referencedAtLatest = true;
+      if (n.coneMarked) copy.coneMarked = true;
       if (n.x !== undefined) copy.x = n.x;
       if (n.y !== undefined) copy.y = n.y;
       fresh.set(id, copy);
