@@ -22,6 +22,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -195,9 +196,7 @@ function printProfile(profiles: Profile[], loadSeconds: number): void {
       self.set(name, (self.get(name) ?? 0) + ms);
     });
   }
-  console.log(
-    `the page's main thread, busy ${((total / 1000 / loadSeconds) * 100).toFixed(1)}% of a core; by self time:`,
-  );
+  console.log(`  main thread busy ${((total / 1000 / loadSeconds) * 100).toFixed(1)}% of a core; by self time:`);
   for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
     console.log(`  ${((ms / 1000 / loadSeconds) * 100).toFixed(2).padStart(6)}%  ${name}`);
 }
@@ -228,6 +227,13 @@ async function main(): Promise<void> {
   const tangleCpuByType = new Map<string, number>();
   /** The page's profiles (CDP `Profiler.Profile`), one per Live tangle phase. */
   const profiles: Profile[] = [];
+  /** This process's profiles in the phases with a page. */
+  const nodeProfiles: Record<Phase, Profile[]> = { none: [], static: [], tangle: [] };
+  const nodeProfiler = new Session();
+  if (PROFILE) {
+    nodeProfiler.connect();
+    await nodeProfiler.post("Profiler.enable");
+  }
   const seconds: Record<Phase, number> = { none: 0, static: 0, tangle: 0 };
   const received: number[] = [];
   let drawnMax = 0;
@@ -262,6 +268,8 @@ async function main(): Promise<void> {
         const seenBefore = tangle ? await figure(page!, "seen") : 0;
         const askedBefore = tangle ? await figure(page!, "asked-referenced") : 0;
         const cdp = tangle && PROFILE ? await context.newCDPSession(page!) : undefined;
+        // the node's own thread, profiled the same way (this process: node and load together)
+        if (PROFILE && phase !== "none") await nodeProfiler.post("Profiler.start");
         if (cdp) {
           await cdp.send("Profiler.enable");
           await cdp.send("Profiler.start");
@@ -276,6 +284,10 @@ async function main(): Promise<void> {
           cpu[phase] += totalOf(used);
           seconds[phase] += r.seconds;
           if (tangle) for (const [type, s] of used) tangleCpuByType.set(type, (tangleCpuByType.get(type) ?? 0) + s);
+        }
+        if (PROFILE && phase !== "none") {
+          const { profile } = (await nodeProfiler.post("Profiler.stop")) as unknown as { profile: Profile };
+          nodeProfiles[phase].push(profile);
         }
         if (cdp) {
           const { profile } = (await cdp.send("Profiler.stop")) as { profile: Profile };
@@ -358,7 +370,12 @@ async function main(): Promise<void> {
   console.log(`Chromium's CPU with the Live tangle open, by process: ${byType.join(", ")} of a core`);
   if (PROFILE && profiles.length > 0) {
     await writeFile(PROFILE, JSON.stringify(profiles.at(-1)));
+    console.log("the page:");
     printProfile(profiles, seconds.tangle);
+    console.log("this process (node and load), a static page open:");
+    printProfile(nodeProfiles.static, seconds.static);
+    console.log("this process (node and load), the Live tangle open:");
+    printProfile(nodeProfiles.tangle, seconds.tangle);
   }
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exitCode = 1;

@@ -26,9 +26,9 @@ import { type ReferencedMetadata, STATES, type TangleNode, TangleWindow } from "
  * hash, a place in the layout), and a window of WINDOW blocks shows no more than WINDOW of them.
  * When more than SAMPLE_ABOVE blocks arrive on `blocks` within a second (the page's own count:
  * the info route's figure lags by a milestone or more), the page follows `blocks` in bursts of
- * BURST_MS or WINDOW blocks, whichever is first, every CYCLE_MS (FAST_CYCLE_MS above FAST_ABOVE
- * blocks a second), until a burst sees fewer than SAMPLE_BELOW a second; a burst is laid out
- * and drawn once, when it ends. Meanwhile it leaves `block-metadata/referenced` (every
+ * BURST_MS or BURST_BLOCKS blocks, whichever is first, every CYCLE_MS (FAST_CYCLE_MS above
+ * FAST_ABOVE blocks a second), until a burst sees fewer than SAMPLE_BELOW a second; a burst
+ * replaces the last one in the window and is laid out and drawn once, when it ends. Meanwhile it leaves `block-metadata/referenced` (every
  * referenced block's metadata: as many messages as `blocks` itself) and asks
  * `block-metadata/{id}` of a few sampled blocks instead (WATCHED at once, newest first): a
  * referenced block marks its past cone in the window referenced too (TIP-2: a milestone
@@ -49,8 +49,9 @@ const DRAW_SHARE = 0.04;
 /** Blocks a second (as they arrive) above which the page samples, and below which (in a burst) it stops again. */
 const SAMPLE_ABOVE = 250;
 const SAMPLE_BELOW = 150;
-/** When sampling: a burst of blocks every CYCLE_MS, lasting BURST_MS or WINDOW blocks, whichever is first. */
+/** When sampling: a burst of blocks every CYCLE_MS, lasting BURST_MS or BURST_BLOCKS blocks, whichever is first. */
 const BURST_MS = 1000;
+const BURST_BLOCKS = 500;
 const CYCLE_MS = 5000;
 /** Blocks a second (the node's figure or the last burst's) above which bursts are FAST_CYCLE_MS apart. */
 const FAST_ABOVE = 2000;
@@ -196,10 +197,10 @@ export function Tangle() {
     let stopped = false;
     let endTimer: ReturnType<typeof setTimeout> | undefined;
     let nextTimer: ReturnType<typeof setTimeout> | undefined;
-    const begin = (carried = { at: performance.now(), count: 0 }) => {
+    const begin = (carried?: { at: number; count: number }) => {
       if (stopped) return;
       const b = {
-        ...carried,
+        ...(carried ?? { at: performance.now(), count: 0 }),
         // the rate is measured from the burst's own start (a carried one began at a slower pace)
         from: performance.now(),
         counted: 0,
@@ -226,6 +227,8 @@ export function Tangle() {
           nextTimer = setTimeout(() => begin(), Math.max(0, b.at + cycle - now));
         },
       };
+      // a new burst replaces the last one in the window (the first keeps the blocks before it)
+      if (carried === undefined) model.clear();
       burst.current = b;
       setFollowBlocks(true);
       endTimer = setTimeout(b.end, Math.max(0, BURST_MS - (performance.now() - b.at)));
@@ -257,7 +260,7 @@ export function Tangle() {
     if (model.add(block, Date.now()) && b === undefined) schedule();
     if (b !== undefined) {
       b.counted++;
-      if (++b.count >= WINDOW) b.end();
+      if (++b.count >= BURST_BLOCKS) b.end();
     } else if (!sampling) {
       const now = performance.now();
       const a = arrivals.current;
@@ -390,10 +393,10 @@ export function Tangle() {
         {sampling && (
           <p class="muted" data-sampling="true" data-cycle-ms={cycleMs}>
             Sampling: the node takes in {formatNumber(rate)} blocks a second, more than a drawing shows, so the page
-            follows them for {BURST_MS / 1000} s or {formatNumber(WINDOW)} blocks, whichever comes first, every{" "}
-            {cycleMs / 1000} s (and spares its own and the node's work). Whether they are referenced it asks of{" "}
-            {WATCHED} sampled blocks at a time, transactions first: a referenced block's ancestors are referenced too,
-            but only a transaction's own answer can mark it conflicting.
+            follows them for {BURST_MS / 1000} s or {formatNumber(BURST_BLOCKS)} blocks, whichever comes first, every{" "}
+            {cycleMs / 1000} s, and draws the last of these (and spares its own and the node's work). Whether they are
+            referenced it asks of {WATCHED} sampled blocks at a time, transactions first: a referenced block's ancestors
+            are referenced too, but only a transaction's own answer can mark it conflicting.
           </p>
         )}
         <figure

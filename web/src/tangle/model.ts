@@ -164,6 +164,16 @@ export class TangleWindow {
     return this.blocks.get(id);
   }
 
+  /**
+   * Empties the window (a sampled burst starts: the previous one, seconds older and unconnected
+   * to it, would only add to the layout); the figures since the page opened stay.
+   */
+  clear(): void {
+    this.blocks.clear();
+    for (const state of Object.keys(this.counts) as BlockState[]) this.counts[state] = 0;
+    this.shape++;
+  }
+
   /** Adds an announced block (the oldest leaves when full); false for one already in the window. */
   add(block: BlockSummary, nowMs: number): boolean {
     if (this.blocks.has(block.id)) return false;
