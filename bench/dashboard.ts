@@ -370,6 +370,11 @@ async function main(): Promise<void> {
   console.log(`Chromium's CPU with the Live tangle open, by process: ${byType.join(", ")} of a core`);
   if (PROFILE && profiles.length > 0) {
     await writeFile(PROFILE, JSON.stringify(profiles.at(-1)));
+    // this process's, beside it
+    for (const phase of ["static", "tangle"] as const) {
+      const last = nodeProfiles[phase].at(-1);
+      if (last) await writeFile(PROFILE.replace(/(\.cpuprofile)?$/, `.node-${phase}.cpuprofile`), JSON.stringify(last));
+    }
     console.log("the page:");
     printProfile(profiles, seconds.tangle);
     console.log("this process (node and load), a static page open:");
