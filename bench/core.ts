@@ -37,6 +37,7 @@ import { DEV_KEY, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } f
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
+import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
@@ -223,15 +224,7 @@ async function throughput(
   // block is framed around one at submit time, when its parents (the node's tips) are known.
   const submitEncoded = async (payloadBytes: Uint8Array) => {
     const parents = node.tangle.selectParents();
-    const bytes = new Uint8Array(2 + 32 * parents.length + 4 + payloadBytes.length + 8);
-    bytes[0] = 2;
-    bytes[1] = parents.length;
-    parents.forEach((p, i) => {
-      bytes.set(p, 2 + 32 * i);
-    });
-    const at = 2 + 32 * parents.length;
-    new DataView(bytes.buffer).setUint32(at, payloadBytes.length, true);
-    bytes.set(payloadBytes, at + 4);
+    const bytes = frameBlock(parents, payloadBytes);
     return (await node.submitBlock(bytes)).blockId;
   };
   // fund the wallets (not timed)

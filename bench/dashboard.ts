@@ -34,6 +34,7 @@ import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
 import { launchChromium } from "../test/browser/helpers/browser.js";
 import { load } from "./_blockLoad.js";
+import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
@@ -150,15 +151,7 @@ async function coreLoad(
     while (performance.now() < until && next < payloads.length) {
       const payloadBytes = payloads[next++]!;
       const parents = node.tangle.selectParents();
-      const bytes = new Uint8Array(2 + 32 * parents.length + 4 + payloadBytes.length + 8);
-      bytes[0] = 2;
-      bytes[1] = parents.length;
-      parents.forEach((p, i) => {
-        bytes.set(p, 2 + 32 * i);
-      });
-      const at = 2 + 32 * parents.length;
-      new DataView(bytes.buffer).setUint32(at, payloadBytes.length, true);
-      bytes.set(payloadBytes, at + 4);
+      const bytes = frameBlock(parents, payloadBytes);
       try {
         await node.submitBlock(bytes);
         accepted++;
