@@ -212,8 +212,6 @@ export class EventPublisher {
   private async referencedBlocks(milestone: MilestoneInfo, result: WhiteFlagResult): Promise<void> {
     const b = this.broker;
     const all = b.hasSubscribers(Topic.BlockMetadataReferenced);
-    // nobody follows any block's metadata: no hex and no topic string per referenced block
-    if (!all && !b.hasSubscribersUnder("block-metadata")) return;
     const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(toHex(r.blockId))));
     if (wanted.length === 0) return;
     for (let i = 0; i < wanted.length; i++) {
