@@ -24,6 +24,7 @@ import { type ConeRootEntry, recomputeConeRoots } from "./coneRoots.js";
 import { type BlockSource, type MilestoneInfo, NodeEvents } from "./events.js";
 import { IntakeWrites } from "./intakeWrites.js";
 import { TipPool, type TipPoolOptions } from "./tipPool.js";
+import { unconfirmableBlocks } from "./unconfirmable.js";
 
 /**
  * The block DAG as this node holds it: blocks and their metadata in storage, and in memory the
@@ -142,15 +143,20 @@ export class Tangle {
       tangle.solidEntryPoints.set(toHex(key.subarray(1)), decodeU32(value, "solidEntryPoint.index"));
     }
     // Re-admit unreferenced blocks (accepted before a restart) in arrival-independent order:
-    // solidification resolves whatever order they come back in.
+    // solidification resolves whatever order they come back in. They count as arriving now,
+    // with the newest milestone among them known first, whatever their key order.
+    const readmitted: { blockId: Uint8Array; block: Block; bytes: Uint8Array; meta: BlockMetadataRecord }[] = [];
     for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unreferenced) })) {
       const blockId = key.subarray(1);
       const bytes = await store.get(idKey(Bucket.Block, blockId));
       const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
       if (!bytes || !meta) continue;
       const block = decodeOwnedBlock(bytes);
-      const { milestone, arrivalTime } = decodeBlockMetadata(meta);
-      await tangle.admit(blockId, block, bytes, milestone, arrivalTime, transactionHashesOf(block, bytes));
+      tangle.newestKnownIndex(block);
+      readmitted.push({ blockId, block, bytes, meta: decodeBlockMetadata(meta) });
+    }
+    for (const { blockId, block, bytes, meta } of readmitted) {
+      await tangle.admit(blockId, block, bytes, meta.milestone, meta.arrivalTime, transactionHashesOf(block, bytes));
     }
     return tangle;
   }
@@ -357,23 +363,15 @@ export class Tangle {
   }
 
   /**
-   * Drops the blocks that can no longer be confirmed (see UNCONFIRMABLE_MARGIN), with every
-   * block held that approves one of them (it hangs on the same cone, and a walk must never find
-   * a parent missing from memory that no milestone referenced): out of memory (tip pool, waiting
-   * lists) and off disk (block, metadata, child links, unreferenced marker), so they are neither
-   * walked at every milestone nor admitted again at the next start. Milestone blocks stay: a
-   * milestone is applied whenever its cone is complete.
+   * Drops the blocks that can no longer be confirmed (see UNCONFIRMABLE_MARGIN; which ones:
+   * unconfirmable.ts) out of memory (tip pool, waiting lists) and off disk (block, metadata,
+   * child links, unreferenced marker), so they are neither walked at every milestone nor
+   * admitted again at the next start.
    */
   private dropUnconfirmable(): void {
     const horizon = this.latest.index - this.protocolParameters.belowMaxDepth - UNCONFIRMABLE_MARGIN;
     if (horizon <= 0) return;
-    const dropped = new Set<string>();
-    // in the order blocks were admitted, so a parent is decided before the blocks approving it
-    for (const entry of this.unreferenced.values()) {
-      if (entry.milestone) continue;
-      if (entry.arrivalIndex > horizon && !entry.parentKeys.some((pk) => dropped.has(pk))) continue;
-      dropped.add(entry.key);
-    }
+    const dropped = unconfirmableBlocks(this.unreferenced, horizon);
     if (dropped.size === 0) return;
     const batch = this.intake.batch();
     for (const key of dropped) {

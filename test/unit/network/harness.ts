@@ -36,7 +36,9 @@ function testLogger(dir: string): NetworkLogger | undefined {
   if (!process.env.NETWORK_TEST_LOG) return undefined;
   const name = dir.split("-").slice(-2).join("-");
   const line = (level: string) => (obj: object, msg?: string) =>
-    console.error(`${Date.now() % 100000} ${name} ${level} ${msg ?? ""} ${JSON.stringify(obj)}`);
+    console.error(
+      `${Date.now() % 100000} ${name} ${level} ${msg ?? ""} ${JSON.stringify(obj)} ${(obj as { err?: Error }).err?.message ?? ""}`,
+    );
   return { debug: line("debug"), info: line("info"), warn: line("warn"), error: line("error") };
 }
 

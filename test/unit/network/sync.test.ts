@@ -86,30 +86,20 @@ describe("sync over the network", () => {
     }
   });
 
-  // Known bug, reported by this test about one run in three: the restarted follower computes
-  // another inclusion Merkle root for milestone 30 than the coordinator signed
-  // (TANGLE_MILESTONE_MISMATCH, "this node no longer follows the network"); reproduce with
-  // `NETWORK_TEST_LOG=1 node scripts/run-tests.mjs unit/network/sync.test`. Marked todo so the
-  // test keeps running and reporting until the cause is found; the next test depends on it.
-  const KNOWN_MISMATCH = "known bug: a restarted follower sometimes computes another inclusion root for milestone 30";
-  it(
-    "a node started behind catches up milestone by milestone to the same ledger, then reports synced",
-    { todo: KNOWN_MISMATCH },
-    async () => {
-      const c = others[0]!;
-      await c.close();
-      const again = await startNode(c.dir, { peers: [a.address] });
-      others[0] = again;
-      await until(() => again.node.tangle.latestMilestone.index === 30 || undefined, 20_000, "caught up");
-      assert.deepEqual(await ledgerState(again.node), await ledgerState(a.node));
-      assert.equal(again.network.syncStatus().isSynced, true);
-      const fromA = again.network.peers().find((p) => p.id === a.network.peerId)!;
-      assert.ok(fromA.gossip!.metrics.sentMilestoneRequests >= 30);
-      // now it takes blocks, and they reach the coordinator
-      const { blockId } = await again.node.submitBlock(await makeBlock(again.node, taggedData(500)));
-      await until(async () => (await a.node.tangle.hasBlock(blockId)) || undefined, 10_000, "the block on A");
-    },
-  );
+  it("a node started behind catches up milestone by milestone to the same ledger, then reports synced", async () => {
+    const c = others[0]!;
+    await c.close();
+    const again = await startNode(c.dir, { peers: [a.address] });
+    others[0] = again;
+    await until(() => again.node.tangle.latestMilestone.index === 30 || undefined, 20_000, "caught up");
+    assert.deepEqual(await ledgerState(again.node), await ledgerState(a.node));
+    assert.equal(again.network.syncStatus().isSynced, true);
+    const fromA = again.network.peers().find((p) => p.id === a.network.peerId)!;
+    assert.ok(fromA.gossip!.metrics.sentMilestoneRequests >= 30);
+    // now it takes blocks, and they reach the coordinator
+    const { blockId } = await again.node.submitBlock(await makeBlock(again.node, taggedData(500)));
+    await until(async () => (await a.node.tangle.hasBlock(blockId)) || undefined, 10_000, "the block on A");
+  });
 
   it("lists its peers on the protected peers route", async () => {
     const c = others[0]!;
@@ -144,28 +134,24 @@ describe("sync over the network", () => {
     }
   });
 
-  it(
-    "redials a static peer that went away and came back (same identity, same port)",
-    { todo: KNOWN_MISMATCH },
-    async () => {
-      const c = others[0]!;
-      const peerIdA = a.network.peerId;
-      const dirA = a.dir;
-      const port = Number(a.address.split("/")[4]);
-      await a.close();
-      await until(() => c.network.syncStatus().connectedPeers === 0 || undefined, 10_000, "A gone");
-      await new Promise((r) => setTimeout(r, 400)); // a few failed redials
-      a = await startNode(dirA, { p2pPort: port });
-      assert.equal(a.network.peerId, peerIdA);
-      await until(
-        () => c.network.peers().find((p) => p.id === peerIdA && p.connected) ?? undefined,
-        10_000,
-        "C reconnected to A",
-      );
-      // and follows it again
-      const ms = await a.node.coordinator.issueMilestone();
-      await until(() => c.node.tangle.latestMilestone.index === ms.index || undefined, 10_000, "C follows A again");
-      assert.equal(toHex(c.node.tangle.latestMilestone.milestoneId), toHex(ms.milestoneId));
-    },
-  );
+  it("redials a static peer that went away and came back (same identity, same port)", async () => {
+    const c = others[0]!;
+    const peerIdA = a.network.peerId;
+    const dirA = a.dir;
+    const port = Number(a.address.split("/")[4]);
+    await a.close();
+    await until(() => c.network.syncStatus().connectedPeers === 0 || undefined, 10_000, "A gone");
+    await new Promise((r) => setTimeout(r, 400)); // a few failed redials
+    a = await startNode(dirA, { p2pPort: port });
+    assert.equal(a.network.peerId, peerIdA);
+    await until(
+      () => c.network.peers().find((p) => p.id === peerIdA && p.connected) ?? undefined,
+      10_000,
+      "C reconnected to A",
+    );
+    // and follows it again
+    const ms = await a.node.coordinator.issueMilestone();
+    await until(() => c.node.tangle.latestMilestone.index === ms.index || undefined, 10_000, "C follows A again");
+    assert.equal(toHex(c.node.tangle.latestMilestone.milestoneId), toHex(ms.milestoneId));
+  });
 });
