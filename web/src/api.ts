@@ -1,3 +1,12 @@
+import type {
+  BlockMetadataJson,
+  InfoJson,
+  OutputJsonResponse,
+  OutputMetadataJson,
+  TipsJson,
+  UtxoChangesJson,
+} from "../../src/api/json/core";
+
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
  * served by the node it shows). Every failure becomes an `ApiError` whose message says in words
@@ -135,46 +144,16 @@ export function query(params: Record<string, string | number | boolean | undefin
 }
 
 // ---- the answers' shapes (TIP-25, inx-indexer, Chronicle), as far as the pages read them ----
+// The core API's answers the node declares in src/api/json/core.ts are its types, imported as
+// types only (nothing of them reaches the bundle); the others are declared here.
 
-export interface MilestoneInfo {
-  index: number;
-  timestamp?: number;
-  milestoneId?: string;
-}
-
-/** `GET /api/core/v2/info`. */
-export interface NodeInfo {
-  name: string;
-  version: string;
-  status: {
-    isHealthy: boolean;
-    isSynced: boolean;
-    latestMilestone: MilestoneInfo;
-    confirmedMilestone: MilestoneInfo;
-    pruningIndex: number;
-  };
-  supportedProtocolVersions: number[];
-  protocol: {
-    version: number;
-    networkName: string;
-    bech32Hrp: string;
-    minPowScore: number;
-    belowMaxDepth: number;
-    tokenSupply: string;
-    [key: string]: unknown;
-  };
-  baseToken: {
-    name: string;
-    tickerSymbol: string;
-    unit: string;
-    subunit?: string;
-    decimals: number;
-    useMetricPrefix: boolean;
-  };
-  metrics: { blocksPerSecond: number; referencedBlocksPerSecond: number; referencedRate: number };
-  features: string[];
-  network?: { peerId: string; multiAddresses: string[]; connectedPeers: number; syncedPeers: number };
-}
+/**
+ * `GET /api/core/v2/info`, with the protocol parameters the pages read typed: the node sends them
+ * as the network configures them (TIP-25 `ProtocolParameters`), so its own type leaves them open.
+ */
+export type NodeInfo = Omit<InfoJson, "protocol"> & {
+  protocol: InfoJson["protocol"] & { networkName: string; bech32Hrp: string };
+};
 
 /** `GET /api/dashboard/v1/node`: what the info route does not say about the process. */
 export interface NodeStatus {
@@ -192,32 +171,10 @@ export interface BlockJson {
 }
 
 /** `GET /api/core/v2/blocks/{blockId}/metadata`. */
-export interface BlockMetadata {
-  blockId: string;
-  parents: string[];
-  isSolid: boolean;
-  referencedByMilestoneIndex?: number;
-  milestoneIndex?: number;
-  ledgerInclusionState?: "noTransaction" | "included" | "conflicting";
-  conflictReason?: number;
-  shouldPromote?: boolean;
-  shouldReattach?: boolean;
-  whiteFlagIndex?: number;
-}
+export type BlockMetadata = BlockMetadataJson;
 
 /** `GET /api/core/v2/outputs/{outputId}/metadata`. */
-export interface OutputMetadata {
-  blockId: string;
-  transactionId: string;
-  outputIndex: number;
-  isSpent: boolean;
-  milestoneIndexSpent?: number;
-  milestoneTimestampSpent?: number;
-  transactionIdSpent?: string;
-  milestoneIndexBooked: number;
-  milestoneTimestampBooked: number;
-  ledgerIndex: number;
-}
+export type OutputMetadata = OutputMetadataJson;
 
 /** An output in TIP-18 JSON (fields left open). */
 export interface OutputJson {
@@ -226,9 +183,8 @@ export interface OutputJson {
   [key: string]: unknown;
 }
 
-/** `GET /api/core/v2/outputs/{outputId}`. */
-export interface OutputWithMetadata {
-  metadata: OutputMetadata;
+/** `GET /api/core/v2/outputs/{outputId}`, its output read as the pages read outputs (fields left open). */
+export interface OutputWithMetadata extends Omit<OutputJsonResponse, "output"> {
   output: OutputJson;
 }
 
@@ -271,13 +227,6 @@ export interface OutputFull {
     spent?: LedgerEventJson;
     latestCommitmentId: string;
   };
-}
-
-/** `GET /api/core/v2/milestones/.../utxo-changes`. */
-export interface UtxoChanges {
-  index: number;
-  createdOutputs: string[];
-  consumedOutputs: string[];
 }
 
 /** An indexer listing (inx-indexer): output IDs, paged by cursor. */
@@ -346,7 +295,7 @@ const EXPLORER = "/api/explorer/v2";
 export const api = {
   info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
   nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
-  tips: (o?: CallOptions) => getJson<{ tips: string[] }>(`${CORE}/tips`, o),
+  tips: (o?: CallOptions) => getJson<TipsJson>(`${CORE}/tips`, o),
 
   block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),
   blockMetadata: (blockId: string, o?: CallOptions) =>
@@ -371,9 +320,9 @@ export const api = {
   milestoneByIndex: (index: number, o?: CallOptions) =>
     getJson<MilestonePayload>(`${CORE}/milestones/by-index/${index}`, o),
   utxoChangesByIndex: (index: number, o?: CallOptions) =>
-    getJson<UtxoChanges>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
+    getJson<UtxoChangesJson>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
   utxoChangesById: (milestoneId: string, o?: CallOptions) =>
-    getJson<UtxoChanges>(`${CORE}/milestones/${seg(milestoneId)}/utxo-changes`, o),
+    getJson<UtxoChangesJson>(`${CORE}/milestones/${seg(milestoneId)}/utxo-changes`, o),
 
   /** An inx-indexer listing: `kind` "" (every output), "basic", "alias", "foundry" or "nft". */
   indexerOutputs: (
