@@ -207,6 +207,9 @@ export function TableWrap({ label, children }: { label: string; children: Compon
   );
 }
 
+/** Output reads in flight at once where a page reads one output per row. */
+export const ROW_READS = 6;
+
 /**
  * `fn` over `items`, at most `limit` at a time, results in order: the pages that read one output
  * per row (inputs, a page of an address's outputs) do not open a hundred requests at once.

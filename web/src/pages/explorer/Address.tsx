@@ -2,6 +2,7 @@ import { api, type IndexerPage } from "../../api";
 import { Card, ErrorNote, Loading } from "../../components";
 import { AddressKind, addressKindName, decodeBech32Address } from "../../explorer/ids";
 import { NativeTokens, nativeTokensOf, OutputKind, useChainId } from "../../explorer/outputs";
+import { PagedOutputs } from "../../explorer/pagedOutputs";
 import {
   Amount,
   EntityLink,
@@ -9,6 +10,7 @@ import {
   Facts,
   mapLimit,
   Pager,
+  ROW_READS,
   TableWrap,
   useCursorPages,
 } from "../../explorer/parts";
@@ -28,8 +30,6 @@ import { useNodeInfo } from "../../nodeInfo";
 export const ADDRESS_PAGE_SIZE = 10;
 /** Outputs read to add up native tokens: the first page of the outputs holding any. */
 const NATIVE_TOKEN_SCAN = 100;
-/** Output reads in flight at once. */
-const ROW_READS = 6;
 
 function Balance({ bech32 }: { bech32: string }) {
   const balance = useLoad((signal) => api.explorerBalance(bech32, { signal }), [bech32]);
@@ -55,57 +55,21 @@ function Balance({ bech32 }: { bech32: string }) {
 }
 
 function Outputs({ bech32 }: { bech32: string }) {
-  const pages = useCursorPages();
-  const listing = useLoad(
-    async (signal) => {
-      const page = await api.indexerOutputs(
-        "basic",
-        { address: bech32, pageSize: ADDRESS_PAGE_SIZE, cursor: pages.cursor },
-        { signal },
-      );
-      const outputs = await mapLimit(page.items, ROW_READS, (id) => api.output(id, { signal }));
-      return { page, outputs };
-    },
-    [bech32, pages.cursor],
-  );
   return (
-    <Card title="Unspent basic outputs" id="address-outputs">
-      {listing.error && <ErrorNote message={listing.error} retry={listing.reload} />}
-      {!listing.data && !listing.error && <Loading what="the outputs" />}
-      {listing.data &&
-        (listing.data.page.items.length === 0 ? (
-          <p>No unspent basic output belongs to this address.</p>
-        ) : (
-          <TableWrap label="Unspent basic outputs">
-            <table data-address-outputs>
-              <thead>
-                <tr>
-                  <th scope="col">Output</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Native tokens</th>
-                </tr>
-              </thead>
-              <tbody>
-                {listing.data.page.items.map((id, i) => {
-                  const o = listing.data!.outputs[i]!.output;
-                  return (
-                    <tr key={id} data-output-row={id}>
-                      <td>
-                        <EntityLink kind="output" id={id} />
-                      </td>
-                      <td>
-                        <Amount value={o.amount} />
-                      </td>
-                      <td>{nativeTokensOf(o).length === 0 ? "—" : formatNumber(nativeTokensOf(o).length)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
-        ))}
-      <Pager pages={pages} nextCursor={listing.data?.page.cursor} label="outputs" busy={listing.loading} />
-    </Card>
+    <PagedOutputs
+      title="Unspent basic outputs"
+      id="address-outputs"
+      kind="basic"
+      filter={{ address: bech32 }}
+      pageSize={ADDRESS_PAGE_SIZE}
+      column={{
+        heading: "Native tokens",
+        cell: (o) => (nativeTokensOf(o).length === 0 ? "—" : formatNumber(nativeTokensOf(o).length)),
+      }}
+      empty="No unspent basic output belongs to this address."
+      pagerLabel="outputs"
+      tableData={{ "data-address-outputs": true }}
+    />
   );
 }
 

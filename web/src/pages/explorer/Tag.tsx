@@ -1,20 +1,8 @@
-import { api } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
+import { Card, ErrorNote } from "../../components";
 import { hexBytes, isHex, MAX_TAG_BYTES } from "../../explorer/ids";
 import { ownerOf } from "../../explorer/outputs";
-import {
-  AddressLink,
-  Amount,
-  EntityLink,
-  ExplorerPage,
-  Facts,
-  mapLimit,
-  Pager,
-  TableWrap,
-  TextOrHex,
-  useCursorPages,
-} from "../../explorer/parts";
-import { useLoad } from "../../hooks";
+import { PagedOutputs } from "../../explorer/pagedOutputs";
+import { AddressLink, ExplorerPage, Facts, TextOrHex } from "../../explorer/parts";
 
 /**
  * The unspent outputs that carry a tag (the tag feature of TIP-18; inx-indexer's basic and NFT
@@ -24,56 +12,26 @@ import { useLoad } from "../../hooks";
  */
 
 const TAG_PAGE_SIZE = 20;
-const ROW_READS = 6;
 
 function Tagged({ tag, kind, title }: { tag: string; kind: "basic" | "nft"; title: string }) {
-  const pages = useCursorPages();
-  const listing = useLoad(
-    async (signal) => {
-      const page = await api.indexerOutputs(kind, { tag, pageSize: TAG_PAGE_SIZE, cursor: pages.cursor }, { signal });
-      return { page, outputs: await mapLimit(page.items, ROW_READS, (id) => api.output(id, { signal })) };
-    },
-    [tag, kind, pages.cursor],
-  );
   return (
-    <Card title={title} id={`tag-${kind}`}>
-      {listing.error && <ErrorNote message={listing.error} retry={listing.reload} />}
-      {!listing.data && !listing.error && <Loading what="the outputs" />}
-      {listing.data &&
-        (listing.data.page.items.length === 0 ? (
-          <p>None.</p>
-        ) : (
-          <TableWrap label={title}>
-            <table data-tagged={kind}>
-              <thead>
-                <tr>
-                  <th scope="col">Output</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Owner</th>
-                </tr>
-              </thead>
-              <tbody>
-                {listing.data.page.items.map((id, i) => {
-                  const o = listing.data!.outputs[i]!.output;
-                  const owner = ownerOf(o);
-                  return (
-                    <tr key={id} data-output-row={id}>
-                      <td>
-                        <EntityLink kind="output" id={id} />
-                      </td>
-                      <td>
-                        <Amount value={o.amount} />
-                      </td>
-                      <td>{owner ? <AddressLink address={owner} /> : "—"}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
-        ))}
-      <Pager pages={pages} nextCursor={listing.data?.page.cursor} label={title.toLowerCase()} busy={listing.loading} />
-    </Card>
+    <PagedOutputs
+      title={title}
+      id={`tag-${kind}`}
+      kind={kind}
+      filter={{ tag }}
+      pageSize={TAG_PAGE_SIZE}
+      column={{
+        heading: "Owner",
+        cell: (o) => {
+          const owner = ownerOf(o);
+          return owner ? <AddressLink address={owner} /> : "—";
+        },
+      }}
+      empty="None."
+      pagerLabel={title.toLowerCase()}
+      tableData={{ "data-tagged": kind }}
+    />
   );
 }
 
