@@ -17,13 +17,6 @@ import { MilestoneConfirmer } from "./milestoneConfirmer.js";
 import type { NetworkOptions } from "./options.js";
 import { ParentRequester } from "./parentRequester.js";
 import { Peering, parsePeerAddress } from "./peering.js";
-import {
-  canonicalPeerId,
-  checkPeeringEntry,
-  MAX_STATIC_PEERS,
-  readPeeringFile,
-  writePeeringFile,
-} from "./peeringFile.js";
 import { PeerMetrics, peerView } from "./peerMetrics.js";
 import { PeerScores } from "./peerScores.js";
 import {
@@ -33,13 +26,14 @@ import {
   requestMilestoneCone,
   requestProtocolId,
 } from "./protocol.js";
+import { StaticPeers } from "./staticPeers.js";
 import { SyncManager } from "./syncManager.js";
 
 /**
  * The peer-to-peer layer of a node: a libp2p host (TCP, noise, yamux, identify, gossipsub) with
  * the node's identity key, and on it
  * - static peering with reconnect backoff (peering.ts), static peers added and removed at
- *   runtime and kept in the data directory (peeringFile.ts),
+ *   runtime and kept in the data directory (staticPeers.ts, peeringFile.ts),
  * - blocks on gossipsub, judged by the node's one intake before they are stored or forwarded
  *   (gossip.ts, tangle/intake.ts), peers scored down for rejected ones (peerScores.ts),
  * - the blocks this node takes in from clients and its coordinator, broadcast (a subscriber of
@@ -58,9 +52,6 @@ export interface NetworkLogger {
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
 }
-
-/** The peer ID a stored static peer names (checked when it was added). */
-const entryPeerId = (e: { multiAddress: string }): string => checkPeeringEntry(e, "peering").peerId;
 
 const silentLogger: NetworkLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -95,8 +86,7 @@ export class Network implements NetworkView {
   readonly confirmer: MilestoneConfirmer | undefined;
   readonly parentRequester: ParentRequester;
   private readonly heartbeats: HeartbeatSender;
-  /** Changes of the static peers, one after the other (each rewrites peering.json whole). */
-  private peeringChanges: Promise<unknown> = Promise.resolve();
+  private readonly staticPeers: StaticPeers;
   peerId = "";
 
   constructor(
@@ -165,12 +155,22 @@ export class Network implements NetworkView {
       onSent: (peer) => this.metrics.of(peer).sentHeartbeats++,
       onFailed: (peer, e) => this.requestFailed(peer, e, { heartbeat: true }),
     });
+    this.staticPeers = new StaticPeers({
+      dataDir: deps.dataDir,
+      running: () => this.running(),
+      selfId: () => this.peerId,
+      peers: () => this.peers(),
+      hangUp: async (peer) => {
+        await this.host?.hangUp(peerIdFromString(peer)).catch(() => {});
+      },
+      log: this.log,
+    });
   }
 
   /** Starts the host (identity key, listening, peering, gossip, sync). */
   async start(): Promise<void> {
     const privateKey = await loadOrCreateIdentity(this.deps.dataDir);
-    const runtimePeers = await readPeeringFile(this.deps.dataDir);
+    const runtimePeers = await this.staticPeers.load();
     const started = await startHost({
       privateKey,
       listenHost: this.options.listenHost,
@@ -221,12 +221,7 @@ export class Network implements NetworkView {
       { reconnectMinMs: this.options.reconnectMinMs, reconnectMaxMs: this.options.reconnectMaxMs },
       (address, e) => this.log.debug({ address, err: (e as Error).message }, "dial failed"),
     );
-    // the static peers added at runtime before the last stop (read before the host started:
-    // a damaged file stops the start with its path)
-    for (const entry of runtimePeers) {
-      const { peerId, multiAddress, alias } = checkPeeringEntry(entry, "peering");
-      void this.peering.add(multiAddress, peerId, { runtime: true, ...(alias === undefined ? {} : { alias }) });
-    }
+    this.staticPeers.restore(this.peering, runtimePeers);
     this.peering.start();
     this.confirmer?.start();
     this.sync.start();
@@ -255,75 +250,26 @@ export class Network implements NetworkView {
   }
 
   /**
-   * Adds a static peer at runtime (`POST /api/core/v2/peers`, Hornet's `addPeer`): kept in
-   * peering.json before anything else, dialled now and redialled with backoff like a `--peer`.
-   * Resolves, once the first dial has ended or after `waitMs`, with the peer as the peers route
-   * shows it. The address must name its peer ID (`/p2p/<id>`), not this node, and the static
-   * peers stay within `MAX_STATIC_PEERS`; a static peer added again takes the new address and
-   * alias.
+   * Adds a static peer at runtime (`POST /api/core/v2/peers`, Hornet's `addPeer`), kept in
+   * peering.json and redialled like a `--peer` (staticPeers.ts). Resolves, once the first dial
+   * has ended or after `waitMs`, with the peer as the peers route shows it.
    */
-  async addPeer(multiAddress: string, alias?: string, waitMs = 5_000): Promise<PeerView> {
-    const peering = this.running();
-    const { peerId } = checkPeeringEntry({ multiAddress, ...(alias === undefined ? {} : { alias }) }, "body");
-    if (peerId === this.peerId) {
-      throw new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `${peerId} is this node's own peer ID`);
-    }
-    const firstDial = await this.changePeering(async () => {
-      if (!peering.isStatic(peerId) && peering.size >= MAX_STATIC_PEERS) {
-        throw new LedgerNodeError(
-          NetworkErrorCode.TooManyPeers,
-          `the node keeps at most ${MAX_STATIC_PEERS} static peers; remove one first`,
-        );
-      }
-      const named = alias === undefined ? {} : { alias };
-      const others = peering.runtimeEntries().filter((e) => entryPeerId(e) !== peerId);
-      await writePeeringFile(this.deps.dataDir, [...others, { multiAddress, ...named }]);
-      // a promise in an object, so the change does not wait for the dial
-      return { dialed: peering.add(multiAddress, peerId, { runtime: true, ...named }) };
-    });
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      firstDial.dialed,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    this.log.info({ peer: peerId, address: multiAddress }, "static peer added");
-    return this.peers().find((p) => p.id === peerId)!;
+  addPeer(multiAddress: string, alias?: string, waitMs = 5_000): Promise<PeerView> {
+    return this.staticPeers.add(multiAddress, alias, waitMs);
   }
 
   /**
    * Removes a peer (`DELETE /api/core/v2/peers/{peerId}`, Hornet's `removePeer`): no longer
-   * static (taken out of peering.json; a `--peer` one comes back with the flag at the next
-   * start), disconnected. A peer neither connected, static nor banned is UnknownPeer; a ban
-   * stays until it ends.
+   * static, disconnected (staticPeers.ts).
    */
-  async removePeer(peerIdText: string): Promise<void> {
-    const peering = this.running();
-    const peerId = canonicalPeerId(peerIdText, "peerId");
-    await this.changePeering(async () => {
-      const known = peering.isStatic(peerId) || this.peers().some((p) => p.id === peerId);
-      if (!known) throw new LedgerNodeError(NetworkErrorCode.UnknownPeer, `no peer ${peerId}`);
-      const rest = peering.runtimeEntries().filter((e) => entryPeerId(e) !== peerId);
-      if (rest.length !== peering.runtimeEntries().length) await writePeeringFile(this.deps.dataDir, rest);
-      peering.remove(peerId);
-    });
-    await this.host?.hangUp(peerIdFromString(peerId)).catch(() => {});
-    this.log.info({ peer: peerId }, "peer removed");
+  removePeer(peerIdText: string): Promise<void> {
+    return this.staticPeers.remove(peerIdText);
   }
 
   /** The peering of a started network. */
   private running(): Peering {
     if (!this.host || !this.peering) throw new LedgerNodeError(NetworkErrorCode.NoPeer, "the network is stopped");
     return this.peering;
-  }
-
-  /** Runs `change` after the changes before it (each reads and rewrites the whole list). */
-  private changePeering<T>(change: () => Promise<T>): Promise<T> {
-    const run = this.peeringChanges.then(change);
-    this.peeringChanges = run.catch(() => {});
-    return run;
   }
 
   // ---- views (API) ----
