@@ -4,7 +4,7 @@ import { formatAgo, formatNumber, formatTime } from "../format";
 import { useLoad } from "../hooks";
 import { loadCodec } from "./codecLoader";
 import { type AddressJson, AddressKind, foundryIdOf, isZeroId } from "./ids";
-import { AddressLink, Amount, EntityLink, Facts, TextOrHex } from "./parts";
+import { AddressLink, Amount, EntityLink, Facts, TableWrap, TextOrHex } from "./parts";
 
 /**
  * Outputs in words (TIP-18): the kind, the amount and native tokens, every unlock condition and
@@ -248,5 +248,72 @@ export function OutputFields({ output, outputId }: { output: OutputJson; outputI
         ...featuresOf(output, "immutableFeatures").map((f, i) => featureFact(f, i, true)),
       ]}
     />
+  );
+}
+
+/**
+ * A table of outputs (a transaction's inputs or outputs): a row each (`OutputRow`) with the
+ * columns output, kind, amount and owner, and the caller's columns `lead` before and `extra`
+ * after them. `label` names the table's scrolling region; `tableData` is a `data-*` attribute
+ * that names the table for tests and styling.
+ */
+export function OutputTable({
+  label,
+  tableData,
+  lead,
+  extra,
+  children,
+}: {
+  label: string;
+  tableData: Record<`data-${string}`, string | true>;
+  lead?: string;
+  extra?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <TableWrap label={label}>
+      <table {...tableData}>
+        <thead>
+          <tr>
+            {lead && <th scope="col">{lead}</th>}
+            <th scope="col">Output</th>
+            <th scope="col">Kind</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Owner</th>
+            {extra && <th scope="col">{extra}</th>}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
+/**
+ * A row of an `OutputTable`: the output's link, kind, amount and owner, "…" for what is not
+ * known yet (the ID while the transaction ID is hashed, the output while it is read); `lead` and
+ * `extra` are the caller's cells before and after them. `data-output-row` names the output.
+ */
+export function OutputRow({
+  id,
+  output,
+  lead,
+  extra,
+}: {
+  id: string | undefined;
+  output: OutputJson | undefined;
+  lead?: ComponentChildren;
+  extra?: ComponentChildren;
+}) {
+  const owner = output && ownerOf(output);
+  return (
+    <tr data-output-row={id}>
+      {lead}
+      <td>{id ? <EntityLink kind="output" id={id} /> : "…"}</td>
+      <td>{output ? outputKindName(output.type) : "…"}</td>
+      <td>{output ? <Amount value={output.amount} /> : "…"}</td>
+      <td>{owner ? <AddressLink address={owner} /> : output ? "—" : "…"}</td>
+      {extra}
+    </tr>
   );
 }

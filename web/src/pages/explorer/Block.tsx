@@ -4,18 +4,8 @@ import { Card, ErrorNote, Loading } from "../../components";
 import { loadCodec } from "../../explorer/codecLoader";
 import { conflictReasonWords } from "../../explorer/conflictReason";
 import { hexBytes, ID_BYTES, isHex, isZeroId, outputIdOf } from "../../explorer/ids";
-import { outputKindName, ownerOf } from "../../explorer/outputs";
-import {
-  AddressLink,
-  Amount,
-  EntityLink,
-  ExplorerPage,
-  Facts,
-  Pager,
-  TableWrap,
-  TextOrHex,
-  useCursorPages,
-} from "../../explorer/parts";
+import { OutputRow, OutputTable } from "../../explorer/outputs";
+import { EntityLink, ExplorerPage, Facts, Pager, TextOrHex, useCursorPages } from "../../explorer/parts";
 import { formatNumber, formatTime } from "../../format";
 import { useLoad } from "../../hooks";
 
@@ -133,35 +123,11 @@ export function TransactionBody({ tx, transactionId }: { tx: TransactionJson; tr
         })}
       </ol>
       <h3>Outputs</h3>
-      <TableWrap label="Outputs of the transaction">
-        <table data-outputs>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Output</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Owner</th>
-            </tr>
-          </thead>
-          <tbody>
-            {essence.outputs.map((o, i) => {
-              const owner = ownerOf(o);
-              return (
-                <tr key={i}>
-                  <td>{i}</td>
-                  <td>{transactionId ? <EntityLink kind="output" id={outputIdOf(transactionId, i)} /> : "…"}</td>
-                  <td>{outputKindName(o.type)}</td>
-                  <td>
-                    <Amount value={o.amount} />
-                  </td>
-                  <td>{owner ? <AddressLink address={owner} /> : "—"}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableWrap>
+      <OutputTable label="Outputs of the transaction" tableData={{ "data-outputs": true }} lead="#">
+        {essence.outputs.map((o, i) => (
+          <OutputRow key={i} id={transactionId && outputIdOf(transactionId, i)} output={o} lead={<td>{i}</td>} />
+        ))}
+      </OutputTable>
       {essence.payload && (
         <>
           <h3>Tagged data in the transaction</h3>

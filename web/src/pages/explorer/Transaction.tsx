@@ -1,10 +1,9 @@
-import type { ComponentChildren } from "preact";
 import { api, type OutputJson } from "../../api";
 import { Card, ErrorNote, Loading } from "../../components";
 import { conflictReasonWords } from "../../explorer/conflictReason";
 import { hexBytes, ID_BYTES, isHex, outputIdOf } from "../../explorer/ids";
-import { outputKindName, ownerOf } from "../../explorer/outputs";
-import { AddressLink, Amount, EntityLink, ExplorerPage, Facts, mapLimit, TableWrap } from "../../explorer/parts";
+import { OutputRow, OutputTable } from "../../explorer/outputs";
+import { EntityLink, ExplorerPage, Facts, mapLimit, ROW_READS } from "../../explorer/parts";
 import { useLoad } from "../../hooks";
 import { TaggedData } from "./Block";
 
@@ -15,29 +14,10 @@ import { TaggedData } from "./Block";
  * is spent yet. The node knows a transaction once a milestone included it.
  */
 
-/** Output reads in flight at once for the inputs' and outputs' rows. */
-const ROW_READS = 6;
-
 interface Essence {
   inputs: { transactionId: string; transactionOutputIndex: number }[];
   outputs: OutputJson[];
   payload?: { type: 5; tag: string; data: string };
-}
-
-/** A row of outputs: ID link, kind, amount, owner, and `extra` cells. */
-function OutputRow({ id, output, extra }: { id: string; output: OutputJson | undefined; extra?: ComponentChildren }) {
-  const owner = output && ownerOf(output);
-  return (
-    <tr data-output-row={id}>
-      <td>
-        <EntityLink kind="output" id={id} />
-      </td>
-      <td>{output ? outputKindName(output.type) : "…"}</td>
-      <td>{output ? <Amount value={output.amount} /> : "…"}</td>
-      <td>{owner ? <AddressLink address={owner} /> : output ? "—" : "…"}</td>
-      {extra}
-    </tr>
-  );
 }
 
 function Inputs({ essence }: { essence: Essence }) {
@@ -49,23 +29,11 @@ function Inputs({ essence }: { essence: Essence }) {
   return (
     <Card title={`Inputs (${ids.length})`} id="transaction-inputs">
       <p class="hint">The outputs this transaction spent.</p>
-      <TableWrap label="Inputs">
-        <table data-inputs>
-          <thead>
-            <tr>
-              <th scope="col">Output</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Owner</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ids.map((id, i) => (
-              <OutputRow key={id} id={id} output={spent.data?.[i]?.output} />
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <OutputTable label="Inputs" tableData={{ "data-inputs": true }}>
+        {ids.map((id, i) => (
+          <OutputRow key={id} id={id} output={spent.data?.[i]?.output} />
+        ))}
+      </OutputTable>
     </Card>
   );
 }
@@ -78,44 +46,31 @@ function Outputs({ transactionId, essence }: { transactionId: string; essence: E
   );
   return (
     <Card title={`Outputs (${ids.length})`} id="transaction-outputs">
-      <TableWrap label="Outputs">
-        <table data-outputs>
-          <thead>
-            <tr>
-              <th scope="col">Output</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Owner</th>
-              <th scope="col">Spent</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ids.map((id, i) => {
-              const m = metadata.data?.[i];
-              return (
-                <OutputRow
-                  key={id}
-                  id={id}
-                  output={essence.outputs[i]}
-                  extra={
-                    <td data-spent={m ? String(m.isSpent) : undefined}>
-                      {!m ? (
-                        "…"
-                      ) : m.isSpent && m.transactionIdSpent ? (
-                        <>
-                          yes, by <EntityLink kind="transaction" id={m.transactionIdSpent} />
-                        </>
-                      ) : (
-                        "no"
-                      )}
-                    </td>
-                  }
-                />
-              );
-            })}
-          </tbody>
-        </table>
-      </TableWrap>
+      <OutputTable label="Outputs" tableData={{ "data-outputs": true }} extra="Spent">
+        {ids.map((id, i) => {
+          const m = metadata.data?.[i];
+          return (
+            <OutputRow
+              key={id}
+              id={id}
+              output={essence.outputs[i]}
+              extra={
+                <td data-spent={m ? String(m.isSpent) : undefined}>
+                  {!m ? (
+                    "…"
+                  ) : m.isSpent && m.transactionIdSpent ? (
+                    <>
+                      yes, by <EntityLink kind="transaction" id={m.transactionIdSpent} />
+                    </>
+                  ) : (
+                    "no"
+                  )}
+                </td>
+              }
+            />
+          );
+        })}
+      </OutputTable>
     </Card>
   );
 }
