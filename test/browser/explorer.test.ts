@@ -1,8 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type CoreClient, iota, iotaCrypto, iotaUtil, type Json } from "../e2e/helpers/iota.js";
-import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "../e2e/helpers/stardustWallet.js";
-import { until } from "../e2e/networkProcess.js";
+import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../e2e/helpers/iota.js";
+import {
+  basicOutput,
+  DEV_SEED,
+  GENESIS_OUTPUT_ID,
+  type OwnedOutput,
+  referencedMetadata,
+  StardustWallet,
+  type SubmittedTransaction,
+} from "../e2e/helpers/stardustWallet.js";
 import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
 
 /**
@@ -19,10 +26,6 @@ import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
  * no console error, no serious axe violation, a screenshot of every page, one at a phone's width.
  */
 
-const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
-const TOKEN_SUPPLY = 2779530283277761n;
-const GENESIS_OUTPUT_ID = `0x${"00".repeat(34)}`;
-const ZERO_ID = `0x${"00".repeat(32)}`;
 const PAYMENT = 1_000_000n;
 const ALIAS_AMOUNT = 1_000_000n;
 const FANCY_AMOUNT = 2_000_000n;
@@ -33,14 +36,6 @@ const MILESTONE_BLOCKS_PAGE_SIZE = 20;
 const ADDRESS_PAGE_SIZE = 10;
 /** ConflictReason.InputUtxoAlreadySpent (src/ledger/conflictReason.ts). */
 const INPUT_ALREADY_SPENT = 1;
-
-const utf8 = (text: string): string => iotaUtil.Converter.utf8ToHex(text, true);
-const basic = (address: Json, amount: bigint, nativeTokens?: Json[]): Json => ({
-  type: 3,
-  amount: amount.toString(),
-  ...(nativeTokens?.length ? { nativeTokens } : {}),
-  unlockConditions: [{ type: 0, address }],
-});
 
 describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
   let s: DashboardSession;
@@ -60,11 +55,8 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
   let busyMilestone = 0;
 
   const json = (path: string) => s.node.json(path);
-  const submit = async (label: string, inputs: OwnedOutput[], outputs: Json[]) => {
-    const tx = await dev.send(label, inputs, outputs);
-    await dev.confirm(tx, 15_000);
-    return tx;
-  };
+  const submit = (label: string, inputs: OwnedOutput[], outputs: Json[]) =>
+    dev.sendConfirmed(label, inputs, outputs, 15_000);
   /** Submits a tagged-data block (the node fills parents and nonce) and answers its ID. */
   const taggedDataBlock = async (data: string): Promise<string> => {
     const res = await fetch(`${s.node.url}/api/core/v2/blocks`, {
@@ -83,54 +75,30 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     s = await DashboardSession.start("explorer", ["--milestone-interval", "500"]);
     client = new iota.SingleNodeClient(s.node.url);
     dev = await StardustWallet.open(client, DEV_SEED);
-    const recipientSeed = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("ledger-node explorer recipient"));
-    recipient = await StardustWallet.open(client, iotaUtil.Converter.bytesToHex(recipientSeed, true));
+    recipient = await StardustWallet.fromPhrase(client, "ledger-node explorer recipient");
 
     // 1. a payment from the genesis
-    const genesis: OwnedOutput = {
-      outputId: GENESIS_OUTPUT_ID,
-      output: (await client.output(GENESIS_OUTPUT_ID)).output,
-    };
+    const genesis = await dev.genesis();
+    const supply = BigInt(genesis.output.amount);
     payment = await submit(
       "payment",
       [genesis],
-      [basic(recipient.address, PAYMENT), basic(dev.address, TOKEN_SUPPLY - PAYMENT)],
+      [basicOutput(recipient.address, PAYMENT), basicOutput(dev.address, supply - PAYMENT)],
     );
 
     // 2. an alias (zero ID: its ID is the hash of its first output ID)
-    const alias0: Json = {
-      type: 4,
-      amount: ALIAS_AMOUNT.toString(),
-      aliasId: ZERO_ID,
-      stateIndex: 0,
-      foundryCounter: 0,
-      unlockConditions: [
-        { type: 4, address: dev.address },
-        { type: 5, address: dev.address },
-      ],
-      features: [{ type: 0, address: dev.address }],
-      immutableFeatures: [{ type: 1, address: dev.address }],
-    };
+    const alias0 = dev.aliasOutput(ALIAS_AMOUNT);
     const funds = payment.created[1]!;
     createAlias = await submit(
       "create alias",
       [funds],
-      [alias0, basic(dev.address, BigInt(funds.output.amount) - ALIAS_AMOUNT)],
+      [alias0, basicOutput(dev.address, BigInt(funds.output.amount) - ALIAS_AMOUNT)],
     );
     aliasId = iota.TransactionHelper.resolveIdFromOutputId(createAlias.created[0]!.outputId);
 
     // 3. a foundry on the alias, minting native tokens
     tokenId = iota.TransactionHelper.constructTokenId(aliasId, 1, 0);
-    const foundry: Json = {
-      type: 5,
-      amount: "0",
-      serialNumber: 1,
-      tokenScheme: { type: 0, mintedTokens: `0x${MINTED.toString(16)}`, meltedTokens: "0x0", maximumSupply: "0xf4240" },
-      unlockConditions: [{ type: 6, address: { type: 8, aliasId } }],
-      immutableFeatures: [{ type: 2, data: utf8("ledger-node explorer token") }],
-    };
-    const foundryDeposit = dev.storageDeposit(foundry);
-    foundry.amount = foundryDeposit.toString();
+    const foundry = dev.foundryOutput(aliasId, 1, MINTED, "ledger-node explorer token");
     const rest = createAlias.created[1]!;
     mint = await submit(
       "create foundry and mint",
@@ -138,26 +106,14 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       [
         { ...alias0, aliasId, stateIndex: 1, foundryCounter: 1 },
         foundry,
-        basic(dev.address, BigInt(rest.output.amount) - foundryDeposit, [
+        basicOutput(dev.address, BigInt(rest.output.amount) - BigInt(foundry.amount), [
           { id: tokenId, amount: `0x${MINTED.toString(16)}` },
         ]),
       ],
     );
 
     // 4. an NFT with a tag, and an output with every unlock condition and feature a basic output takes
-    const nft: Json = {
-      type: 6,
-      amount: "0",
-      nftId: ZERO_ID,
-      unlockConditions: [{ type: 0, address: dev.address }],
-      features: [{ type: 3, tag: utf8(TAG) }],
-      immutableFeatures: [
-        { type: 1, address: dev.address },
-        { type: 2, data: utf8("ledger-node explorer NFT") },
-      ],
-    };
-    const nftDeposit = dev.storageDeposit(nft);
-    nft.amount = nftDeposit.toString();
+    const nft = dev.nftOutput("ledger-node explorer NFT", [{ type: 3, tag: utf8(TAG) }]);
     const now = Math.floor(Date.now() / 1000);
     const fancy: Json = {
       type: 3,
@@ -181,9 +137,9 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       [
         nft,
         fancy,
-        basic(
+        basicOutput(
           dev.address,
-          BigInt(withTokens.output.amount) - nftDeposit - FANCY_AMOUNT,
+          BigInt(withTokens.output.amount) - BigInt(nft.amount) - FANCY_AMOUNT,
           withTokens.output.nativeTokens,
         ),
       ],
@@ -191,13 +147,9 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     nftId = iota.TransactionHelper.resolveIdFromOutputId(nftMint.created[0]!.outputId);
 
     // 5. the genesis spent again: referenced, conflicting
-    const again = dev.buildTransaction([genesis], [basic(dev.address, TOKEN_SUPPLY)]);
-    conflictingBlockId = await client.blockSubmit({ payload: again });
-    await until(
-      async () => ((await client.blockMetadata(conflictingBlockId)).ledgerInclusionState ? true : undefined),
-      15_000,
-      "the conflicting transaction referenced",
-    );
+    conflictingBlockId = (await dev.send("spend the genesis again", [genesis], [basicOutput(dev.address, supply)]))
+      .blockId;
+    await referencedMetadata(client, conflictingBlockId, 15_000, "the conflicting transaction referenced");
 
     // 6. tagged-data blocks until one milestone references more than a page of blocks (8 at a
     // time: the node mines at most --pow-queue blocks at once)
@@ -211,15 +163,9 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       taggedBlockId ||= ids[0]!;
       const indexes = new Set<number>();
       for (const id of ids) {
-        const meta = await until(
-          async () => {
-            const m = await client.blockMetadata(id);
-            return m.referencedByMilestoneIndex === undefined ? undefined : m;
-          },
-          15_000,
-          `block ${id} referenced`,
+        indexes.add(
+          (await referencedMetadata(client, id, 15_000, `block ${id} referenced`)).referencedByMilestoneIndex,
         );
-        indexes.add(meta.referencedByMilestoneIndex);
       }
       for (const index of indexes) {
         const all = await json(`/api/explorer/v2/milestones/by-index/${index}/blocks?pageSize=1000`);

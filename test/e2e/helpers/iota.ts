@@ -112,6 +112,9 @@ export const iota = require("@iota/iota.js") as IotaJs;
 export const iotaUtil = require("@iota/util.js") as IotaUtil;
 export const iotaCrypto = require("@iota/crypto.js") as IotaCrypto;
 
+/** Text as the 0x-hex of its UTF-8 bytes, as tags and metadata are written in JSON (TIP-18). */
+export const utf8 = (text: string): string => iotaUtil.Converter.utf8ToHex(text, true);
+
 /** iota.js leaves absent optional fields as `undefined`; the JSON a node sends leaves them out. */
 export const plain = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 

@@ -1,4 +1,4 @@
-import { type CoreClient, iota, iotaCrypto, iotaUtil, type Json, type KeyPair, plain } from "./iota.js";
+import { type CoreClient, iota, iotaCrypto, iotaUtil, type Json, type KeyPair, plain, utf8 } from "./iota.js";
 import { waitFor } from "./nodeProcess.js";
 
 /**
@@ -28,6 +28,40 @@ export interface SubmittedTransaction {
 
 const ED25519_ADDRESS = 0;
 
+/** The seed of the dev network's key (docs/decisions.md, The dev network), which owns the genesis output. */
+export const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
+/** The genesis output: no transaction created it, so its ID is all zeros. */
+export const GENESIS_OUTPUT_ID = `0x${"00".repeat(34)}`;
+/** The alias or NFT ID an output creating the chain holds (TIP-18); the chain's ID is then hashed from the output ID. */
+export const ZERO_ID = `0x${"00".repeat(32)}`;
+
+/** A basic output of `amount` to `address`, holding `nativeTokens` when there are any (TIP-18). */
+export function basicOutput(address: Json, amount: bigint, nativeTokens?: Json[]): Json {
+  return {
+    type: 3,
+    amount: amount.toString(),
+    ...(nativeTokens?.length ? { nativeTokens } : {}),
+    unlockConditions: [{ type: 0, address }],
+  };
+}
+
+/** Polls a block's metadata until a milestone references it (TIP-25 `referencedByMilestoneIndex`); answers the metadata. */
+export function referencedMetadata(
+  client: CoreClient,
+  blockId: string,
+  timeoutMs: number,
+  what: string,
+): Promise<Json> {
+  return waitFor(
+    async () => {
+      const m = await client.blockMetadata(blockId);
+      return m.referencedByMilestoneIndex === undefined ? undefined : m;
+    },
+    timeoutMs,
+    what,
+  );
+}
+
 export class StardustWallet {
   private constructor(
     readonly client: CoreClient,
@@ -54,6 +88,17 @@ export class StardustWallet {
     );
   }
 
+  /** A wallet of a key no other test uses: its seed is BLAKE2b-256 of `phrase`. */
+  static fromPhrase(client: CoreClient, phrase: string): Promise<StardustWallet> {
+    const seed = iotaCrypto.Blake2b.sum256(new TextEncoder().encode(phrase));
+    return StardustWallet.open(client, iotaUtil.Converter.bytesToHex(seed, true));
+  }
+
+  /** The genesis output as the dev key's wallet spends it. */
+  async genesis(): Promise<OwnedOutput> {
+    return { outputId: GENESIS_OUTPUT_ID, output: (await this.client.output(GENESIS_OUTPUT_ID)).output };
+  }
+
   /** `{type: 0, pubKeyHash}`: this wallet's address object. */
   get address(): Json {
     return { type: ED25519_ADDRESS, pubKeyHash: this.pubKeyHash };
@@ -62,6 +107,64 @@ export class StardustWallet {
   /** The minimum storage deposit of an output (TIP-19), as iota.js computes it. */
   storageDeposit(output: Json): bigint {
     return BigInt(iota.TransactionHelper.getStorageDeposit(output, this.rentStructure));
+  }
+
+  /**
+   * A new alias of `amount` (zero ID, state index 0, no foundry yet) with this wallet as state
+   * controller, governor, sender and issuer (TIP-18 alias output).
+   */
+  aliasOutput(amount: bigint): Json {
+    return {
+      type: 4,
+      amount: amount.toString(),
+      aliasId: ZERO_ID,
+      stateIndex: 0,
+      foundryCounter: 0,
+      unlockConditions: [
+        { type: 4, address: this.address },
+        { type: 5, address: this.address },
+      ],
+      features: [{ type: 0, address: this.address }],
+      immutableFeatures: [{ type: 1, address: this.address }],
+    };
+  }
+
+  /**
+   * Foundry `serialNumber` of alias `aliasId` with `minted` tokens minted of at most 1,000,000
+   * (simple token scheme), `metadata` as its immutable metadata; its amount is its storage
+   * deposit (TIP-18 foundry output, TIP-19).
+   */
+  foundryOutput(aliasId: string, serialNumber: number, minted: bigint, metadata: string): Json {
+    const foundry: Json = {
+      type: 5,
+      amount: "0",
+      serialNumber,
+      tokenScheme: { type: 0, mintedTokens: `0x${minted.toString(16)}`, meltedTokens: "0x0", maximumSupply: "0xf4240" },
+      unlockConditions: [{ type: 6, address: { type: 8, aliasId } }],
+      immutableFeatures: [{ type: 2, data: utf8(metadata) }],
+    };
+    foundry.amount = this.storageDeposit(foundry).toString();
+    return foundry;
+  }
+
+  /**
+   * A new NFT (zero ID) owned and issued by this wallet, `metadata` as its immutable metadata,
+   * with `features` when given; its amount is its storage deposit (TIP-18 NFT output, TIP-19).
+   */
+  nftOutput(metadata: string, features: Json[] = []): Json {
+    const nft: Json = {
+      type: 6,
+      amount: "0",
+      nftId: ZERO_ID,
+      unlockConditions: [{ type: 0, address: this.address }],
+      ...(features.length ? { features } : {}),
+      immutableFeatures: [
+        { type: 1, address: this.address },
+        { type: 2, data: utf8(metadata) },
+      ],
+    };
+    nft.amount = this.storageDeposit(nft).toString();
+    return nft;
   }
 
   /**
@@ -79,8 +182,8 @@ export class StardustWallet {
     if (taggedData) {
       essence.payload = {
         type: 5,
-        tag: iotaUtil.Converter.utf8ToHex(taggedData.tag, true),
-        data: iotaUtil.Converter.utf8ToHex(taggedData.data, true),
+        tag: utf8(taggedData.tag),
+        data: utf8(taggedData.data),
       };
     }
     const hash = iota.TransactionHelper.getTransactionEssenceHash(essence);
@@ -117,16 +220,26 @@ export class StardustWallet {
     return { label, transactionId, blockId, payload: plain(payload), inputs, created };
   }
 
+  /** Submits a transaction and waits until a milestone included it in the ledger (fails if it conflicts). */
+  async sendConfirmed(
+    label: string,
+    inputs: OwnedOutput[],
+    outputs: Json[],
+    timeoutMs?: number,
+  ): Promise<SubmittedTransaction> {
+    const tx = await this.send(label, inputs, outputs);
+    await this.confirm(tx, timeoutMs);
+    return tx;
+  }
+
   /**
    * Polls the block's metadata until a milestone references it; fails unless the transaction
    * was included in the ledger. Returns the milestone index.
    */
   async confirm(tx: SubmittedTransaction, timeoutMs = 10_000): Promise<number> {
-    const meta = await waitFor(
-      async () => {
-        const m = await this.client.blockMetadata(tx.blockId);
-        return m.referencedByMilestoneIndex === undefined ? undefined : m;
-      },
+    const meta = await referencedMetadata(
+      this.client,
+      tx.blockId,
       timeoutMs,
       `a milestone referencing ${tx.label} (block ${tx.blockId})`,
     );
