@@ -11,6 +11,8 @@ export interface ConeBlock {
   transactionId?: Uint8Array;
   /** Essence signing hash of that transaction, likewise. */
   signingHash?: Uint8Array;
+  /** The block ID in hex, when the holder keeps it (readers of white-flag's result use it). */
+  key?: string;
   /** The parents' IDs in hex, when the holder keeps them (the walk keys what it has seen by them). */
   parentKeys?: readonly string[];
 }

@@ -70,6 +70,8 @@ export interface WhiteFlagInput {
 
 export interface ReferencedBlock {
   blockId: Uint8Array;
+  /** The block ID in hex, when the cone block came with it (ConeBlock.key). */
+  key?: string;
   /** The block's parents (from the walk's decoded block: readers of the result need not load it). */
   parents: readonly Uint8Array[];
   /** The index of the milestone the block carries, for a milestone block. */
@@ -149,6 +151,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     if (payload?.type !== PayloadType.Transaction || meta === undefined) {
       referenced.push({
         blockId: cone.blockId,
+        key: cone.key,
         parents: cone.block.parents,
         ...(payload?.type === PayloadType.Milestone ? { milestoneIndex: payload.index } : {}),
         whiteFlagIndex,
@@ -161,6 +164,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     const conflict = (conflictReason: number, details: string) =>
       referenced.push({
         blockId: cone.blockId,
+        key: cone.key,
         parents: cone.block.parents,
         whiteFlagIndex,
         payloadType: payload?.type,
@@ -236,6 +240,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
     });
     referenced.push({
       blockId: cone.blockId,
+      key: cone.key,
       parents: cone.block.parents,
       whiteFlagIndex,
       payloadType: payload.type,

@@ -32,7 +32,8 @@ export interface NodeEventMap {
    */
   blockTaken: { blockId: Uint8Array; block: Block; bytes: Uint8Array; source: BlockSource };
   /** A block became solid: its whole past cone is here. */
-  blockSolid: { blockId: Uint8Array; block: Block };
+  /** `key`: the block ID in hex, as the tangle keys it (subscribers need not hash it again). */
+  blockSolid: { blockId: Uint8Array; key: string; block: Block };
   /**
    * A block's metadata after a milestone referenced it (emitted once its batch is on disk, in
    * white-flag order), with its `InclusionState` (storage/records.ts) and conflict reason (TIP-2).

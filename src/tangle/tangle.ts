@@ -440,7 +440,7 @@ export class Tangle {
     // a milestone references its own cone: blocks built on it root there
     if (entry.block.payload?.type === PayloadType.Milestone) entry.ycri = entry.ocri = entry.block.payload.index;
     this.tips.add(entry.blockId, entry.block.parents, entry.ycri, entry.ocri, entry);
-    this.events.emit("blockSolid", { blockId: entry.blockId, block: entry.block });
+    this.events.emit("blockSolid", { blockId: entry.blockId, key: entry.key, block: entry.block });
     return true;
   }
 

@@ -108,7 +108,7 @@ export class EventPublisher {
   attach(events: NodeEvents): () => void {
     const offs = [
       events.on("blockTaken", (e) => this.blockTaken(e.block, e.bytes)),
-      events.on("blockSolid", (e) => this.blockSolid(e.blockId)),
+      events.on("blockSolid", (e) => this.blockSolid(e.blockId, e.key)),
       events.on("latestMilestone", (e) => this.latestMilestone(e)),
       events.on("milestoneConfirmed", (e) => {
         this.milestones = this.milestones
@@ -164,6 +164,8 @@ export class EventPublisher {
 
   private blockTaken(block: Block, bytes: Uint8Array): void {
     const b = this.broker;
+    // every block is taken in: no topic string (nor the tag's hex) built when nobody follows blocks
+    if (!b.hasSubscribersUnder("blocks") && !b.hasSubscribersUnder("milestones")) return;
     const raw = () => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     b.publish(Topic.Blocks, raw);
     const payload = block.payload;
@@ -182,10 +184,10 @@ export class EventPublisher {
     }
   }
 
-  private blockSolid(blockId: Uint8Array): void {
-    // every block turns solid: no hex and no topic string for it when nobody follows any block's metadata
+  private blockSolid(blockId: Uint8Array, key: string): void {
+    // every block turns solid: no topic string for it when nobody follows any block's metadata
     if (!this.broker.hasSubscribersUnder("block-metadata")) return;
-    const topic = blockMetadataTopic(toHex(blockId));
+    const topic = blockMetadataTopic(key);
     if (!this.broker.hasSubscribers(topic)) return;
     blockMetadata(this.node.tangle, blockId).then(
       (meta) => this.broker.publish(topic, json(meta)),
@@ -211,15 +213,18 @@ export class EventPublisher {
   /** Each referenced block's metadata, in white-flag order, to whoever wants it. */
   private async referencedBlocks(milestone: MilestoneInfo, result: WhiteFlagResult): Promise<void> {
     const b = this.broker;
+    // a milestone references thousands of blocks: nothing per block when nobody follows their metadata
+    if (!b.hasSubscribersUnder("block-metadata")) return;
     const all = b.hasSubscribers(Topic.BlockMetadataReferenced);
-    const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(toHex(r.blockId))));
+    const keyOf = (r: WhiteFlagResult["referenced"][number]) => r.key ?? toHex(r.blockId);
+    const wanted = result.referenced.filter((r) => all || b.hasSubscribers(blockMetadataTopic(keyOf(r))));
     if (wanted.length === 0) return;
     for (let i = 0; i < wanted.length; i++) {
       // a wide milestone is published in slices, so intake and the other topics' deliveries
       // go on in between (white-flag order holds: the slices are in order)
       if (i > 0 && i % PUBLISH_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
       const r = wanted[i]!;
-      const id = toHex(r.blockId);
+      const id = keyOf(r);
       // parents and milestone index come with the white-flag result: no block is read back
       const meta: BlockMetadataJson = {
         blockId: id,
