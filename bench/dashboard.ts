@@ -2,20 +2,23 @@
  * `npm run bench -- dashboard [--seconds S] [--rounds K] [--rate R]`: what the dashboard's Live
  * tangle page, open in a browser, costs the node under load. A node opened in this process
  * (LevelDB on a temporary dir, no PoW minimum, milestones every second) serves HTTP, the event
- * API and the dashboard on loopback; the block load of `bench events` (bench/_blockLoad.ts:
- * tagged-data blocks as JSON from a worker thread, 32 requests in flight) runs for S seconds
- * per phase (default 6), as fast as the node answers (`--rate R` paces it at R blocks/s instead).
+ * API and the dashboard on loopback; bench core's load (`--load core`, the default: blocks
+ * submitted inside this process; `--load http`: bench events' JSON load from a worker thread)
+ * runs for S seconds per phase (default 8) after a 10 s warm-up, as fast as the node answers
+ * (`--rate R` paces it at R blocks/s instead).
  *
- * Phases alternate K times (default 2): no page (the same-run baseline: Chromium is running,
- * with no page open); headless Chromium (Debian's, driven by playwright-core) showing a static
- * page, the node's info as JSON (for reference: what a browser showing anything costs on these
- * cores); and `/dashboard/tangle`. Each page is opened before its phase and closed after it.
- * Figures: blocks accepted per second in each phase and the ratios to the baseline (target for
- * the Live tangle >= 0.9: the issue's "does not cut the node's throughput by more than 10%");
- * the share of the accepted blocks the page received (it samples above a few hundred blocks a
- * second) and drew at most (its window's bound); Chromium's CPU time (every process under this
- * one) per second of each phase with a page; the page's own measure of a redraw. A console error
- * on the page fails the run.
+ * Phases alternate K times (default 3), each round starting one phase later than the last, so
+ * that the database's growth over the run weighs on every phase alike: no page (the same-run
+ * baseline: Chromium is running, with no page open); headless Chromium (Debian's, driven by
+ * playwright-core) showing a static page, the node's info as JSON (for reference: what a
+ * browser showing anything costs on these cores); and `/dashboard/tangle`. Each page is opened
+ * before its phase and closed after it. Figures: blocks accepted per second in each phase (the
+ * median of the rounds) and the ratios to the baseline (target for the Live tangle >= 0.9: the
+ * issue's "does not cut the node's throughput by more than 10%"); the share of the accepted
+ * blocks the page received (it samples above a few hundred blocks a second) and drew at most
+ * (its window's bound); this process's CPU (all threads, and the main thread) and Chromium's
+ * (every process under this one) per second of load; the page's own measure of a redraw. A
+ * console error on the page fails the run.
  *
  * The machine's cores are shared by the node, the load's worker and Chromium, so the browser's
  * CPU shows in the node's figure, as it would for an operator running both on one machine.
@@ -42,8 +45,13 @@ const argN = (name: string, def: number) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : def;
 };
-const SECONDS = argN("--seconds", 6);
-const ROUNDS = argN("--rounds", 2);
+const SECONDS = argN("--seconds", 8);
+/**
+ * Load before the first phase: the JIT, the first milestones, and LevelDB past its first
+ * levels (its compactions slow intake as the database grows, most in the first seconds).
+ */
+const WARM_UP_SECONDS = 10;
+const ROUNDS = argN("--rounds", 3);
 const RATE = argN("--rate", 0);
 /**
  * `--load core` (default): bench core's load, blocks submitted inside this process
@@ -129,6 +137,23 @@ function cpuBetween(
 }
 
 const totalOf = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * This process's CPU seconds: every thread (the node's main thread, LevelDB's and libuv's
+ * threads, the collector's helpers) and the main thread alone (from /proc, 0 where there is none).
+ */
+function ownCpu(): { all: number; main: number } {
+  const u = process.cpuUsage();
+  let main = 0;
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    main = (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    // no /proc
+  }
+  return { all: (u.user + u.system) / 1e6, main };
+}
 
 /**
  * Bench core's way in: tagged-data payloads encoded before the clock starts, each framed around
@@ -229,18 +254,29 @@ async function main(): Promise<void> {
   }
   const seconds: Record<Phase, number> = { none: 0, static: 0, tangle: 0 };
   const received: number[] = [];
+  /** This process's CPU seconds in each phase, and the phase's seconds. */
+  const own: Record<Phase, { all: number; main: number; seconds: number }> = {
+    none: { all: 0, main: 0, seconds: 0 },
+    static: { all: 0, main: 0, seconds: 0 },
+    tangle: { all: 0, main: 0, seconds: 0 },
+  };
+  /** Each phase's rate in the order run. */
+  const runOrder: string[] = [];
   let drawnMax = 0;
   /** The page's own measure of its last redraw (layout and drawing), ms. */
   const redrawCosts: number[] = [];
   try {
-    // warm-up: the JIT, LevelDB's first files, the first milestones
+    // warm-up (WARM_UP_SECONDS)
     let seq = 0;
     const phaseLoad = (seconds: number, firstSeq: number) =>
       LOAD === "http" ? load({ port, rate, seconds, firstSeq, dataBytes: 0 }) : coreLoad(node, seconds, firstSeq);
-    await phaseLoad(2, seq);
+    await phaseLoad(WARM_UP_SECONDS, seq);
     seq += 1_000_000;
     for (let round = 0; round < ROUNDS; round++) {
-      for (const phase of PHASES) {
+      // each round starts one phase later: the database grows all through the run, and a fixed
+      // order would hand the same phase the smaller database every round
+      const order = PHASES.map((_, i) => PHASES[(i + round) % PHASES.length]!);
+      for (const phase of order) {
         let page: Page | undefined;
         const tangle = phase === "tangle";
         if (phase !== "none") {
@@ -268,10 +304,16 @@ async function main(): Promise<void> {
           await cdp.send("Profiler.start");
         }
         const cpuBefore = descendantsCpu();
+        const ownBefore = ownCpu();
         const r = await phaseLoad(SECONDS, seq);
         seq += 1_000_000;
         if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
         rates[phase].push(r.accepted / r.seconds);
+        const ownAfter = ownCpu();
+        own[phase].all += ownAfter.all - ownBefore.all;
+        own[phase].main += ownAfter.main - ownBefore.main;
+        own[phase].seconds += r.seconds;
+        runOrder.push(`${phase} ${Math.round(r.accepted / r.seconds)}`);
         if (page) {
           const used = cpuBetween(cpuBefore, descendantsCpu());
           cpu[phase] += totalOf(used);
@@ -347,6 +389,18 @@ async function main(): Promise<void> {
         baseline: "of the blocks accepted",
       },
       { name: "blocks drawn at most", value: drawnMax, unit: "blocks", target: `<= ${WINDOW} (its window)` },
+      {
+        name: "this process's CPU, no page",
+        value: (own.none.all / own.none.seconds) * 100,
+        unit: "% of a core",
+        baseline: `main thread ${((own.none.main / own.none.seconds) * 100).toFixed(0)}%`,
+      },
+      {
+        name: "this process's CPU, Live tangle open",
+        value: (own.tangle.all / own.tangle.seconds) * 100,
+        unit: "% of a core",
+        baseline: `main thread ${((own.tangle.main / own.tangle.seconds) * 100).toFixed(0)}%`,
+      },
       { name: "Chromium's CPU, Live tangle open", value: cores("tangle") * 100, unit: "% of a core" },
       { name: "Chromium's CPU, a static page open", value: cores("static") * 100, unit: "% of a core" },
       {
@@ -361,6 +415,7 @@ async function main(): Promise<void> {
     .sort((a, b) => b[1] - a[1])
     .map(([type, s]) => `${type} ${((s / seconds.tangle) * 100).toFixed(1)}%`);
   console.log(`Chromium's CPU with the Live tangle open, by process: ${byType.join(", ")} of a core`);
+  console.log(`blocks/s by phase, in the order run: ${runOrder.join(", ")}`);
   if (PROFILE && profiles.length > 0) {
     await writeFile(PROFILE, JSON.stringify(profiles.at(-1)));
     // this process's, beside it
