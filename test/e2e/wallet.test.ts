@@ -10,10 +10,19 @@ import {
   type Json,
   outputBytes,
   plain,
+  utf8,
 } from "./helpers/iota.js";
 import { type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
 import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
-import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "./helpers/stardustWallet.js";
+import {
+  basicOutput,
+  DEV_SEED,
+  GENESIS_OUTPUT_ID,
+  type OwnedOutput,
+  StardustWallet,
+  type SubmittedTransaction,
+  WALLET_TAG,
+} from "./helpers/stardustWallet.js";
 
 /**
  * Acceptance test of the node process (`dist/src/cli/main.js`) over HTTP only, driven by an
@@ -28,24 +37,14 @@ import { type OwnedOutput, StardustWallet, type SubmittedTransaction } from "./h
  * holds it against the REST answers.
  */
 
-const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
 const DEV_PUB_KEY_HASH = "0x4c3dac64003e746d1a11d6ba9f4b20234e33627d2bf30d9d7153cb03a68f9e19";
 const TOKEN_SUPPLY = 2779530283277761n;
-const GENESIS_OUTPUT_ID = `0x${"00".repeat(34)}`;
-const ZERO_ID = `0x${"00".repeat(32)}`;
 const PAYMENT = 1_000_000n;
 const ALIAS_AMOUNT = 1_000_000n;
 const MINTED = 1000n;
 /** Stardust output type → the v3 read's type code (docs/decisions.md, The v3 output read). */
 const V3_TYPE: Record<number, number> = { 3: 0, 4: 1, 5: 3, 6: 4 };
 
-const basic = (address: Json, amount: bigint, nativeTokens?: Json[]): Json => ({
-  type: 3,
-  amount: amount.toString(),
-  ...(nativeTokens?.length ? { nativeTokens } : {}),
-  unlockConditions: [{ type: 0, address }],
-});
-const utf8 = (text: string): string => iotaUtil.Converter.utf8ToHex(text, true);
 const u32le = (n: number): string => Buffer.from(Uint32Array.of(n).buffer).toString("hex");
 
 describe("a dev-key wallet built with iota.js against the node process", { timeout: 90_000 }, () => {
@@ -64,18 +63,16 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
   let nftDeposit = 0n;
   let events: EventSubscriber;
   /** The wallet's tagged-data tag, as the transactions carry it, in hex. */
-  const WALLET_TAG = iotaUtil.Converter.utf8ToHex("ledger-node wallet e2e", true);
+  const WALLET_TAG_HEX = utf8(WALLET_TAG);
 
-  const submit = async (label: string, inputs: OwnedOutput[], outputs: Json[]): Promise<SubmittedTransaction> => {
-    const tx = await dev.send(label, inputs, outputs);
-    await confirm(tx);
-    return tx;
-  };
-  const confirm = async (tx: SubmittedTransaction): Promise<void> => {
-    await dev.confirm(tx);
+  /** Records a transaction a milestone included: in `confirmed`, and as the spender of its inputs. */
+  const keep = (tx: SubmittedTransaction): SubmittedTransaction => {
     confirmed.push(tx);
     for (const input of tx.inputs) spentBy.set(input.outputId, tx);
+    return tx;
   };
+  const submit = async (label: string, inputs: OwnedOutput[], outputs: Json[]): Promise<SubmittedTransaction> =>
+    keep(await dev.sendConfirmed(label, inputs, outputs));
   /** The indexer's alias lookup names exactly the latest alias output (output 0 of `tx`), as of that milestone. */
   const assertAliasLookup = async (tx: SubmittedTransaction): Promise<void> => {
     const r = await indexer.alias(aliasId);
@@ -88,8 +85,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     client = new iota.SingleNodeClient(node.endpoint);
     indexer = new iota.IndexerPluginClient(client);
     dev = await StardustWallet.open(client, DEV_SEED);
-    const recipientSeed = iotaCrypto.Blake2b.sum256(new TextEncoder().encode("ledger-node wallet e2e recipient"));
-    recipient = await StardustWallet.open(client, iotaUtil.Converter.bytesToHex(recipientSeed, true));
+    recipient = await StardustWallet.fromPhrase(client, "ledger-node wallet e2e recipient");
     events = await EventSubscriber.connect(
       node.endpoint,
       [
@@ -99,9 +95,9 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
         `outputs/unlock/+/${dev.bech32}`,
       ],
       [
-        `blocks/transaction/tagged-data/${WALLET_TAG}`,
-        `blocks/tagged-data/${WALLET_TAG}`,
-        `blocks/transaction/tagged-data/${iotaUtil.Converter.utf8ToHex("another tag", true)}`,
+        `blocks/transaction/tagged-data/${WALLET_TAG_HEX}`,
+        `blocks/tagged-data/${WALLET_TAG_HEX}`,
+        `blocks/transaction/tagged-data/${utf8("another tag")}`,
       ],
     );
   });
@@ -130,14 +126,15 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
         { address: recipient.pubKeyHash, addressType: 0, amount: PAYMENT.toString() },
         { address: dev.pubKeyHash, addressType: 0, amount: (TOKEN_SUPPLY - PAYMENT).toString() },
       ],
-      { tag: "ledger-node wallet e2e", data: "payment" },
+      { tag: WALLET_TAG, data: "payment" },
     );
     assert.equal(sent.block.nonce, "0", "the client did no PoW");
     assert.deepEqual(sent.block.parents, [], "the client chose no parents");
     const tx = dev.record("payment", sent.blockId, sent.block.payload, [
       { outputId: GENESIS_OUTPUT_ID, output: genesis.output },
     ]);
-    await confirm(tx);
+    await dev.confirm(tx);
+    keep(tx);
     const block = await client.block(tx.blockId);
     assert.notEqual(block.nonce, "0", "the node mined the nonce");
     assert.ok(block.parents.length >= 1, "the node filled the parents");
@@ -145,23 +142,11 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
 
   it("creates an alias and state-transitions it twice; the alias lookup follows every step", async () => {
     const funds = confirmed[0]!.created[1]!;
-    const alias0: Json = {
-      type: 4,
-      amount: ALIAS_AMOUNT.toString(),
-      aliasId: ZERO_ID,
-      stateIndex: 0,
-      foundryCounter: 0,
-      unlockConditions: [
-        { type: 4, address: dev.address },
-        { type: 5, address: dev.address },
-      ],
-      features: [{ type: 0, address: dev.address }],
-      immutableFeatures: [{ type: 1, address: dev.address }],
-    };
+    const alias0 = dev.aliasOutput(ALIAS_AMOUNT);
     const create = await submit(
       "create alias",
       [funds],
-      [alias0, basic(dev.address, TOKEN_SUPPLY - PAYMENT - ALIAS_AMOUNT)],
+      [alias0, basicOutput(dev.address, TOKEN_SUPPLY - PAYMENT - ALIAS_AMOUNT)],
     );
     aliasId = iota.TransactionHelper.resolveIdFromOutputId(create.created[0]!.outputId);
     await assertAliasLookup(create);
@@ -179,18 +164,10 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
   it("creates a foundry on the alias and mints native tokens", async () => {
     const funds = confirmed[1]!.created[1]!;
     tokenId = iota.TransactionHelper.constructTokenId(aliasId, 1, 0);
-    const foundry: Json = {
-      type: 5,
-      amount: "0",
-      serialNumber: 1,
-      tokenScheme: { type: 0, mintedTokens: `0x${MINTED.toString(16)}`, meltedTokens: "0x0", maximumSupply: "0xf4240" },
-      unlockConditions: [{ type: 6, address: { type: 8, aliasId } }],
-      immutableFeatures: [{ type: 2, data: utf8("ledger-node e2e token") }],
-    };
-    foundryDeposit = dev.storageDeposit(foundry);
-    foundry.amount = foundryDeposit.toString();
+    const foundry = dev.foundryOutput(aliasId, 1, MINTED, "ledger-node e2e token");
+    foundryDeposit = BigInt(foundry.amount);
     const alias = { ...aliasState.output, stateIndex: 3, foundryCounter: 1 };
-    const rest = basic(dev.address, BigInt(funds.output.amount) - foundryDeposit, [
+    const rest = basicOutput(dev.address, BigInt(funds.output.amount) - foundryDeposit, [
       { id: tokenId, amount: `0x${MINTED.toString(16)}` },
     ]);
     const tx = await submit("create foundry and mint", [aliasState, funds], [alias, foundry, rest]);
@@ -201,26 +178,16 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
 
   it("mints an NFT", async () => {
     const funds = confirmed[4]!.created[2]!;
-    const nft: Json = {
-      type: 6,
-      amount: "0",
-      nftId: ZERO_ID,
-      unlockConditions: [{ type: 0, address: dev.address }],
-      immutableFeatures: [
-        { type: 1, address: dev.address },
-        { type: 2, data: utf8("ledger-node e2e NFT") },
-      ],
-    };
-    nftDeposit = dev.storageDeposit(nft);
-    nft.amount = nftDeposit.toString();
-    const rest = basic(dev.address, BigInt(funds.output.amount) - nftDeposit, funds.output.nativeTokens);
+    const nft = dev.nftOutput("ledger-node e2e NFT");
+    nftDeposit = BigInt(nft.amount);
+    const rest = basicOutput(dev.address, BigInt(funds.output.amount) - nftDeposit, funds.output.nativeTokens);
     const tx = await submit("mint NFT", [funds], [nft, rest]);
     const nftId = iota.TransactionHelper.resolveIdFromOutputId(tx.created[0]!.outputId);
     assert.deepEqual((await indexer.nft(nftId)).items, [tx.created[0]!.outputId]);
   });
 
   it("destroys the alias (governance transition): the alias lookup answers 404", async () => {
-    await submit("destroy alias", [aliasState], [basic(dev.address, ALIAS_AMOUNT)]);
+    await submit("destroy alias", [aliasState], [basicOutput(dev.address, ALIAS_AMOUNT)]);
     await assert.rejects(indexer.alias(aliasId), (e: { httpStatus?: number }) => {
       assert.equal(e.httpStatus, 404);
       return true;
@@ -354,7 +321,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     const res = await fetch(`${node.endpoint}/api/core/v3/outputs/${GENESIS_OUTPUT_ID}/full`);
     assert.equal(res.status, 200);
     const full = (await res.json()) as Json;
-    const genesis = (await client.output(GENESIS_OUTPUT_ID)).output;
+    const genesis = (await dev.genesis()).output;
     const { type, ...fields } = genesis;
     assert.deepEqual(full.output, { ...fields, type: V3_TYPE[type], mana: "0" });
     // no creating transaction on record: H("genesis") and a single value-hash node (docs/decisions.md, The v3 output read)
@@ -465,16 +432,13 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     );
 
     // tagged data: the wallet's transaction blocks on their tag's topic, nothing on the others
-    const tagged = events.on<Uint8Array>(`blocks/transaction/tagged-data/${WALLET_TAG}`);
+    const tagged = events.on<Uint8Array>(`blocks/transaction/tagged-data/${WALLET_TAG_HEX}`);
     const taggedIds = tagged.map((bytes) =>
       iota.TransactionHelper.calculateBlockId(iota.deserializeBlock(new iotaUtil.ReadStream(bytes))),
     );
     assert.deepEqual(taggedIds.sort(), confirmed.map((tx) => tx.blockId).sort());
-    assert.equal(events.on(`blocks/tagged-data/${WALLET_TAG}`).length, 0);
-    assert.equal(
-      events.on(`blocks/transaction/tagged-data/${iotaUtil.Converter.utf8ToHex("another tag", true)}`).length,
-      0,
-    );
+    assert.equal(events.on(`blocks/tagged-data/${WALLET_TAG_HEX}`).length, 0);
+    assert.equal(events.on(`blocks/transaction/tagged-data/${utf8("another tag")}`).length, 0);
   });
 
   it("the balances iota.js computes match the ledger this wallet kept", async () => {

@@ -30,6 +30,8 @@ const ED25519_ADDRESS = 0;
 
 /** The seed of the dev network's key (docs/decisions.md, The dev network), which owns the genesis output. */
 export const DEV_SEED = "0x64c2f3f1072df53b06173af7aa8a4b8e794e7980fca78bf7f3472ecc57e92a3c";
+/** The tag of the tagged data every transaction the wallet sends carries (TIP-23), its data the transaction's label. */
+export const WALLET_TAG = "ledger-node wallet e2e";
 /** The genesis output: no transaction created it, so its ID is all zeros. */
 export const GENESIS_OUTPUT_ID = `0x${"00".repeat(34)}`;
 /** The alias or NFT ID an output creating the chain holds (TIP-18); the chain's ID is then hashed from the output ID. */
@@ -205,7 +207,7 @@ export class StardustWallet {
 
   /** Builds, signs and submits a transaction; the node fills parents and nonce. */
   async send(label: string, inputs: OwnedOutput[], outputs: Json[]): Promise<SubmittedTransaction> {
-    const payload = this.buildTransaction(inputs, outputs, { tag: "ledger-node wallet e2e", data: label });
+    const payload = this.buildTransaction(inputs, outputs, { tag: WALLET_TAG, data: label });
     const blockId = await this.client.blockSubmit({ payload });
     return this.record(label, blockId, payload, inputs);
   }
