@@ -9,6 +9,7 @@ import {
   referencedMetadata,
   StardustWallet,
   type SubmittedTransaction,
+  WALLET_TAG,
 } from "../e2e/helpers/stardustWallet.js";
 import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
 
@@ -264,7 +265,7 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     ]);
     assert.deepEqual(await texts(p, "[data-inputs] [data-link=output]", "data-id"), [GENESIS_OUTPUT_ID]);
     assert.deepEqual(await texts(p, "[data-parents] [data-link=block]", "data-id"), block.parents);
-    await p.page.locator('[data-fact="tag"] [data-bytes="text"]').getByText("ledger-node wallet e2e").waitFor();
+    await p.page.locator('[data-fact="tag"] [data-bytes="text"]').getByText(WALLET_TAG).waitFor();
     await p.check("explorer-block");
 
     // block → parent: the parent lists this block among its children
