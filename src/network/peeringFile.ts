@@ -2,6 +2,7 @@ import { type FileHandle, mkdir, open, readFile, rename, rm } from "node:fs/prom
 import { dirname, join } from "node:path";
 import { peerIdFromString } from "@libp2p/peer-id";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { syncDirectory } from "../util/syncDirectory.js";
 import { NetworkErrorCode } from "./errors.js";
 import { parsePeerAddress } from "./peering.js";
 
@@ -139,17 +140,4 @@ export async function writePeeringFile(dataDir: string, entries: readonly Peerin
     throw e;
   }
   await syncDirectory(dirname(path));
-}
-
-/** Makes the rename durable (best effort: not every platform lets a directory be fsynced). */
-async function syncDirectory(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(dir, "r");
-    await fh.sync();
-  } catch {
-    // a platform without directory fsync keeps the rename as its file system does
-  } finally {
-    await fh?.close().catch(() => {});
-  }
 }

@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { type FileHandle, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { syncDirectory } from "../util/syncDirectory.js";
 import { isSnapshotError, type SnapshotError, SnapshotErrorCode } from "./errors.js";
 
 /**
@@ -198,17 +199,4 @@ async function writeChecksum(path: string, digest: string): Promise<void> {
   const temp = `${target}.${process.pid}.tmp`;
   await writeFile(temp, `${digest}  ${basename(path)}\n`);
   await rename(temp, target);
-}
-
-/** Makes a rename durable (a no-op where directories cannot be opened, as on Windows). */
-async function syncDirectory(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(dir, "r");
-    await fh.sync();
-  } catch {
-    // best effort: not every platform lets a directory be fsynced
-  } finally {
-    await fh?.close().catch(() => {});
-  }
 }
