@@ -28,6 +28,14 @@ async function figure(page: Page, name: string): Promise<number> {
   return Number(await page.locator("figure[data-drawn]").getAttribute(`data-${name}`));
 }
 
+/** Waits until a milestone's block is on the Live tangle page (the page is subscribed then). */
+async function milestoneShown(page: Page): Promise<void> {
+  await page
+    .locator('[data-state="milestone"]')
+    .first()
+    .waitFor({ timeout: 5 * INTERVAL_MS });
+}
+
 /** Submits a tagged-data block as JSON (the node fills parents and nonce); its block ID. */
 async function submit(url: string): Promise<string> {
   return (await submitBody(url)).blockId as string;
@@ -94,10 +102,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
     await p.page.getByRole("heading", { level: 1, name: "Live tangle" }).waitFor();
     await p.page.locator(".tangle-graph canvas").first().waitFor();
     // the page is subscribed once a milestone's block is on it
-    await p.page
-      .locator('[data-state="milestone"]')
-      .first()
-      .waitFor({ timeout: 5 * INTERVAL_MS });
+    await milestoneShown(p.page);
 
     const seenBefore = await figure(p.page, "seen");
     const ids: string[] = [];
@@ -141,10 +146,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
   it("Pause freezes the drawing while blocks are still counted; Resume draws them", async () => {
     const p = await s.newPage();
     await p.goto("/dashboard/tangle");
-    await p.page
-      .locator('[data-state="milestone"]')
-      .first()
-      .waitFor({ timeout: 5 * INTERVAL_MS });
+    await milestoneShown(p.page);
     await p.page.getByRole("button", { name: "Pause" }).click();
     await p.page.locator('[data-paused="true"]').waitFor();
     const drawn = await figure(p.page, "drawn");
@@ -166,10 +168,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
   it("a click on a milestone's node selects it, with a link to its explorer page", async () => {
     const p = await s.newPage();
     await p.goto("/dashboard/tangle");
-    await p.page
-      .locator('[data-state="milestone"]')
-      .first()
-      .waitFor({ timeout: 5 * INTERVAL_MS });
+    await milestoneShown(p.page);
     // let the layout settle, then stop the drawing so the node stays where it is found
     await p.page.getByRole("button", { name: "Pause" }).click();
     await new Promise((r) => setTimeout(r, 1500));
@@ -211,10 +210,7 @@ describe("the Live tangle page under heavy traffic", { timeout: 120_000 }, () =>
   it("samples above 250 blocks a second, says so, and marks sampled blocks referenced from those it asks about", async () => {
     const p = await s.newPage();
     await p.goto("/dashboard/tangle");
-    await p.page
-      .locator('[data-state="milestone"]')
-      .first()
-      .waitFor({ timeout: 5 * INTERVAL_MS });
+    await milestoneShown(p.page);
     assert.equal(await p.page.locator("figure[data-drawn]").getAttribute("data-sampling"), "false");
     // 16 clients for 4 s: well above 250 blocks a second on any machine that runs these tests
     // (the node holds 64 connections of one address, the browser's among them)
