@@ -1,0 +1,250 @@
+/**
+ * One budget for every connection a client or a peer holds of the node: the HTTP servers (API,
+ * explorer, Prometheus), the event API (MQTT over WebSocket and over TCP) and the P2P layer
+ * (a fixed reserve, its own connection manager keeps within it). The budget is kept well under
+ * the process's open-file limit (descriptorLimit.ts), so LevelDB and new clients always have a
+ * descriptor (docs/decisions.md, "Fair slots").
+ *
+ * Connections are held in pools (one per server or transport family), each with its own cap and
+ * per-address cap, all inside the one total. When a newcomer finds a cap reached, a connection
+ * makes room for it, never the newcomer first (the rule of `pickVictim`):
+ *
+ * 1. the one that has been of no use the longest: idle, or sending below the floor (a request
+ *    body trickled, an MQTT client that never sent CONNECT or holds no subscription), once it
+ *    has been so for at least `minIdleMs`;
+ * 2. else, the oldest connection of the address holding the most slots, when that address
+ *    holds more than the newcomer's would after admission (a few addresses cannot lock out
+ *    every other one);
+ * 3. else the newcomer is refused.
+ *
+ * At a per-address cap only that address's own connections are considered (rule 1, then 3).
+ */
+
+/** What kind of connection a slot is (the metrics count each kind). */
+export type ConnectionKind = "http" | "websocket" | "mqtt" | "p2p";
+
+/** Why a connection was closed to make room. */
+export type EvictReason = "idle" | "greedy";
+
+/** One open connection, as the budget sees it. */
+export interface Slot {
+  kind: ConnectionKind;
+  /** The client's address (as the socket reports it). */
+  readonly address: string;
+  /** When it was opened (ms, `Date.now()`). */
+  readonly openedAt: number;
+  /**
+   * How long (ms) the connection has been of no use at `now`: idle, or sending below the floor;
+   * 0 while it is doing its work (a request being answered, a subscriber receiving).
+   */
+  idleFor(now: number): number;
+  /** Closes the connection to make room (the slot is released by its close handler). */
+  evict(reason: EvictReason): void;
+}
+
+export interface PoolLimits {
+  /** Connections of this pool at most. */
+  max: number;
+  /** Connections of one address in this pool at most. */
+  maxPerAddress: number;
+}
+
+export interface ConnectionBudgetOptions {
+  /** Connections of every pool together at most (P2P's reserve left out). */
+  maxConnections: number;
+  /** Descriptors kept for the P2P layer's connections (counted, not tracked one by one). */
+  p2pReserve: number;
+  /** A connection counts as of no use (rule 1) once it has been so this long. */
+  minIdleMs: number;
+}
+
+export const defaultConnectionBudgetOptions: ConnectionBudgetOptions = {
+  maxConnections: 4096,
+  p2pReserve: 64,
+  minIdleMs: 1_000,
+};
+
+/** What the budget counts (the metrics and the dashboard read them). */
+export interface BudgetStats {
+  /** Open connections by kind. */
+  open: Record<ConnectionKind, number>;
+  /** Connections closed to make room, by kind. */
+  evicted: Record<ConnectionKind, number>;
+  /** Newcomers refused (no connection could make room), by kind. */
+  refused: Record<ConnectionKind, number>;
+}
+
+const kinds = (): Record<ConnectionKind, number> => ({ http: 0, websocket: 0, mqtt: 0, p2p: 0 });
+
+/** Slots by address, oldest first (a Set keeps insertion order). */
+class SlotSet {
+  readonly all = new Set<Slot>();
+  readonly byAddress = new Map<string, Set<Slot>>();
+
+  add(slot: Slot): void {
+    this.all.add(slot);
+    let mine = this.byAddress.get(slot.address);
+    if (!mine) {
+      mine = new Set();
+      this.byAddress.set(slot.address, mine);
+    }
+    mine.add(slot);
+  }
+
+  delete(slot: Slot): boolean {
+    if (!this.all.delete(slot)) return false;
+    const mine = this.byAddress.get(slot.address);
+    if (mine) {
+      mine.delete(slot);
+      if (mine.size === 0) this.byAddress.delete(slot.address);
+    }
+    return true;
+  }
+
+  countOf(address: string): number {
+    return this.byAddress.get(address)?.size ?? 0;
+  }
+}
+
+/**
+ * The connection that makes room for `newcomer` among `scope` (rules 1–3 above); undefined when
+ * the newcomer is to be refused. `fair` enables rule 2 (not at a per-address cap).
+ */
+export function pickVictim(
+  scope: SlotSet,
+  newcomer: Slot,
+  now: number,
+  minIdleMs: number,
+  fair: boolean,
+): Slot | undefined {
+  // 1. the one of no use the longest
+  let idlest: Slot | undefined;
+  let idlestFor = minIdleMs - 1;
+  for (const s of scope.all) {
+    if (s === newcomer) continue;
+    const idle = s.idleFor(now);
+    if (idle > idlestFor) {
+      idlest = s;
+      idlestFor = idle;
+    }
+  }
+  if (idlest || !fair) return idlest;
+  // 2. the oldest of the greediest address, when it holds more than the newcomer's would
+  let greediest: Set<Slot> | undefined;
+  for (const [address, mine] of scope.byAddress) {
+    if (address === newcomer.address) continue;
+    if (!greediest || mine.size > greediest.size) greediest = mine;
+  }
+  const newcomerHolds = scope.countOf(newcomer.address) + (scope.all.has(newcomer) ? 0 : 1);
+  if (!greediest || greediest.size <= newcomerHolds) return undefined;
+  return greediest.values().next().value;
+}
+
+/** The connections of one server or transport family, inside the budget. */
+export class ConnectionPool {
+  private readonly slots = new SlotSet();
+
+  constructor(
+    private readonly budget: ConnectionBudget,
+    readonly limits: PoolLimits,
+  ) {}
+
+  /** Open connections of this pool. */
+  get size(): number {
+    return this.slots.all.size;
+  }
+
+  /**
+   * Takes `slot` in, closing another connection to make room when a cap is reached; false when
+   * nothing can make room (the caller closes the newcomer: it holds no slot).
+   */
+  admit(slot: Slot): boolean {
+    const now = Date.now();
+    const minIdleMs = this.budget.options.minIdleMs;
+    // the per-address cap: only this address's own connections may make room
+    const mine = this.slots.byAddress.get(slot.address);
+    if (mine && mine.size >= this.limits.maxPerAddress) {
+      const own = new SlotSet();
+      for (const s of mine) own.add(s);
+      const victim = pickVictim(own, slot, now, minIdleMs, false);
+      if (!victim) return this.budget.refuse(slot);
+      this.budget.evict(victim, "idle");
+    }
+    if (this.slots.all.size >= this.limits.max) {
+      const victim = pickVictim(this.slots, slot, now, minIdleMs, true);
+      if (!victim) return this.budget.refuse(slot);
+      this.budget.evict(victim, victim.idleFor(now) >= minIdleMs ? "idle" : "greedy");
+    }
+    if (!this.budget.makeRoom(slot, now)) return this.budget.refuse(slot);
+    this.slots.add(slot);
+    this.budget.add(slot, this);
+    return true;
+  }
+
+  /** Gives the slot back (its connection closed); a slot already given back is ignored. */
+  release(slot: Slot): void {
+    if (this.slots.delete(slot)) this.budget.remove(slot);
+  }
+}
+
+/** The node's one connection budget; pools are made from it. */
+export class ConnectionBudget {
+  private readonly slots = new SlotSet();
+  /** The pool each open slot is in (an evicted slot leaves it at once, before its close event). */
+  private readonly poolOf = new Map<Slot, ConnectionPool>();
+  readonly stats: BudgetStats = { open: kinds(), evicted: kinds(), refused: kinds() };
+  /** P2P connections open, as the P2P layer reports them (within `p2pReserve`). */
+  private p2pOpen: () => number = () => 0;
+
+  constructor(readonly options: ConnectionBudgetOptions = defaultConnectionBudgetOptions) {}
+
+  /** A pool of connections with its own caps, inside this budget. */
+  pool(limits: PoolLimits): ConnectionPool {
+    return new ConnectionPool(this, limits);
+  }
+
+  /** Lets the metrics read the P2P layer's open connections. */
+  countP2p(open: () => number): void {
+    this.p2pOpen = open;
+  }
+
+  /** Open connections by kind, P2P included (a fresh object). */
+  openByKind(): Record<ConnectionKind, number> {
+    return { ...this.stats.open, p2p: this.p2pOpen() };
+  }
+
+  /** @internal Makes room in the whole budget for `slot`; false when nothing may go. */
+  makeRoom(slot: Slot, now: number): boolean {
+    if (this.slots.all.size < this.options.maxConnections) return true;
+    const victim = pickVictim(this.slots, slot, now, this.options.minIdleMs, true);
+    if (!victim) return false;
+    this.evict(victim, victim.idleFor(now) >= this.options.minIdleMs ? "idle" : "greedy");
+    return true;
+  }
+
+  /** @internal */
+  add(slot: Slot, pool: ConnectionPool): void {
+    this.slots.add(slot);
+    this.poolOf.set(slot, pool);
+    this.stats.open[slot.kind]++;
+  }
+
+  /** @internal */
+  remove(slot: Slot): void {
+    this.poolOf.delete(slot);
+    if (this.slots.delete(slot)) this.stats.open[slot.kind]--;
+  }
+
+  /** @internal Closes `victim` for room; its pool forgets it at once, before its close event. */
+  evict(victim: Slot, reason: EvictReason): void {
+    this.stats.evicted[victim.kind]++;
+    this.poolOf.get(victim)?.release(victim);
+    victim.evict(reason);
+  }
+
+  /** @internal */
+  refuse(slot: Slot): false {
+    this.stats.refused[slot.kind]++;
+    return false;
+  }
+}
