@@ -15,9 +15,11 @@
  * 2. else, the oldest connection of the address holding the most slots, when that address
  *    holds more than the newcomer's would after admission (a few addresses cannot lock out
  *    every other one);
- * 3. else the newcomer is refused.
+ * 3. else the newcomer's own address's connection idle the longest, however briefly (an address
+ *    churning its own idle sockets harms only itself);
+ * 4. else the newcomer is refused.
  *
- * At a per-address cap only that address's own connections are considered (rule 1, then 3).
+ * At a per-address cap only that address's own connections are considered (rules 3 and 4).
  */
 
 /** What kind of connection a slot is (the metrics count each kind). */
@@ -106,9 +108,24 @@ class SlotSet {
   }
 }
 
+/** The slot of `slots` idle the longest, if one has been idle more than `atLeastMs`. */
+function idlest(slots: Iterable<Slot>, newcomer: Slot, now: number, atLeastMs: number): Slot | undefined {
+  let found: Slot | undefined;
+  let foundFor = atLeastMs;
+  for (const s of slots) {
+    if (s === newcomer) continue;
+    const idle = s.idleFor(now);
+    if (idle > foundFor) {
+      found = s;
+      foundFor = idle;
+    }
+  }
+  return found;
+}
+
 /**
- * The connection that makes room for `newcomer` among `scope` (rules 1–3 above); undefined when
- * the newcomer is to be refused. `fair` enables rule 2 (not at a per-address cap).
+ * The connection that makes room for `newcomer` among `scope` (the rules above); undefined
+ * when the newcomer is to be refused. `fair` is false at a per-address cap (rules 3 and 4 only).
  */
 export function pickVictim(
   scope: SlotSet,
@@ -117,18 +134,11 @@ export function pickVictim(
   minIdleMs: number,
   fair: boolean,
 ): Slot | undefined {
+  const own = scope.byAddress.get(newcomer.address) ?? [];
+  if (!fair) return idlest(own, newcomer, now, 0);
   // 1. the one of no use the longest
-  let idlest: Slot | undefined;
-  let idlestFor = minIdleMs - 1;
-  for (const s of scope.all) {
-    if (s === newcomer) continue;
-    const idle = s.idleFor(now);
-    if (idle > idlestFor) {
-      idlest = s;
-      idlestFor = idle;
-    }
-  }
-  if (idlest || !fair) return idlest;
+  const idle = idlest(scope.all, newcomer, now, Math.max(0, minIdleMs - 1));
+  if (idle) return idle;
   // 2. the oldest of the greediest address, when it holds more than the newcomer's would
   let greediest: Set<Slot> | undefined;
   for (const [address, mine] of scope.byAddress) {
@@ -136,8 +146,9 @@ export function pickVictim(
     if (!greediest || mine.size > greediest.size) greediest = mine;
   }
   const newcomerHolds = scope.countOf(newcomer.address) + (scope.all.has(newcomer) ? 0 : 1);
-  if (!greediest || greediest.size <= newcomerHolds) return undefined;
-  return greediest.values().next().value;
+  if (greediest && greediest.size > newcomerHolds) return greediest.values().next().value;
+  // 3. the newcomer's own address's idlest
+  return idlest(own, newcomer, now, 0);
 }
 
 /** The connections of one server or transport family, inside the budget. */

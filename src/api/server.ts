@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import type { ApiNode } from "./apiNode.js";
 import { type ApiAuthOptions, defaultApiAuthOptions, registerAuth } from "./auth.js";
+import { ConnectionBudget } from "./connectionBudget.js";
 import {
   type ApiConnectionOptions,
   defaultApiConnectionOptions,
@@ -41,12 +42,24 @@ export interface ApiServerOptions {
   connections: ApiConnectionOptions;
   /** Origins allowed to call the API from a browser. */
   cors: ApiCorsOptions;
+  /**
+   * The node's one connection budget, shared with the explorer and Prometheus servers and the
+   * event API (a fresh one when the server stands alone, as in tests).
+   */
+  budget?: ConnectionBudget;
 }
 
 export const defaultApiServerOptions: ApiServerOptions = {
   auth: defaultApiAuthOptions,
   connections: defaultApiConnectionOptions,
   cors: defaultApiCorsOptions,
+};
+
+/** What the Prometheus server holds of the budget: a few scrapers. */
+const PROMETHEUS_CONNECTIONS: ApiConnectionOptions = {
+  ...defaultApiConnectionOptions,
+  maxConnections: 16,
+  maxConnectionsPerAddress: 4,
 };
 
 /** The largest request body any route takes (blocks have their own, smaller limit). */
@@ -68,7 +81,8 @@ function createApp(
   logLevel: string,
   bodyLimit: number,
   description: string,
-  connections: ApiConnectionOptions = defaultApiConnectionOptions,
+  connections: ApiConnectionOptions,
+  budget: ConnectionBudget,
   cors: ApiCorsOptions = defaultApiCorsOptions,
 ): FastifyInstance {
   const app = Fastify({
@@ -88,7 +102,11 @@ function createApp(
       void (reply as FastifyReply).code(status).type("application/json").send(errorBody(status, details));
     },
   });
-  limitConnections(app.server, connections);
+  limitConnections(
+    app.server,
+    connections,
+    budget.pool({ max: connections.maxConnections, maxPerAddress: connections.maxConnectionsPerAddress }),
+  );
   // first, so their hooks run before every other one (a preflight never meets the access check)
   allowCrossOrigin(app, cors);
   compressResponses(app);
@@ -122,11 +140,13 @@ export function buildServer(
   logLevel = "info",
   options: ApiServerOptions = defaultApiServerOptions,
 ): FastifyInstance {
+  const budget = options.budget ?? new ConnectionBudget();
   const app = createApp(
     logLevel,
     BODY_LIMIT,
     "A Stardust ledger node: core v2 (TIP-25), the core v3 full-output read, indexer v1, explorer v2 and control routes",
     options.connections,
+    budget,
     options.cors,
   );
   // Route modules register here, one line each (auth first: it guards the rest).
@@ -154,12 +174,14 @@ export function buildExplorerServer(
   node: ApiNode,
   logLevel = "info",
   cors: ApiCorsOptions = defaultApiCorsOptions,
+  budget: ConnectionBudget = new ConnectionBudget(),
 ): FastifyInstance {
   const app = createApp(
     logLevel,
     64 * 1024,
     "The explorer API of a Stardust ledger node",
     defaultApiConnectionOptions,
+    budget,
     cors,
   );
   registerExplorerRoutes(app, node);
@@ -170,8 +192,18 @@ export function buildExplorerServer(
  * `GET /metrics` alone, for `--prometheus-port`: the metrics `registerMetrics` set up for the API
  * (`metricsOf(app)`), without access control, like Hornet's Prometheus bind address.
  */
-export function buildPrometheusServer(metrics: MetricsScraper, logLevel = "info"): FastifyInstance {
-  const app = createApp(logLevel, 16 * 1024, "The Prometheus metrics of a Stardust ledger node");
+export function buildPrometheusServer(
+  metrics: MetricsScraper,
+  logLevel = "info",
+  budget: ConnectionBudget = new ConnectionBudget(),
+): FastifyInstance {
+  const app = createApp(
+    logLevel,
+    16 * 1024,
+    "The Prometheus metrics of a Stardust ledger node",
+    PROMETHEUS_CONNECTIONS,
+    budget,
+  );
   registerMetricsRoute(app, metrics);
   return app;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { ConnectionBudget } from "../api/connectionBudget.js";
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { metricsOf } from "../api/metrics/metricsRoute.js";
 import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/server.js";
+import { planDescriptors } from "../node/descriptors.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
 import { isStorageError, StorageErrorCode } from "../storage/index.js";
@@ -63,7 +65,15 @@ async function main(): Promise<void> {
       void shutdown("the coordinator stopped", 1);
     }
   });
+  // one budget for every client connection of every server, within the open-file limit
+  const descriptors = planDescriptors();
+  const budget = new ConnectionBudget({
+    maxConnections: descriptors.clientConnections,
+    p2pReserve: descriptors.p2pConnections,
+    minIdleMs: 1_000,
+  });
   app = buildServer(node, options.logLevel, {
+    budget,
     auth: { publicRoutes: options.publicRoutes, protectedRoutes: options.protectedRoutes },
     connections: {
       ...defaultApiConnectionOptions,
@@ -75,10 +85,10 @@ async function main(): Promise<void> {
   });
   const explorer =
     options.explorerPort > 0
-      ? buildExplorerServer(node, options.logLevel, { origins: options.apiCorsOrigins })
+      ? buildExplorerServer(node, options.logLevel, { origins: options.apiCorsOrigins }, budget)
       : undefined;
   // Prometheus scrapes without a token on a port of its own, bound to the API host (Hornet's bind address)
-  const prometheus = options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel) : undefined;
+  const prometheus = options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel, budget) : undefined;
 
   // Signals are handled from here on: one arriving while the node still starts waits for the
   // start to finish (at most the first milestone), then shuts everything down cleanly.
@@ -100,7 +110,10 @@ async function main(): Promise<void> {
 
   const start = async () => {
     logConfirmedMilestones(node.events, app.log.child({ module: "milestones" }));
-    const network = await node.startNetwork(app.log.child({ module: "network" }));
+    const network = await node.startNetwork(app.log.child({ module: "network" }), {
+      maxConnections: descriptors.p2pConnections,
+    });
+    budget.countP2p(() => network.connectionCount());
     if (closing) return;
     // The coordinator confirms a milestone before the API listens, so the node's first answer
     // is a healthy one (docs/decisions.md, Milestones); a follower listens at once.

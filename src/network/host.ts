@@ -21,6 +21,8 @@ export interface HostOptions {
   privateKey: PrivateKey;
   listenHost: string;
   port: number;
+  /** Connections at most; libp2p closes the least valuable beyond it. */
+  maxConnections: number;
   /** Peers refused at dialling and after the handshake (banned ones). */
   isBanned(peer: string): boolean;
 }
@@ -32,6 +34,7 @@ async function createHost(options: HostOptions, port: number): Promise<NetworkHo
     start: false,
     addresses: { listen: [`/${ip}/${options.listenHost}/tcp/${port}`] },
     transports: [tcp()],
+    connectionManager: { maxConnections: options.maxConnections },
     connectionEncrypters: [noise()],
     // requests open many streams at once, also on a connection still being set up
     streamMuxers: [yamux({ maxEarlyStreams: 512 })],

@@ -167,6 +167,11 @@ export class Network implements NetworkView {
     });
   }
 
+  /** Open connections to peers (the connection budget's P2P count). */
+  connectionCount(): number {
+    return this.host?.getConnections().length ?? 0;
+  }
+
   /** Starts the host (identity key, listening, peering, gossip, sync). */
   async start(): Promise<void> {
     const privateKey = await loadOrCreateIdentity(this.deps.dataDir);
@@ -175,6 +180,7 @@ export class Network implements NetworkView {
       privateKey,
       listenHost: this.options.listenHost,
       port: this.options.port,
+      maxConnections: this.options.maxConnections,
       isBanned: (peer) => this.scores.isBanned(peer),
     });
     this.host = started.host;

@@ -34,6 +34,8 @@ export interface NetworkOptions {
   /** A peer whose score falls to this value is disconnected and banned for `banMs`. */
   banThreshold: number;
   banMs: number;
+  /** Peer connections at most (libp2p's connection manager): the P2P share of the open-file limit (node/descriptors.ts). */
+  maxConnections: number;
 }
 
 export const defaultNetworkOptions: NetworkOptions = {
@@ -52,4 +54,5 @@ export const defaultNetworkOptions: NetworkOptions = {
   scoreHalfLifeMs: 60_000,
   banThreshold: -100,
   banMs: 5 * 60_000,
+  maxConnections: 64,
 };

@@ -1,3 +1,4 @@
+import { planDescriptors } from "./descriptors.js";
 import { access, mkdir } from "node:fs/promises";
 import { bytesEqual } from "../codec/hex.js";
 import type { ProtocolParameters } from "../codec/types.js";
@@ -70,7 +71,11 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
   const networkName = config?.networkName ?? DEV_NETWORK_NAME;
   const startFrom = options.snapshot ? await verifySnapshotFiles(options, networkName) : undefined;
   await mkdir(options.dataDir, { recursive: true });
-  const store = await KvStore.open({ ...defaultKvStoreOptions, path: `${options.dataDir}/db` });
+  const store = await KvStore.open({
+    ...defaultKvStoreOptions,
+    maxOpenFiles: planDescriptors().databaseFiles,
+    path: `${options.dataDir}/db`,
+  });
   try {
     await moveSecretsToKeyFiles(store, options.dataDir);
     // 3. a half-finished import is refused; an empty database takes the snapshot (a database

@@ -13,9 +13,11 @@ export interface KvStoreOptions {
   path: string;
   /** LevelDB block cache in bytes. */
   cacheSize: number;
+  /** Table files LevelDB keeps open at most (its share of the open-file limit, node/descriptors.ts). */
+  maxOpenFiles: number;
 }
 
-export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 64 * 1024 * 1024 };
+export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 64 * 1024 * 1024, maxOpenFiles: 1000 };
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 
@@ -189,6 +191,7 @@ export class KvStore implements FaultSink {
       keyEncoding: "view",
       valueEncoding: "view",
       cacheSize: options.cacheSize,
+      maxOpenFiles: options.maxOpenFiles,
     });
     try {
       await db.open();

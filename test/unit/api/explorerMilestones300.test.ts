@@ -8,7 +8,7 @@ import type { ApiNode } from "../../../src/api/apiNode.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { registerExplorerRoutes } from "../../../src/api/routes/explorer.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { Bucket, encodeMilestoneRecord, indexKey, KvStore, Repositories } from "../../../src/storage/index.js";
+import { Bucket, defaultKvStoreOptions, encodeMilestoneRecord, indexKey, KvStore, Repositories } from "../../../src/storage/index.js";
 
 /**
  * The milestones listing over 300 stored milestones: every combination of sort, page size and
@@ -35,7 +35,7 @@ describe("explorer milestones listing over 300 milestones", () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "ledger-node-ms300-"));
-    store = await KvStore.open({ path: dir, cacheSize: 8 * 1024 * 1024 });
+    store = await KvStore.open({ ...defaultKvStoreOptions, path: dir, cacheSize: 8 * 1024 * 1024 });
     const batch = store.batch();
     for (let i = FIRST; i < FIRST + COUNT; i++) {
       const milestoneId = new Uint8Array(32).fill(i % 251);

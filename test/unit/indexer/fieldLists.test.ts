@@ -15,7 +15,7 @@ import {
   ListReader,
   POSITION_LENGTH,
 } from "../../../src/indexer/index.js";
-import { Bucket, KvStore } from "../../../src/storage/index.js";
+import { Bucket, defaultKvStoreOptions, KvStore } from "../../../src/storage/index.js";
 
 /**
  * The chunked field lists against a model (a sorted map per list), over many milestones of
@@ -44,7 +44,7 @@ describe("chunked field lists", () => {
   let store: KvStore;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), "ledger-node-lists-"));
-    store = await KvStore.open({ path: dir, cacheSize: 8 * 1024 * 1024 });
+    store = await KvStore.open({ ...defaultKvStoreOptions, path: dir, cacheSize: 8 * 1024 * 1024 });
   });
   after(async () => {
     await store.close();

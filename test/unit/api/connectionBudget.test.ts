@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { ConnectionBudget, type EvictReason, type Slot } from "../../../src/api/connectionBudget.js";
+
+/** A connection whose idleness the test sets. */
+class FakeSlot implements Slot {
+  kind: Slot["kind"] = "http";
+  readonly openedAt = Date.now();
+  idle = 0;
+  evicted: EvictReason | undefined;
+  constructor(readonly address: string) {}
+  idleFor(): number {
+    return this.idle;
+  }
+  evict(reason: EvictReason): void {
+    this.evicted = reason;
+  }
+}
+
+describe("connection budget", () => {
+  it("makes room with the connection idle the longest, then the greediest address's oldest, else refuses", () => {
+    const budget = new ConnectionBudget({ maxConnections: 100, p2pReserve: 0, minIdleMs: 1_000 });
+    const pool = budget.pool({ max: 4, maxPerAddress: 3 });
+    const a = [new FakeSlot("a"), new FakeSlot("a"), new FakeSlot("a")];
+    const b = new FakeSlot("b");
+    for (const s of [...a, b]) assert.ok(pool.admit(s));
+    // full: b's connection idle 5 s makes room before a's idle 2 s
+    a[1]!.idle = 2_000;
+    b.idle = 5_000;
+    const c = new FakeSlot("c");
+    assert.ok(pool.admit(c));
+    assert.equal(b.evicted, "idle");
+    assert.equal(a[1]!.evicted, undefined);
+    // idle below the minimum is no reason: the greediest address (a, 3 slots) gives its oldest
+    a[1]!.idle = 500;
+    const d = new FakeSlot("d");
+    assert.ok(pool.admit(d));
+    assert.equal(a[0]!.evicted, "greedy");
+    assert.equal(pool.size, 4);
+    // every address holds as little as the newcomer would: refused
+    const pool2 = budget.pool({ max: 2, maxPerAddress: 2 });
+    assert.ok(pool2.admit(new FakeSlot("x")));
+    assert.ok(pool2.admit(new FakeSlot("y")));
+    assert.equal(pool2.admit(new FakeSlot("z")), false);
+    assert.equal(budget.stats.refused.http, 1);
+  });
+
+  it("at a per-address cap only that address's idle connections make room", () => {
+    const budget = new ConnectionBudget({ maxConnections: 100, p2pReserve: 0, minIdleMs: 1_000 });
+    const pool = budget.pool({ max: 10, maxPerAddress: 2 });
+    const [a1, a2] = [new FakeSlot("a"), new FakeSlot("a")];
+    assert.ok(pool.admit(a1));
+    assert.ok(pool.admit(a2));
+    assert.equal(pool.admit(new FakeSlot("a")), false, "nothing idle: the newcomer is refused");
+    a2.idle = 3_000;
+    assert.ok(pool.admit(new FakeSlot("a")));
+    assert.equal(a2.evicted, "idle");
+    assert.equal(a1.evicted, undefined);
+  });
+
+  it("holds every pool within the one total", () => {
+    const budget = new ConnectionBudget({ maxConnections: 3, p2pReserve: 0, minIdleMs: 1_000 });
+    const http = budget.pool({ max: 10, maxPerAddress: 10 });
+    const mqtt = budget.pool({ max: 10, maxPerAddress: 10 });
+    const held = [new FakeSlot("m"), new FakeSlot("m"), new FakeSlot("m")];
+    for (const s of held) {
+      s.kind = "mqtt";
+      assert.ok(mqtt.admit(s));
+    }
+    // an HTTP newcomer from another address gets in: the address holding the whole budget gives way
+    assert.ok(http.admit(new FakeSlot("h")));
+    assert.equal(held[0]!.evicted, "greedy");
+    assert.deepEqual(budget.openByKind(), { http: 1, websocket: 0, mqtt: 2, p2p: 0 });
+    assert.equal(budget.stats.evicted.mqtt, 1);
+    // a released slot frees its place
+    http.release([...held][1]!); // not in this pool: ignored
+    assert.equal(mqtt.size, 2);
+  });
+});
