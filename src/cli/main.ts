@@ -88,7 +88,8 @@ async function main(): Promise<void> {
       ? buildExplorerServer(node, options.logLevel, { origins: options.apiCorsOrigins }, budget)
       : undefined;
   // Prometheus scrapes without a token on a port of its own, bound to the API host (Hornet's bind address)
-  const prometheus = options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel, budget) : undefined;
+  const prometheus =
+    options.prometheusPort > 0 ? buildPrometheusServer(metricsOf(app)!, options.logLevel, budget) : undefined;
 
   // Signals are handled from here on: one arriving while the node still starts waits for the
   // start to finish (at most the first milestone), then shuts everything down cleanly.

@@ -1,4 +1,3 @@
-import { planDescriptors } from "./descriptors.js";
 import { access, mkdir } from "node:fs/promises";
 import { bytesEqual } from "../codec/hex.js";
 import type { ProtocolParameters } from "../codec/types.js";
@@ -16,6 +15,7 @@ import {
 import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { checkGenesis } from "./checkGenesis.js";
+import { planDescriptors } from "./descriptors.js";
 import { DEV_NETWORK_NAME, devNetworkConfig } from "./devNetwork.js";
 import { initDatabase } from "./initDatabase.js";
 import {

@@ -8,7 +8,14 @@ import type { ApiNode } from "../../../src/api/apiNode.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { registerExplorerRoutes } from "../../../src/api/routes/explorer.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { Bucket, defaultKvStoreOptions, encodeMilestoneRecord, indexKey, KvStore, Repositories } from "../../../src/storage/index.js";
+import {
+  Bucket,
+  defaultKvStoreOptions,
+  encodeMilestoneRecord,
+  indexKey,
+  KvStore,
+  Repositories,
+} from "../../../src/storage/index.js";
 
 /**
  * The milestones listing over 300 stored milestones: every combination of sort, page size and
