@@ -48,19 +48,37 @@ export interface NodeProcess {
   stop(): Promise<number | null>;
 }
 
+/** How the node process is started beyond its flags. */
+export interface NodeProcessOptions {
+  /**
+   * Soft and hard open-file limit of the process (`ulimit -n`). Both are set: node raises its
+   * soft limit to the hard one at start.
+   */
+  openFileLimit?: number;
+}
+
 /**
  * Starts a dev node with `flags` added to its data dir and port, and waits until `/health`
  * answers 200 (the coordinator has confirmed a first milestone).
  */
-export async function startNodeProcess(flags: string[], startupMs = 20_000): Promise<NodeProcess> {
+export async function startNodeProcess(
+  flags: string[],
+  startupMs = 20_000,
+  options: NodeProcessOptions = {},
+): Promise<NodeProcess> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-e2e-"));
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["dist/src/cli/main.js", "--data-dir", dir, "--api-port", String(port), ...flags],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const args = ["dist/src/cli/main.js", "--data-dir", dir, "--api-port", String(port), ...flags];
+  // the shell sets the limit and execs node in its place, so the process ID stays the node's
+  const child: ChildProcess =
+    options.openFileLimit === undefined
+      ? spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(
+          "/bin/sh",
+          ["-c", `ulimit -n ${Math.floor(options.openFileLimit)} && exec "$0" "$@"`, process.execPath, ...args],
+          { stdio: ["ignore", "pipe", "pipe"] },
+        );
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const endpoint = `http://127.0.0.1:${port}`;
