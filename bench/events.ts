@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- events [--subscribers N] [--rate R] [--seconds S] [--rounds K]`: the event
+ * `npm run bench -- events [--subscribers N] [--rate R] [--seconds S] [--rounds K] [--attack]`: the event
  * API under load. A node opened in this process (LevelDB on a temporary dir, no PoW minimum,
  * milestones every second) serves HTTP and MQTT over WebSocket on loopback; a worker thread of
  * this process submits tagged-data blocks as JSON (the node selects parents) at R blocks/s
@@ -16,12 +16,24 @@
  * stops reading: the node's RSS may grow by its queue bound (8 MiB) more at most, and the
  * subscriber is dropped.
  *
+ * With `--attack`, all of this runs while an attacker (bench/_eventAttack.ts, a child process)
+ * holds 1,000 idle event-API connections, 250 that subscribe to `blocks` and stop reading (200 of
+ * them over MQTT/TCP, on the node's TCP listener) and 256 slow request bodies, from addresses
+ * 127.0.0.2–127.0.0.24, reopening what the node closes. More figures: the peak RSS of this
+ * process (the node's) under attack (target <= 1,024 MB); the throughput ratio above, now under
+ * attack (target >= 0.8); the worst time of a few newcomer subscribers from 127.0.0.1 to their
+ * SUBACK (target <= 2,000 ms); and the share of fresh-connection `GET /api/core/v2/info` from
+ * 127.0.0.1, one every 100 ms, answered 200 within 2 s (target >= 95 %). The honest subscribers
+ * connect before the attack starts; all are from 127.0.0.1 (100 by default: within a per-address
+ * cap of 256).
+ *
  * The subscribers frame MQTT by hand (fixed header, topic) instead of a client library: at
  * hundreds of thousands of messages per second a full client would measure itself on these
  * two cores rather than the node.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import type { Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +45,15 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
 import { load } from "./_blockLoad.js";
-import { printFigures, printTable } from "./_table.js";
+import {
+  type AttackReport,
+  type Child,
+  NEWCOMER_TIMEOUT_MS,
+  type ProbeReport,
+  startAttack,
+  startProbes,
+} from "./_eventAttack.js";
+import { type BenchRow, printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
 const argN = (name: string, def: number) => {
@@ -44,6 +64,7 @@ const SUBSCRIBERS = argN("--subscribers", 100);
 const RATE = argN("--rate", 2000);
 const SECONDS = argN("--seconds", 5);
 const ROUNDS = argN("--rounds", 2);
+const ATTACK = args.includes("--attack");
 /** Blocks/s of 8 KB while one subscriber stops reading: 40 MB in a 5 s phase, past the kernel's socket buffers. */
 const STALL_RATE = 1000;
 const TOPICS = ["blocks", "block-metadata/referenced"];
@@ -87,7 +108,8 @@ class Subscriber {
         );
         resolve();
       });
-      this.ws.once("error", reject);
+      // kept for the socket's life: an error after the opening (the node reset it) is no crash
+      this.ws.on("error", reject);
     });
     this.ws.on("message", (data: Buffer) => this.receive(data));
   }
@@ -212,8 +234,55 @@ async function main(): Promise<void> {
   let delivered = 0;
   let deliveredSeconds = 0;
   let stalled = { rssGrowthMiB: 0, dropped: false };
+  // the attack, when asked for: from after the honest subscribers connected to the end of the run
+  let attacker: Child<AttackReport> | undefined;
+  let prober: Child<ProbeReport> | undefined;
+  let attackReport: AttackReport | undefined;
+  let probeReport: ProbeReport | undefined;
+  let attackRss = 0;
+  let rssSampler: NodeJS.Timeout | undefined;
+  // every connection of the attacker's addresses, to see whether the node closes each once the
+  // attacker is gone (one it leaves open would keep app.close() waiting)
+  const attackSockets = new Set<Socket>();
+  const trackAttack = (socket: Socket) => {
+    if (socket.remoteAddress === "127.0.0.1") return;
+    attackSockets.add(socket);
+    socket.once("close", () => attackSockets.delete(socket));
+  };
+  const upgraded = new WeakSet<Socket>();
+  let leftOpen = "";
+  const endAttack = async () => {
+    clearInterval(rssSampler);
+    probeReport ??= await prober?.stop();
+    const stopped = attacker !== undefined;
+    attackReport ??= await attacker?.stop();
+    prober = undefined;
+    attacker = undefined;
+    if (!stopped) return;
+    for (let waited = 0; attackSockets.size > 0 && waited < 3_000; waited += 100)
+      await new Promise((r) => setTimeout(r, 100));
+    const left = [...attackSockets];
+    const http = left.filter((x) => x.localPort === port);
+    const ws = http.filter((x) => upgraded.has(x)).length;
+    leftOpen = `${left.length} (${http.length - ws} HTTP, ${ws} upgraded to WebSocket, ${left.length - http.length} MQTT/TCP)`;
+    for (const socket of attackSockets) socket.destroy();
+  };
   try {
     await new Promise<void>((resolve) => child.once("message", () => resolve()));
+    if (ATTACK) {
+      const tcp = await eventApiOf(app)!.listenTcp("127.0.0.1", 0);
+      app.server.on("connection", trackAttack);
+      app.server.on("upgrade", (_request, socket: Socket) => upgraded.add(socket));
+      tcp.on("connection", trackAttack);
+      const target = { httpPort: port, mqttPort: (tcp.address() as { port: number }).port };
+      attackRss = process.memoryUsage().rss;
+      rssSampler = setInterval(() => {
+        attackRss = Math.max(attackRss, process.memoryUsage().rss);
+      }, 100);
+      attacker = await startAttack(target);
+      prober = await startProbes(target);
+      await new Promise((r) => setTimeout(r, 1_000)); // the first reopenings
+    }
     let seq = 0;
     for (let round = 0; round < ROUNDS; round++) {
       for (const withSubs of [false, true]) {
@@ -258,7 +327,12 @@ async function main(): Promise<void> {
     const withoutStuck = await rssGrowth();
     const droppedBefore = broker.stats.dropped.slow;
     const stuck = new WebSocket(url, "mqtt");
-    await new Promise((resolve) => stuck.once("open", resolve));
+    stuck.on("error", () => {});
+    // closed instead of opened: the node had no slot for it (under attack)
+    await new Promise((resolve) => {
+      stuck.once("open", resolve);
+      stuck.once("close", resolve);
+    });
     stuck.send(
       mqttPacket.generate({
         cmd: "connect",
@@ -271,11 +345,13 @@ async function main(): Promise<void> {
     );
     stuck.send(mqttPacket.generate({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "blocks", qos: 0 }] }));
     await new Promise((r) => setTimeout(r, 200));
-    (stuck as unknown as { _socket: { pause(): void } })._socket.pause();
+    (stuck as unknown as { _socket: { pause(): void } | null })._socket?.pause();
     const withStuck = await rssGrowth();
     stalled = { rssGrowthMiB: withStuck - withoutStuck, dropped: broker.stats.dropped.slow > droppedBefore };
     stuck.terminate();
+    await endAttack();
   } finally {
+    await endAttack();
     child.send({ cmd: "exit" });
     child.kill();
     await app.close();
@@ -290,9 +366,15 @@ async function main(): Promise<void> {
   const deliveredPerSec = delivered / deliveredSeconds;
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
+  const attack = ATTACK
+    ? attackFigures(attackRss, throughputRatio, deliveredPerSec, attackReport, probeReport)
+    : undefined;
   printTable(
     `events: ${SUBSCRIBERS} WebSocket subscribers of ${TOPICS.join(" and ")}, blocks offered at ${RATE}/s, ` +
-      `${ROUNDS} alternating rounds of ${SECONDS} s, ${availableParallelism()} cores`,
+      `${ROUNDS} alternating rounds of ${SECONDS} s, ${availableParallelism()} cores` +
+      (ATTACK
+        ? ", under attack (1,000 idle event-API connections, 250 subscribers not reading, 256 slow request bodies)"
+        : ""),
     [
       { name: "blocks accepted, no subscriptions", value: without, unit: "blocks/s", baseline: "same-run baseline" },
       {
@@ -318,8 +400,16 @@ async function main(): Promise<void> {
         target: "<= 8 MiB queue bound",
         baseline: stalled.dropped ? "the subscriber was dropped" : "not dropped",
       },
+      ...(attack?.rows ?? []),
     ],
   );
+  if (attack) {
+    const s = eventApiOf(app)!.broker.stats;
+    console.log(
+      `${attack.summary}; the broker dropped ${s.dropped.full} clients as full, ${s.dropped.slow} as slow; ` +
+        `${leftOpen} of the attacker's connections still open on the node 3 s after it was gone (then destroyed)`,
+    );
+  }
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exitCode = 1;
   printFigures("events", {
@@ -332,7 +422,63 @@ async function main(): Promise<void> {
     blocksPerSecWithout: Math.round(without),
     blocksPerSecWith: Math.round(withSubs),
     stalledRssGrowthMiB: Math.round(stalled.rssGrowthMiB * 10) / 10,
+    ...attack?.figures,
   });
+}
+
+/** The figures of `--attack`: table rows, JSON fields and a line of what the attack did. */
+function attackFigures(
+  rss: number,
+  throughputRatio: number,
+  deliveredPerSec: number,
+  attack: AttackReport | undefined,
+  probes: ProbeReport | undefined,
+): { rows: BenchRow[]; figures: Record<string, number>; summary: string } {
+  const rssMB = rss / 2 ** 20;
+  const tries = probes?.newcomerMs ?? [];
+  const failed = tries.filter((ms) => ms === null).length;
+  // a newcomer without its SUBACK counts at the timeout
+  const newcomerMs = tries.length ? Math.max(...tries.map((ms) => ms ?? NEWCOMER_TIMEOUT_MS)) : Number.NaN;
+  const httpOkPct = probes && probes.httpSent > 0 ? (100 * probes.httpOk) / probes.httpSent : Number.NaN;
+  const kinds = attack
+    ? (["idle", "nonReading", "slowBody"] as const)
+        .map((k) => `${k} ${attack[k].held} held, ${attack[k].opened} opened, ${attack[k].closed} closed`)
+        .join("; ")
+    : "no report from the attacker";
+  return {
+    rows: [
+      { name: "peak RSS under attack", value: rssMB, unit: "MB", target: "<= 1,024 MB" },
+      {
+        name: "blocks accepted with/without subscribers, under attack",
+        value: throughputRatio,
+        unit: "",
+        target: ">= 0.8",
+        // the ratio says nothing of the subscribers when the node closed them
+        baseline: `while ${Math.round(deliveredPerSec).toLocaleString("en-US")} msg/s reached the subscribers`,
+      },
+      {
+        name: "newcomer subscriber from 127.0.0.1, CONNECT to SUBACK (worst)",
+        value: newcomerMs,
+        unit: "ms",
+        target: "<= 2,000 ms",
+        baseline: `${tries.length} tries, ${failed} without a SUBACK in ${NEWCOMER_TIMEOUT_MS / 1000} s`,
+      },
+      {
+        name: "GET /api/core/v2/info from 127.0.0.1 answered 200 within 2 s",
+        value: httpOkPct,
+        unit: "%",
+        target: ">= 95 %",
+        baseline: `${probes?.httpOk ?? 0} of ${probes?.httpSent ?? 0}`,
+      },
+    ],
+    figures: {
+      attackRssMB: Math.round(rssMB),
+      honestThroughputRatioUnderAttack: Math.round(throughputRatio * 1000) / 1000,
+      newcomerConnectMs: Math.round(newcomerMs),
+      honestHttpOkPct: Math.round(httpOkPct * 10) / 10,
+    },
+    summary: `attack: ${kinds}`,
+  };
 }
 
 if (args[0] === "--child") {
