@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { type ConnectionPool, ConnectionBudget, type EvictReason, type Slot } from "./connectionBudget.js";
+import { ConnectionBudget, type ConnectionPool, type EvictReason, type Slot } from "./connectionBudget.js";
 import { errorBody } from "./errors.js";
 
 /**
