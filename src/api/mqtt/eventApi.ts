@@ -98,7 +98,7 @@ export function registerEventApi(
     publisher,
     listenTcp: (host, port) =>
       new Promise((resolve, reject) => {
-        const server = createServer((socket) => attachSocket(broker, socket));
+        const server = createMqttServer(broker);
         server.once("error", reject);
         server.listen(port, host, () => {
           tcpServers.push(server);
@@ -153,6 +153,11 @@ function attachWebSocket(broker: EventBroker, socket: WebSocket, address: string
     session.end(tooLong ? "oversized" : "error", e.message);
   });
   socket.on("close", () => session.end());
+}
+
+/** A TCP server speaking plain MQTT to `broker` (not listening yet). */
+export function createMqttServer(broker: EventBroker): Server {
+  return createServer((socket) => attachSocket(broker, socket));
 }
 
 /** A TCP socket as a subscriber connection; a flush is one writev (cork, writes, uncork). */
