@@ -9,6 +9,7 @@ import { releaseUpgraded } from "../connectionLimits.js";
 import { type BrokerOptions, defaultBrokerOptions, EventBroker } from "./broker.js";
 import type { Transport } from "./connection.js";
 import { EventPublisher } from "./publisher.js";
+import type { MqttSession } from "./session.js";
 
 /**
  * The event API (TIP-28): MQTT 3.1.1 over WebSocket at `/api/mqtt/v1` on the API port, where
@@ -183,11 +184,14 @@ function attachSocket(broker: EventBroker, socket: Socket): void {
       setTimeout(() => socket.destroy(), 1_000).unref();
     },
   };
+  let session: MqttSession | undefined;
+  // a reset by the client is its own leaving, not a drop
   socket.on("error", () => session?.end());
-  const session = broker.connect(transport, "mqtt", socket.remoteAddress ?? "");
+  session = broker.connect(transport, "mqtt", socket.remoteAddress ?? "");
   if (!session) return;
-  socket.on("data", (data: Buffer) => session.receive(data));
-  socket.on("close", () => session.end());
+  const open = session;
+  socket.on("data", (data: Buffer) => open.receive(data));
+  socket.on("close", () => open.end());
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
