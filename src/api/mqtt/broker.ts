@@ -1,41 +1,65 @@
-import { Aedes, type Client } from "aedes";
-import mqttPacket from "mqtt-packet";
-import { type ConnectionLimits, type DropReason, Flusher, SubscriberConnection, type Transport } from "./connection.js";
+import mqttPacket, { type ISubscribePacket } from "mqtt-packet";
+import { type RateLimitedLevel, RateLimitedLog } from "../../util/rateLimitedLog.js";
+import { ConnectionBudget, type ConnectionPool } from "../connectionBudget.js";
+import { DROP_REASONS, type DropReason, Flusher, QueueTotal, type Transport } from "./connection.js";
+import { CurrentStateReads } from "./currentStateReads.js";
+import { MqttSession, type SessionHost, type SessionLimits } from "./session.js";
+import { SubscriptionIndex } from "./subscriptions.js";
 import { acceptSubscription, type CurrentState } from "./topics.js";
 
 /**
- * The event API's broker: aedes speaks MQTT 3.1.1 with each client (CONNECT, SUBSCRIBE,
- * PINGREQ, DISCONNECT), and this class decides what clients may do and delivers the node's
- * events to them, as inx-mqtt does:
+ * The event API's broker: each client speaks MQTT 3.1.1 with its own session (session.ts), and
+ * this class decides what clients may do and delivers the node's events to them, as inx-mqtt
+ * does:
  *
- * - only the topics of `topics.ts` may be subscribed to (others get a refused SUBACK), at most
- *   `maxSubscriptions` per client (beyond, the client is disconnected, as inx-mqtt drops it);
+ * - only the topics of `topics.ts` may be subscribed to (others get a refused SUBACK, §3.9.3),
+ *   at most `maxSubscriptions` per client (beyond, the client is disconnected, as inx-mqtt
+ *   drops it) and `maxTotalSubscriptions` across all clients (beyond, refused in the SUBACK);
  * - clients cannot publish (the connection is closed) and nothing is retained;
  * - a subscription to a topic with a current state (the latest milestone, a block's metadata,
- *   an output, a transaction's block) gets it at once;
- * - an event is serialized once as a PUBLISH packet (QoS 0) and handed to every connection
- *   subscribed to its topic, so a hundred subscribers cost a hundred buffer appends, not a
- *   hundred encodings. A subscription with the `+` condition gets the event once, under its
- *   own filter as the topic, which is what `@iota/mqtt.js` matches on (as inx-mqtt publishes).
+ *   an output, a transaction's block) gets it soon after its SUBACK, read a few at a time
+ *   (currentStateReads.ts);
+ * - an event is serialized once as a PUBLISH packet (QoS 0) and the same bytes are queued for
+ *   every connection subscribed to its topic. A subscription with the `+` condition gets the
+ *   event once, under its own filter as the topic, which is what `@iota/mqtt.js` matches on (as
+ *   inx-mqtt publishes);
+ * - connections are held in a pool of the node's connection budget (connectionBudget.ts), and
+ *   the bytes queued for all of them together stay under `maxTotalQueuedBytes`: past it, the
+ *   connections holding the most are dropped first.
  */
 
-export interface BrokerOptions extends ConnectionLimits {
+export interface BrokerOptions extends SessionLimits {
   /** How long the first message of a batch waits for others before the batch is written, in ms. */
   flushDelayMs: number;
-  /** Subscriptions one client may hold (inx-mqtt's default: 1,000). */
+  /** Subscriptions one client may hold (inx-mqtt's default: 1,000); beyond, it is disconnected. */
   maxSubscriptions: number;
-  /** Connected clients at most; a connection beyond is closed at once. */
+  /** Subscriptions all clients together may hold; beyond, new ones are refused in the SUBACK. */
+  maxTotalSubscriptions: number;
+  /** Connected clients at most, both transports together. */
   maxClients: number;
+  /** Connected clients of one address at most. */
+  maxClientsPerAddress: number;
+  /** Bytes queued for all clients together (here and unsent in their sockets) at most. */
+  maxTotalQueuedBytes: number;
+  /** Current-state reads in flight at once. */
+  currentStateConcurrency: number;
   /** The network's bech32 HRP, for the address topics. */
   hrp: string;
 }
 
+/** Sized for a node of 2 cores and 4 GB. */
 export const defaultBrokerOptions: Omit<BrokerOptions, "hrp"> = {
   flushDelayMs: 5,
   maxSubscriptions: 1000,
+  maxTotalSubscriptions: 100_000,
   maxClients: 1000,
+  maxClientsPerAddress: 256,
   maxQueuedBytes: 8 * 1024 * 1024,
+  maxTotalQueuedBytes: 256 * 1024 * 1024,
   maxPacketBytes: 256 * 1024,
+  connectTimeoutMs: 5_000,
+  maxKeepAliveSeconds: 60,
+  currentStateConcurrency: 8,
 };
 
 export interface BrokerLog {
@@ -43,13 +67,21 @@ export interface BrokerLog {
   warn(obj: object, msg: string): void;
 }
 
-/** What the broker counts (the node's metrics read them). */
+/** The transports of the event API. */
+export type EventTransport = "websocket" | "mqtt";
+
+/** What the broker counts (the node's metrics and the dashboard read them). */
 export interface BrokerStats {
-  connected: number;
-  /** Clients disconnected by the node, by reason. */
-  dropped: Record<DropReason | "subscriptions" | "publish" | "error" | "full", number>;
-  /** Subscriptions refused (an unknown topic or a malformed ID). */
+  /** Connected clients by transport. */
+  connected: Record<EventTransport, number>;
+  /** Subscriptions held now, all clients together. */
+  subscriptions: number;
+  /** Bytes queued for clients, here and unsent in their sockets (sampled every 100 ms). */
+  queuedBytes: number;
+  /** Subscriptions refused (an unknown topic, a malformed ID, the total budget spent). */
   refusedSubscriptions: number;
+  /** Clients disconnected (or refused) by the node, by reason. */
+  dropped: Record<DropReason, number>;
   /** PUBLISH packets handed to connections. */
   delivered: number;
 }
@@ -60,53 +92,68 @@ export interface Message {
   payload: Buffer;
 }
 
-export class EventBroker {
-  private readonly aedes: Aedes;
-  /** Connections by the topic filters they subscribed to. */
-  private readonly subscribers = new Map<string, Set<SubscriberConnection>>();
-  /** How many filters in `subscribers` start with each first level. */
-  private readonly byFirstLevel = new Map<string, number>();
-  /** Each client's filters. */
-  private readonly filtersOf = new WeakMap<SubscriberConnection, Set<string>>();
-  private readonly connections = new Set<SubscriberConnection>();
+/** How often the sockets' unsent bytes are summed, in ms. */
+const SAMPLE_MS = 100;
+
+/** What is logged when the node drops a client, by reason. */
+const DROP_LINES: Record<DropReason, [RateLimitedLevel, string]> = {
+  slow: ["warn", "event API: a subscriber fell too far behind and was disconnected"],
+  oversized: ["warn", "event API: a client sent an oversized packet and was disconnected"],
+  subscriptions: ["info", "event API: a client asked for too many subscriptions and was disconnected"],
+  publish: ["info", "event API: a client tried to publish and was disconnected"],
+  error: ["info", "event API: client dropped for a protocol error"],
+  full: ["warn", "event API: a client was refused: no room for it"],
+  evicted: ["info", "event API: a client was closed to make room for another"],
+  keepAlive: ["info", "event API: a client's keep-alive expired"],
+  connectTimeout: ["info", "event API: a connection sent no CONNECT in time"],
+  budget: ["warn", "event API: a subscriber was dropped: the bytes queued for all clients passed their bound"],
+};
+
+export class EventBroker implements SessionHost {
+  private readonly index = new SubscriptionIndex<MqttSession>();
+  private readonly sessions = new Set<MqttSession>();
   private readonly flusher: Flusher;
+  private readonly total = new QueueTotal();
+  /** The sockets' unsent bytes at the latest sample. */
+  private sampledUnsent = 0;
+  private sampler: NodeJS.Timeout | undefined;
+  private readonly reads: CurrentStateReads<MqttSession, Message>;
+  private readonly lines: RateLimitedLog;
+  private readonly pool: ConnectionPool;
   readonly stats: BrokerStats = {
-    connected: 0,
-    dropped: { slow: 0, oversized: 0, subscriptions: 0, publish: 0, error: 0, full: 0 },
+    connected: { websocket: 0, mqtt: 0 },
+    subscriptions: 0,
+    queuedBytes: 0,
     refusedSubscriptions: 0,
+    dropped: Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>,
     delivered: 0,
   };
 
   constructor(
     private readonly options: BrokerOptions,
     /** The current state a subscription is owed, when there is one. */
-    private readonly current: (state: CurrentState) => Promise<Message | undefined>,
-    private readonly log: BrokerLog,
+    current: (state: CurrentState) => Promise<Message | undefined>,
+    log: BrokerLog,
+    /** The event API's pool in the node's connection budget. */
+    pool?: ConnectionPool,
   ) {
     this.flusher = new Flusher(options.flushDelayMs);
-    this.aedes = new Aedes({
-      // no deliveries go through aedes's own queue (see publish), so one slot is plenty
-      concurrency: 1,
-      heartbeatInterval: 24 * 3600_000,
-      authorizePublish: (client, _packet, callback) => {
-        if (client) this.dropClient(client, "publish", "a client tried to publish");
-        callback(new Error("clients cannot publish"));
+    this.lines = new RateLimitedLog(log);
+    this.pool =
+      pool ?? new ConnectionBudget().pool({ max: options.maxClients, maxPerAddress: options.maxClientsPerAddress });
+    this.reads = new CurrentStateReads(
+      options.currentStateConcurrency,
+      current,
+      (session, filter, message) => {
+        // unsubscribed (or gone) while the read was under way: owed nothing
+        if (session.ended || !session.filters.has(filter)) return;
+        session.send(encodePublish(message.topic, message.payload));
+        this.stats.delivered++;
+        this.checkTotal();
       },
-      authorizeSubscribe: (client, sub, callback) => callback(null, this.authorize(client, sub.topic) ? sub : null),
-    });
-    this.aedes.on("subscribe", (subs, client) => {
-      const conn = connectionOf(client);
-      // a refused subscription comes back with QoS 128 (MQTT 3.1.1 §3.9.3)
-      for (const s of subs) if ((s.qos as number) !== 128) this.subscribed(conn, s.topic);
-    });
-    this.aedes.on("unsubscribe", (topics, client) => {
-      const conn = connectionOf(client);
-      for (const t of topics) this.unsubscribed(conn, t);
-    });
-    this.aedes.on("clientError", (client, error) => {
-      this.stats.dropped.error++;
-      this.log.info({ client: client.id, err: error.message }, "event API: client dropped for a protocol error");
-    });
+      (e, filter) =>
+        this.lines.warn("currentState", { err: (e as Error).message, filter }, "event API: current state not read"),
+    );
   }
 
   /** Longest MQTT packet a client may send. */
@@ -114,149 +161,186 @@ export class EventBroker {
     return this.options.maxPacketBytes;
   }
 
-  async start(): Promise<void> {
-    await this.aedes.listen();
-  }
+  /** Kept for the callers' start-up order; the broker needs nothing started. */
+  async start(): Promise<void> {}
 
-  /** Hands a new connection to the broker; undefined when the node has all the clients it takes. */
-  connect(transport: Transport): SubscriberConnection | undefined {
-    if (this.connections.size >= this.options.maxClients) {
-      this.stats.dropped.full++;
-      transport.close();
+  /**
+   * Hands a new connection to the broker; undefined (and the connection closed) when the pool
+   * has no room for it.
+   */
+  connect(transport: Transport, kind: EventTransport, address: string): MqttSession | undefined {
+    const session = new MqttSession(kind, address, transport, this.options, this, this.flusher, this.total);
+    if (!this.pool.admit(session)) {
+      session.end("full", `${this.pool.size} clients`);
       return undefined;
     }
-    const conn = new SubscriberConnection(transport, this.options, this.flusher, (reason) => {
-      this.stats.dropped[reason]++;
-      this.log.warn(
-        { reason, limit: reason === "slow" ? this.options.maxQueuedBytes : this.options.maxPacketBytes },
-        reason === "slow"
-          ? "event API: a subscriber fell too far behind and was disconnected"
-          : "event API: a client sent an oversized packet and was disconnected",
-      );
-    });
-    this.connections.add(conn);
-    this.stats.connected = this.connections.size;
-    conn.once("close", () => this.forget(conn));
-    this.aedes.handle(conn);
-    return conn;
+    this.sessions.add(session);
+    this.stats.connected[kind]++;
+    if (this.sampler === undefined) {
+      this.sampler = setInterval(() => this.sample(), SAMPLE_MS);
+      this.sampler.unref();
+    }
+    return session;
   }
 
   /** Whether any connection subscribed to exactly `filter`. */
   hasSubscribers(filter: string): boolean {
-    return this.subscribers.has(filter);
+    return this.index.has(filter);
   }
 
   /** Whether any connection subscribed to a filter whose first level is `level` (e.g. "outputs"). */
   hasSubscribersUnder(level: string): boolean {
-    return (this.byFirstLevel.get(level) ?? 0) > 0;
+    return this.index.hasUnder(level);
   }
 
   /** Sends `payload` on `topic` to its subscribers; the packet is encoded once. */
   publish(topic: string, payload: Buffer | (() => Buffer)): void {
-    const subs = this.subscribers.get(topic);
-    if (!subs) return;
+    const holders = this.index.holders(topic);
+    if (holders === undefined) return;
     const packet = encodePublish(topic, typeof payload === "function" ? payload() : payload);
-    for (const conn of subs) conn.deliver(packet);
-    this.stats.delivered += subs.size;
+    if (holders instanceof Set) {
+      for (const session of holders) session.send(packet);
+      this.stats.delivered += holders.size;
+    } else {
+      holders.send(packet);
+      this.stats.delivered++;
+    }
+    this.checkTotal();
   }
 
   /** Sends `payload` once to every subscriber of any of `topics` (one event under several filters). */
   publishOnce(topics: string[], payload: () => Buffer): void {
-    const seen = new Set<SubscriberConnection>();
+    const seen = new Set<MqttSession>();
     let body: Buffer | undefined;
     for (const topic of topics) {
-      const subs = this.subscribers.get(topic);
-      if (!subs) continue;
+      const holders = this.index.holders(topic);
+      if (holders === undefined) continue;
       body ??= payload();
       const packet = encodePublish(topic, body);
-      for (const conn of subs) {
-        if (seen.has(conn)) continue;
-        seen.add(conn);
-        conn.deliver(packet);
+      for (const session of holders instanceof Set ? holders : [holders]) {
+        if (seen.has(session)) continue;
+        seen.add(session);
+        session.send(packet);
         this.stats.delivered++;
       }
     }
+    this.checkTotal();
   }
 
   async close(): Promise<void> {
-    for (const conn of this.connections) conn.destroy();
-    await new Promise<void>((resolve) => this.aedes.close(() => resolve()));
+    for (const session of [...this.sessions]) session.end();
+    this.lines.close();
   }
 
-  private authorize(client: Client, filter: string): boolean {
-    const conn = connectionOf(client);
-    const accepted = acceptSubscription(filter, this.options.hrp);
-    if (!accepted) {
-      this.stats.refusedSubscriptions++;
-      return false;
-    }
-    const mine = this.filtersOf.get(conn) ?? new Set<string>();
-    this.filtersOf.set(conn, mine);
-    if (!mine.has(filter) && mine.size >= this.options.maxSubscriptions) {
-      this.dropClient(client, "subscriptions", `more than ${this.options.maxSubscriptions} subscriptions`);
-      return false;
-    }
-    mine.add(filter);
-    return true;
+  /** What the broker holds (tests: all zero once every client left). */
+  held() {
+    return {
+      sessions: this.sessions.size,
+      subscriptions: this.index.size,
+      filters: this.index.filterCount,
+      levels: this.index.levelCount,
+      pendingReads: this.reads.size,
+      queuedBytes: this.total.bytes,
+      pooled: this.pool.size,
+    };
   }
 
-  private subscribed(conn: SubscriberConnection, filter: string): void {
-    if (conn.destroyed) return;
-    let subs = this.subscribers.get(filter);
-    if (!subs) {
-      subs = new Set();
-      this.subscribers.set(filter, subs);
-      this.countLevel(filter, 1);
-    }
-    subs.add(conn);
-    const state = acceptSubscription(filter, this.options.hrp)?.current;
-    if (!state) return;
-    this.current(state).then(
-      (message) => {
-        if (message && !conn.destroyed) {
-          conn.deliver(encodePublish(message.topic, message.payload));
-          this.stats.delivered++;
+  /** SessionHost: a SUBSCRIBE, answered with a SUBACK or, past the per-client limit, a disconnection. */
+  subscribe(session: MqttSession, packet: ISubscribePacket): void {
+    const o = this.options;
+    const granted: number[] = [];
+    const owed: [string, CurrentState][] = [];
+    for (const { topic } of packet.subscriptions) {
+      const accepted = acceptSubscription(topic, o.hrp);
+      if (!accepted) {
+        // §3.9.3: 0x80 refuses this filter, the others of the packet stand
+        granted.push(0x80);
+        this.stats.refusedSubscriptions++;
+        continue;
+      }
+      if (!session.filters.has(topic)) {
+        if (session.filters.size >= o.maxSubscriptions) {
+          session.end("subscriptions", `more than ${o.maxSubscriptions} subscriptions`);
+          return;
         }
-      },
-      (e: unknown) => this.log.warn({ err: (e as Error).message, filter }, "event API: current state not read"),
-    );
+        if (this.index.size >= o.maxTotalSubscriptions) {
+          granted.push(0x80);
+          this.stats.refusedSubscriptions++;
+          continue;
+        }
+        this.index.add(session, topic);
+      }
+      granted.push(0);
+      if (accepted.current) owed.push([topic, accepted.current]);
+    }
+    this.stats.subscriptions = this.index.size;
+    session.send(mqttPacket.generate({ cmd: "suback", messageId: packet.messageId!, granted }));
+    for (const [filter, state] of owed) this.reads.add(session, filter, state);
   }
 
-  private unsubscribed(conn: SubscriberConnection, filter: string): void {
-    this.filtersOf.get(conn)?.delete(filter);
-    this.removeSubscriber(conn, filter);
+  /** SessionHost: an UNSUBSCRIBE's filters. */
+  unsubscribe(session: MqttSession, filters: string[]): void {
+    for (const filter of filters) this.index.remove(session, filter);
+    this.stats.subscriptions = this.index.size;
   }
 
-  private forget(conn: SubscriberConnection): void {
-    this.connections.delete(conn);
-    this.stats.connected = this.connections.size;
-    for (const filter of this.filtersOf.get(conn) ?? []) this.removeSubscriber(conn, filter);
-    this.filtersOf.delete(conn);
+  /** SessionHost: everything the session held is let go. */
+  ended(session: MqttSession, reason: DropReason | undefined, detail: string | undefined): void {
+    if (reason !== undefined) {
+      this.stats.dropped[reason]++;
+      const [level, msg] = DROP_LINES[reason];
+      this.lines.write(level, reason, { reason: detail, address: session.address, transport: session.kind }, msg);
+    }
+    this.pool.release(session);
+    if (!this.sessions.delete(session)) return;
+    this.stats.connected[session.kind]--;
+    this.index.removeAll(session);
+    this.stats.subscriptions = this.index.size;
+    this.reads.drop(session);
+    if (this.sessions.size === 0 && this.sampler !== undefined) {
+      clearInterval(this.sampler);
+      this.sampler = undefined;
+      this.sampledUnsent = 0;
+    }
   }
 
-  private removeSubscriber(conn: SubscriberConnection, filter: string): void {
-    const subs = this.subscribers.get(filter);
-    if (!subs?.delete(conn) || subs.size > 0) return;
-    this.subscribers.delete(filter);
-    this.countLevel(filter, -1);
+  /** Sums the sockets' unsent bytes (every SAMPLE_MS: O(clients) ten times a second, not per message). */
+  private sample(): void {
+    let unsent = 0;
+    for (const session of this.sessions) unsent += session.conn.unsent;
+    this.sampledUnsent = unsent;
+    this.stats.queuedBytes = this.total.bytes + unsent;
+    this.checkTotal();
   }
 
-  private countLevel(filter: string, by: 1 | -1): void {
-    const level = filter.split("/", 1)[0]!;
-    const n = (this.byFirstLevel.get(level) ?? 0) + by;
-    if (n > 0) this.byFirstLevel.set(level, n);
-    else this.byFirstLevel.delete(level);
+  /** O(1): the running total and the latest sample against the bound. */
+  private checkTotal(): void {
+    if (this.total.bytes + this.sampledUnsent > this.options.maxTotalQueuedBytes) this.shed();
   }
 
-  private dropClient(client: Client, reason: "subscriptions" | "publish", details: string): void {
-    this.stats.dropped[reason]++;
-    this.log.info({ client: client.id, reason: details }, "event API: client disconnected");
-    connectionOf(client).destroy();
+  /** Drops the connections holding the most queued bytes until all together are within the bound. */
+  private shed(): void {
+    const max = this.options.maxTotalQueuedBytes;
+    let unsent = 0;
+    const holders: [MqttSession, number, number][] = [];
+    for (const session of this.sessions) {
+      const u = session.conn.unsent;
+      unsent += u;
+      holders.push([session, session.conn.queuedBytes + u, u]);
+    }
+    let total = this.total.bytes + unsent;
+    if (total > max) {
+      holders.sort((a, b) => b[1] - a[1]);
+      for (const [session, held, u] of holders) {
+        if (total <= max) break;
+        total -= held;
+        unsent -= u;
+        session.end("budget", `held ${held} bytes of ${max} for all clients`);
+      }
+    }
+    this.sampledUnsent = unsent;
+    this.stats.queuedBytes = this.total.bytes + unsent;
   }
-}
-
-function connectionOf(client: Client): SubscriberConnection {
-  return client.conn as unknown as SubscriberConnection;
 }
 
 /** A QoS 0 PUBLISH packet, never retained. */

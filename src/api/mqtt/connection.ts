@@ -1,14 +1,16 @@
-import { Duplex } from "node:stream";
-
 /**
- * One subscriber's connection, between the broker (aedes, which speaks MQTT) and the socket
- * (a WebSocket or a TCP socket). Two bounds make a client unable to hurt the node:
+ * The bytes of one subscriber's connection, between its MQTT session (session.ts) and the
+ * socket (a WebSocket or a TCP socket). Two bounds make a client unable to hurt the node:
  *
- * - Outgoing: everything for the client (the broker's own packets, and the events the node
+ * - Outgoing: everything for the client (the session's own packets, and the events the node
  *   fans out as ready-made PUBLISH packets) is queued here and handed to the socket in batches
- *   (see Flusher), one write each. The broker never waits for a slow client (it would
- *   hold every other delivery behind it). Once what is queued here and still unsent by the
- *   socket exceeds `maxQueuedBytes`, the client has fallen too far behind and is disconnected.
+ *   (see Flusher). A PUBLISH packet is encoded once and the same Buffer sits in every
+ *   subscriber's queue: a queue holds references, and a flush hands them to the socket without
+ *   copying them (small packets alone are joined, to save writes). The broker never waits for a
+ *   slow client (it would hold every other delivery behind it). Once what is queued here and
+ *   still unsent by the socket exceeds `maxQueuedBytes`, the client has fallen too far behind
+ *   and is disconnected; the bytes queued across all connections are counted in a `QueueTotal`
+ *   the broker keeps within its own bound.
  * - Incoming: a client only ever needs to send small packets (CONNECT, SUBSCRIBE, PINGREQ), so
  *   each packet's length is read from its fixed header (MQTT 3.1.1 §2.2.3) and a packet longer
  *   than `maxPacketBytes` closes the connection before it is buffered.
@@ -23,13 +25,60 @@ export interface ConnectionLimits {
 
 /** The socket under a connection: how to send bytes, how much is still unsent, how to close. */
 export interface Transport {
-  send(bytes: Buffer): void;
+  /** Writes `packets` in order, as one batch (one writev on a TCP socket), without copying them. */
+  write(packets: Buffer[]): void;
   /** Bytes handed to the transport and not yet written to the network. */
   readonly unsent: number;
-  close(): void;
+  /**
+   * Closes the socket: at once, dropping what it still holds (a reset), or, `graceful`, after
+   * what was written (then at once if the client has not closed it within a second).
+   */
+  close(graceful?: boolean): void;
 }
 
-export type DropReason = "slow" | "oversized";
+/** Why the node closed a connection (the broker counts each). */
+export type DropReason =
+  /** Its queue passed `maxQueuedBytes`. */
+  | "slow"
+  /** It announced a packet longer than `maxPacketBytes`. */
+  | "oversized"
+  /** It asked for more than `maxSubscriptions`. */
+  | "subscriptions"
+  /** It sent a PUBLISH. */
+  | "publish"
+  /** A protocol error (a malformed packet, a packet out of order, a WebSocket error). */
+  | "error"
+  /** There was no room for it when it connected. */
+  | "full"
+  /** It was closed to make room for a newcomer (connectionBudget.ts). */
+  | "evicted"
+  /** It was silent for 1.5 times its keep-alive (MQTT 3.1.1 §3.1.2.10). */
+  | "keepAlive"
+  /** It sent no CONNECT in time. */
+  | "connectTimeout"
+  /** It held the most queued bytes when all connections together passed `maxTotalQueuedBytes`. */
+  | "budget";
+
+export const DROP_REASONS: readonly DropReason[] = [
+  "slow",
+  "oversized",
+  "subscriptions",
+  "publish",
+  "error",
+  "full",
+  "evicted",
+  "keepAlive",
+  "connectTimeout",
+  "budget",
+];
+
+/** Packets shorter than this are joined into one buffer at a flush (a copy of a few bytes saves a write). */
+const JOIN_BELOW = 1024;
+
+/** The bytes queued in every connection together (a running total: O(1) per packet). */
+export class QueueTotal {
+  bytes = 0;
+}
 
 /**
  * Hands every connection's queue to its socket a few milliseconds after the first message of a
@@ -48,6 +97,11 @@ export class Flusher {
     if (this.timer === undefined) this.timer = setTimeout(() => this.flushAll(), this.delayMs);
   }
 
+  /** Forgets a closed connection. */
+  cancel(conn: SubscriberConnection): void {
+    this.dirty.delete(conn);
+  }
+
   private flushAll(): void {
     this.timer = undefined;
     const conns = [...this.dirty];
@@ -56,90 +110,99 @@ export class Flusher {
   }
 }
 
-export class SubscriberConnection extends Duplex {
+export class SubscriberConnection {
   private queue: Buffer[] = [];
-  private queuedBytes = 0;
-  /** Incoming packet framing: bytes of the current packet still to come, or the header being read. */
+  /** Bytes in `queue`. */
+  queuedBytes = 0;
+  /** Incoming packet framing: the fixed header being read, then the bytes of its body still to come. */
   private header: number[] = [];
   private bodyLeft = 0;
-  dropped: DropReason | undefined;
+  /** Set once the connection is closed (by the node or the client). */
+  closed = false;
 
   constructor(
     private readonly transport: Transport,
     private readonly limits: ConnectionLimits,
     private readonly flusher: Flusher,
-    private readonly onDrop: (reason: DropReason) => void,
-  ) {
-    super();
+    private readonly total: QueueTotal,
+    /** Called once when the connection passes a bound; the owner closes it. */
+    private readonly onDrop: (reason: "slow" | "oversized") => void,
+  ) {}
+
+  /** Bytes queued here and unsent in the socket. */
+  get held(): number {
+    return this.queuedBytes + this.transport.unsent;
   }
 
-  /** Bytes from the socket, checked packet by packet before the broker reads them. */
-  receive(chunk: Buffer): void {
-    if (this.dropped) return;
-    if (!this.withinPacketLimit(chunk)) {
-      this.disconnect("oversized");
-      return;
-    }
-    this.push(chunk);
+  /** Bytes unsent in the socket. */
+  get unsent(): number {
+    return this.transport.unsent;
   }
 
-  /** Queues one whole MQTT packet for the client (the broker's writes come here too). */
+  /**
+   * Checks bytes from the socket packet by packet; false (and the connection dropped) once a
+   * packet is too long, true when they may be parsed.
+   */
+  receive(chunk: Buffer): boolean {
+    if (this.closed) return false;
+    if (this.withinPacketLimit(chunk)) return true;
+    this.onDrop("oversized");
+    return false;
+  }
+
+  /** Queues one whole MQTT packet for the client (shared with other clients' queues: never modified). */
   deliver(packet: Buffer): void {
-    if (this.dropped || this.destroyed) return;
+    if (this.closed) return;
     if (this.queuedBytes + packet.length + this.transport.unsent > this.limits.maxQueuedBytes) {
-      this.disconnect("slow");
+      this.onDrop("slow");
       return;
     }
     if (this.queue.length === 0) this.flusher.schedule(this);
     this.queue.push(packet);
     this.queuedBytes += packet.length;
+    this.total.bytes += packet.length;
   }
 
-  /** The socket closed (or failed): the broker sees the end of its stream. */
-  transportClosed(): void {
-    this.queue = [];
-    this.queuedBytes = 0;
-    if (!this.destroyed) this.destroy();
-  }
-
-  override _read(): void {
-    // incoming bytes are pushed as they arrive (a client sends little; the limit bounds it)
-  }
-
-  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    // never a backpressure signal to the broker: the bound is enforced in deliver()
-    this.deliver(chunk);
-    callback();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.flush();
-    this.transport.close();
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.transport.close();
-    callback(error);
-  }
-
-  /** Hands what is queued to the socket, as one write. */
+  /** Hands what is queued to the socket: large packets as they are, runs of small ones joined. */
   flush(): void {
-    if (this.queue.length === 0 || this.dropped || this.destroyed) return;
-    const bytes = this.queue.length === 1 ? this.queue[0]! : Buffer.concat(this.queue, this.queuedBytes);
-    this.queue = [];
-    this.queuedBytes = 0;
-    this.transport.send(bytes);
+    if (this.queue.length === 0 || this.closed) return;
+    const queue = this.queue;
+    this.clearQueue();
+    const out: Buffer[] = [];
+    let run: Buffer[] = [];
+    let runBytes = 0;
+    const endRun = () => {
+      if (run.length > 0) out.push(run.length === 1 ? run[0]! : Buffer.concat(run, runBytes));
+      run = [];
+      runBytes = 0;
+    };
+    for (const packet of queue) {
+      if (packet.length < JOIN_BELOW) {
+        run.push(packet);
+        runBytes += packet.length;
+      } else {
+        endRun();
+        out.push(packet);
+      }
+    }
+    endRun();
+    this.transport.write(out);
   }
 
-  private disconnect(reason: DropReason): void {
-    if (this.dropped) return;
-    this.dropped = reason;
+  /** Closes the socket and lets go of the queue (idempotent); `graceful` sends what is queued first. */
+  close(graceful = false): void {
+    if (this.closed) return;
+    if (graceful) this.flush();
+    this.closed = true;
+    this.clearQueue();
+    this.flusher.cancel(this);
+    this.transport.close(graceful);
+  }
+
+  private clearQueue(): void {
+    this.total.bytes -= this.queuedBytes;
     this.queue = [];
     this.queuedBytes = 0;
-    this.onDrop(reason);
-    this.transport.close();
-    this.destroy();
   }
 
   /** Follows the packet boundaries of the incoming bytes; false once a packet is too long. */

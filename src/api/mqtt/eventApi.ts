@@ -1,11 +1,15 @@
 import { createServer, type Server, type Socket } from "node:net";
 import websocket from "@fastify/websocket";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
+import { RateLimitedLog } from "../../util/rateLimitedLog.js";
 import type { ApiNode } from "../apiNode.js";
+import { ConnectionBudget } from "../connectionBudget.js";
+import { releaseUpgraded } from "../connectionLimits.js";
 import { type BrokerOptions, defaultBrokerOptions, EventBroker } from "./broker.js";
-import type { SubscriberConnection, Transport } from "./connection.js";
+import type { Transport } from "./connection.js";
 import { EventPublisher } from "./publisher.js";
+import type { MqttSession } from "./session.js";
 
 /**
  * The event API (TIP-28): MQTT 3.1.1 over WebSocket at `/api/mqtt/v1` on the API port, where
@@ -33,20 +37,37 @@ export function registerEventApi(
   app: FastifyInstance,
   node: ApiNode,
   options: Partial<Omit<BrokerOptions, "hrp">> = {},
+  /** The node's connection budget; the event API takes its pool from it. */
+  budget: ConnectionBudget = new ConnectionBudget(),
 ): EventApi {
   const log = app.log.child({ module: "mqtt" });
+  const o: BrokerOptions = { ...defaultBrokerOptions, ...options, hrp: node.tangle.protocolParameters.bech32Hrp };
   let publisher: EventPublisher | undefined;
   const broker = new EventBroker(
-    { ...defaultBrokerOptions, ...options, hrp: node.tangle.protocolParameters.bech32Hrp },
+    o,
     (state) => publisher!.current(state),
     log,
+    budget.pool({ max: o.maxClients, maxPerAddress: o.maxClientsPerAddress }),
   );
+  const lines = new RateLimitedLog(log);
   publisher = new EventPublisher(node, broker, (e) => log.error({ err: e }, "event API: publishing failed"));
   const tcpServers: Server[] = [];
   let detach: (() => void) | undefined;
 
   // a WebSocket message carries MQTT bytes: none may be longer than the longest packet allowed
-  app.register(websocket, { options: { maxPayload: broker.maxPacketBytes + 16 } });
+  // A WebSocket's errors (a message over maxPayload: ws's RangeError WS_ERR_UNSUPPORTED_MESSAGE_LENGTH,
+  // a bad frame) are a client's doing: its session ends and logs them, rate-limited
+  // (attachWebSocket). The plugin's own handler would log each at error level with its stack:
+  // this one only closes the socket, and logs (rate-limited, the message only) what is not a
+  // WebSocket protocol error.
+  app.register(websocket, {
+    options: { maxPayload: broker.maxPacketBytes + 16 },
+    errorHandler: (error: Error, socket: WebSocket) => {
+      socket.terminate();
+      if (!isWebSocketError(error))
+        lines.warn("websocketHandler", { err: error.message }, "event API: WebSocket handler failed");
+    },
+  });
   // An upgrade request that is answered instead of upgraded (403 from the access check, which
   // runs before the WebSocket plugin's own hooks, a 404, a 400) was written on a socket HTTP no
   // longer manages and the connection bounds no longer count: it is closed once answered, or a
@@ -56,8 +77,10 @@ export function registerEventApi(
     done();
   });
   app.register(async (scope) => {
-    scope.get(MQTT_ROUTE, { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
-      attachWebSocket(broker, socket);
+    scope.get(MQTT_ROUTE, { websocket: true, schema: { hide: true } }, (socket: WebSocket, request: FastifyRequest) => {
+      // the upgraded connection leaves the HTTP pool for the event API's
+      releaseUpgraded(request.raw.socket);
+      attachWebSocket(broker, socket, request.raw.socket.remoteAddress ?? "");
     });
   });
   app.addHook("onReady", async () => {
@@ -68,6 +91,7 @@ export function registerEventApi(
     detach?.();
     for (const s of tcpServers) s.close();
     await broker.close();
+    lines.close();
   });
 
   const api: EventApi = {
@@ -75,7 +99,7 @@ export function registerEventApi(
     publisher,
     listenTcp: (host, port) =>
       new Promise((resolve, reject) => {
-        const server = createServer((socket) => attachSocket(broker, socket));
+        const server = createMqttServer(broker);
         server.once("error", reject);
         server.listen(port, host, () => {
           tcpServers.push(server);
@@ -87,41 +111,87 @@ export function registerEventApi(
   return api;
 }
 
-/** A WebSocket as a subscriber connection: each binary message is a run of MQTT bytes. */
-function attachWebSocket(broker: EventBroker, socket: WebSocket): void {
+/** ws's errors for what a peer sent (their codes: `WS_ERR_*`). */
+function isWebSocketError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && code.startsWith("WS_ERR_");
+}
+
+/**
+ * A WebSocket as a subscriber connection: each binary message is a run of MQTT bytes (MQTT
+ * 3.1.1 §6.0: packets need not align with messages). Packets go out one per message, all of a
+ * flush within one cork of the socket underneath, so they leave in one writev.
+ */
+function attachWebSocket(broker: EventBroker, socket: WebSocket, address: string): void {
+  const raw = (socket as unknown as { _socket?: Socket })._socket;
   const transport: Transport = {
-    send: (bytes) => socket.send(bytes, { binary: true }),
+    write: (packets) => {
+      raw?.cork();
+      for (const p of packets) socket.send(p, { binary: true });
+      raw?.uncork();
+    },
     get unsent() {
       return socket.bufferedAmount;
     },
-    close: () => socket.terminate(),
+    close: (graceful) => {
+      if (!graceful) {
+        socket.terminate();
+        return;
+      }
+      socket.close(1000);
+      setTimeout(() => socket.terminate(), 1_000).unref();
+    },
   };
-  const conn = broker.connect(transport);
-  if (!conn) return;
-  socket.on("message", (data: Buffer | ArrayBuffer | Buffer[]) => conn.receive(toBuffer(data)));
-  wireClose(conn, socket);
+  const session = broker.connect(transport, "websocket", address);
+  if (!session) return;
+  socket.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+    // §6.0: MQTT travels in binary messages; any other kind closes the connection
+    if (!isBinary) session.end("error", "a text WebSocket message");
+    else session.receive(toBuffer(data));
+  });
+  socket.on("error", (e: Error) => {
+    const tooLong = (e as { code?: string }).code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH";
+    session.end(tooLong ? "oversized" : "error", e.message);
+  });
+  socket.on("close", () => session.end());
 }
 
-/** A TCP socket as a subscriber connection. */
+/** A TCP server speaking plain MQTT to `broker` (not listening yet). */
+export function createMqttServer(broker: EventBroker): Server {
+  return createServer((socket) => attachSocket(broker, socket));
+}
+
+/** A TCP socket as a subscriber connection; a flush is one writev (cork, writes, uncork). */
 function attachSocket(broker: EventBroker, socket: Socket): void {
   socket.setNoDelay(true);
   const transport: Transport = {
-    send: (bytes) => socket.write(bytes),
+    write: (packets) => {
+      socket.cork();
+      for (const p of packets) socket.write(p);
+      socket.uncork();
+    },
     get unsent() {
       return socket.writableLength;
     },
-    // a reset: what the kernel still holds for a client that stopped reading is dropped too
-    close: () => socket.resetAndDestroy(),
+    close: (graceful) => {
+      if (socket.destroyed) return;
+      if (!graceful) {
+        // a reset: what the kernel still holds for a client that stopped reading is dropped too
+        socket.resetAndDestroy();
+        return;
+      }
+      socket.end();
+      setTimeout(() => socket.destroy(), 1_000).unref();
+    },
   };
-  const conn = broker.connect(transport);
-  if (!conn) return;
-  socket.on("data", (data: Buffer) => conn.receive(data));
-  wireClose(conn, socket);
-}
-
-function wireClose(conn: SubscriberConnection, socket: { on(event: "close" | "error", f: () => void): unknown }) {
-  socket.on("close", () => conn.transportClosed());
-  socket.on("error", () => conn.transportClosed());
+  let session: MqttSession | undefined;
+  // a reset by the client is its own leaving, not a drop
+  socket.on("error", () => session?.end());
+  session = broker.connect(transport, "mqtt", socket.remoteAddress ?? "");
+  if (!session) return;
+  const open = session;
+  socket.on("data", (data: Buffer) => open.receive(data));
+  socket.on("close", () => open.end());
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {
