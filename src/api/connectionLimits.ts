@@ -69,6 +69,8 @@ class HttpSlot implements Slot {
   response: ServerResponse | undefined;
   requestAt = 0;
   bytesAtRequest = 0;
+  /** Asked to become a WebSocket: in use until the event API takes it over or it closes. */
+  upgrading = false;
 
   constructor(
     readonly socket: Socket,
@@ -91,6 +93,7 @@ class HttpSlot implements Slot {
   }
 
   idleFor(now: number): number {
+    if (this.upgrading) return 0;
     const response = this.response;
     // no request yet, or the latest answered: idle since it came (a request takes milliseconds)
     if (!response || response.writableFinished) return now - (this.requestAt || this.openedAt);
@@ -133,7 +136,9 @@ export function limitConnections(
   // takes it into its own (api/mqtt/eventApi.ts, through `releaseUpgraded`).
   server.on("upgrade", (_request: IncomingMessage, socket: Socket) => {
     const held = slotOf.get(socket);
-    if (held) open.delete(held.slot);
+    if (!held) return;
+    held.slot.upgrading = true;
+    open.delete(held.slot);
   });
   server.on("connection", (socket: Socket) => {
     const slot = new HttpSlot(socket, o);

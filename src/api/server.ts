@@ -19,6 +19,7 @@ import {
 } from "./httpConventions.js";
 import { registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
 import type { MetricsScraper } from "./metrics/scraper.js";
+import type { BrokerOptions } from "./mqtt/broker.js";
 import { registerEventApi } from "./mqtt/eventApi.js";
 import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
@@ -47,6 +48,8 @@ export interface ApiServerOptions {
    * event API (a fresh one when the server stands alone, as in tests).
    */
   budget?: ConnectionBudget;
+  /** The event API's caps and budgets beyond their defaults (api/mqtt/broker.ts). */
+  eventApi?: Partial<Omit<BrokerOptions, "hrp">>;
 }
 
 export const defaultApiServerOptions: ApiServerOptions = {
@@ -151,8 +154,8 @@ export function buildServer(
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
-  registerMetrics(app, node);
-  registerEventApi(app, node);
+  registerMetrics(app, node, budget);
+  registerEventApi(app, node, options.eventApi, budget);
   registerNodeRoutes(app, node);
   registerCoreRoutes(app, node);
   registerCoreV3Routes(app, node);
@@ -163,7 +166,7 @@ export function buildServer(
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
-  registerDashboardRoutes(app, node);
+  registerDashboardRoutes(app, node, budget);
   registerDashboard(app);
 
   return app;

@@ -80,6 +80,30 @@ export const FLAGS: FlagSpec[] = [
     help: "also serve the event API as plain MQTT over TCP on this port (0: WebSocket at /api/mqtt/v1 only)",
   },
   {
+    flag: "mqtt-max-clients",
+    key: "mqttMaxClients",
+    kind: "int",
+    help: "event API clients at most, both transports (an idle one, else the greediest address's, makes room)",
+  },
+  {
+    flag: "mqtt-max-clients-per-address",
+    key: "mqttMaxClientsPerAddress",
+    kind: "int",
+    help: "event API clients of one client address at most",
+  },
+  {
+    flag: "mqtt-max-subscriptions",
+    key: "mqttMaxSubscriptions",
+    kind: "int",
+    help: "event API subscriptions of all clients together at most (more are refused in the SUBACK)",
+  },
+  {
+    flag: "mqtt-max-queued-mb",
+    key: "mqttMaxQueuedMiB",
+    kind: "int",
+    help: "MiB queued for all event API clients together at most (the biggest holders are dropped first)",
+  },
+  {
     flag: "prometheus-port",
     key: "prometheusPort",
     kind: "int",

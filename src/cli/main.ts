@@ -82,6 +82,12 @@ async function main(): Promise<void> {
       maxConnectionsPerAddress: options.apiMaxConnectionsPerAddress,
     },
     cors: { origins: options.apiCorsOrigins },
+    eventApi: {
+      maxClients: options.mqttMaxClients,
+      maxClientsPerAddress: options.mqttMaxClientsPerAddress,
+      maxTotalSubscriptions: options.mqttMaxSubscriptions,
+      maxTotalQueuedBytes: options.mqttMaxQueuedMiB * 1024 * 1024,
+    },
   });
   const explorer =
     options.explorerPort > 0

@@ -47,6 +47,13 @@ export interface NodeOptions {
   /** Open HTTP connections at most, and per client address (the oldest idle one makes room). */
   apiMaxConnections: number;
   apiMaxConnectionsPerAddress: number;
+  /** Event API clients at most (both transports), and per client address. */
+  mqttMaxClients: number;
+  mqttMaxClientsPerAddress: number;
+  /** Event API subscriptions of all clients together at most; more are refused in the SUBACK. */
+  mqttMaxSubscriptions: number;
+  /** Bytes queued for all event API clients together at most, in MiB; the biggest holders are dropped first. */
+  mqttMaxQueuedMiB: number;
   /** Origins (`scheme://host[:port]`) allowed to call the API from a browser; `*`: any, empty: none. */
   apiCorsOrigins: string[];
   /** Submitted blocks the node mines or holds for mining at most; more answer 503. */
@@ -111,4 +118,8 @@ export const defaultNodeOptions: NodeOptions = {
   apiMaxConnections: 256,
   apiMaxConnectionsPerAddress: 64,
   apiCorsOrigins: ["*"],
+  mqttMaxClients: 1000,
+  mqttMaxClientsPerAddress: 256,
+  mqttMaxSubscriptions: 100_000,
+  mqttMaxQueuedMiB: 256,
 };

@@ -1,3 +1,4 @@
+import type { ConnectionFiguresJson } from "../../src/api/connectionFigures";
 import type {
   BlockMetadataJson,
   InfoJson,
@@ -160,6 +161,8 @@ export interface NodeStatus {
   uptimeSeconds: number;
   memory: { rss: number; heapUsed: number; heapTotal: number };
   databaseSize: number;
+  /** Open connections by kind, the budget's limit, and the event API's budgets. */
+  connections: ConnectionFiguresJson;
 }
 
 /** A block in TIP-24 JSON (payload left open). */

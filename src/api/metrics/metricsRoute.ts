@@ -1,8 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiNode } from "../apiNode.js";
+import type { ConnectionBudget } from "../connectionBudget.js";
+import { eventApiOf } from "../mqtt/eventApi.js";
 import { BEARER_JWT } from "../openapi.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { Tag } from "../schemas/common.js";
+import { registerConnectionMetrics } from "./connectionMetrics.js";
 import { registerDatabaseMetrics } from "./databaseMetrics.js";
 import { registerGossipMetrics } from "./gossipMetrics.js";
 import { registerNodeMetrics } from "./nodeMetrics.js";
@@ -23,7 +26,7 @@ export const METRICS_ROUTE: RouteDefinition = getRoute(
   {
     summary: "Metrics in the Prometheus text format",
     description:
-      "Node state (iota_node_*), gossip per peer (iota_gossip_*), database (iota_database_*), HTTP requests and PoW (iota_restapi_*) and process metrics (process_*, nodejs_*), read at each scrape. Protected by default; also on --prometheus-port without a token.",
+      "Node state (iota_node_*), gossip per peer (iota_gossip_*), database (iota_database_*), HTTP requests and PoW (iota_restapi_*), connections and the event API's budgets (ledger_node_connections*, ledger_node_event_api_*) and process metrics (process_*, nodejs_*), read at each scrape. Protected by default; also on --prometheus-port without a token.",
     tags: [Tag.Node],
     security: [{ [BEARER_JWT]: [] }],
   },
@@ -54,10 +57,11 @@ export function registerMetricsRoute(app: FastifyInstance, scraper: MetricsScrap
  * one), the collectors of node, gossip, database and REST API metrics, the counting of `app`'s
  * answers and the route. Register it before the route modules so their PoW is observed.
  */
-export function registerMetrics(app: FastifyInstance, node: ApiNode): MetricsScraper {
+export function registerMetrics(app: FastifyInstance, node: ApiNode, budget: ConnectionBudget): MetricsScraper {
   const scraper = new MetricsScraper();
   const events = node.tangle.events;
   registerNodeMetrics(scraper, node);
+  registerConnectionMetrics(scraper, budget, () => eventApiOf(app)?.broker);
   const detach = [registerGossipMetrics(scraper, node, events), registerDatabaseMetrics(scraper, node, events)];
   registerRestApiMetrics(scraper, app);
   app.addHook("onClose", async () => {

@@ -1,4 +1,5 @@
 import mqttPacket, { type ISubscribePacket } from "mqtt-packet";
+import { MemoryRelease } from "../../util/memoryRelease.js";
 import { type RateLimitedLevel, RateLimitedLog } from "../../util/rateLimitedLog.js";
 import { ConnectionBudget, type ConnectionPool } from "../connectionBudget.js";
 import { DROP_REASONS, type DropReason, Flusher, QueueTotal, type Transport } from "./connection.js";
@@ -46,6 +47,9 @@ export interface BrokerOptions extends SessionLimits {
   /** The network's bech32 HRP, for the address topics. */
   hrp: string;
 }
+
+/** Subscriptions let go (about 300 bytes each) after which the heap is collected in full. */
+const RELEASE_SUBSCRIPTIONS = 20_000;
 
 /** Sized for a node of 2 cores and 4 GB. */
 export const defaultBrokerOptions: Omit<BrokerOptions, "hrp"> = {
@@ -119,6 +123,8 @@ export class EventBroker implements SessionHost {
   private sampler: NodeJS.Timeout | undefined;
   private readonly reads: CurrentStateReads<MqttSession, Message>;
   private readonly lines: RateLimitedLog;
+  /** A full collection after many subscriptions were let go at once (util/memoryRelease.ts). */
+  private readonly memory = new MemoryRelease(RELEASE_SUBSCRIPTIONS);
   private readonly pool: ConnectionPool;
   readonly stats: BrokerStats = {
     connected: { websocket: 0, mqtt: 0 },
@@ -230,6 +236,7 @@ export class EventBroker implements SessionHost {
   async close(): Promise<void> {
     for (const session of [...this.sessions]) session.end();
     this.lines.close();
+    this.memory.close();
   }
 
   /** What the broker holds (tests: all zero once every client left). */
@@ -294,8 +301,10 @@ export class EventBroker implements SessionHost {
     this.pool.release(session);
     if (!this.sessions.delete(session)) return;
     this.stats.connected[session.kind]--;
+    const held = this.index.size;
     this.index.removeAll(session);
     this.stats.subscriptions = this.index.size;
+    this.memory.released(held - this.index.size);
     this.reads.drop(session);
     if (this.sessions.size === 0 && this.sampler !== undefined) {
       clearInterval(this.sampler);

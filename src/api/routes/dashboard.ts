@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiNode } from "../apiNode.js";
+import type { ConnectionBudget } from "../connectionBudget.js";
+import { type ConnectionFiguresJson, connectionFigures } from "../connectionFigures.js";
 import { CachedDirectorySize } from "../metrics/databaseMetrics.js";
+import { eventApiOf } from "../mqtt/eventApi.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { closedObject, integer, Tag } from "../schemas/common.js";
 
@@ -20,7 +23,20 @@ export interface DashboardNodeJson {
   uptimeSeconds: number;
   memory: { rss: number; heapUsed: number; heapTotal: number };
   databaseSize: number;
+  connections: ConnectionFiguresJson;
 }
+
+const byKind = (what: string) =>
+  closedObject<ConnectionFiguresJson["open"]>(
+    {
+      http: integer(`${what} HTTP connections`),
+      websocket: integer(`${what} event API connections over WebSocket`),
+      mqtt: integer(`${what} event API connections over MQTT/TCP`),
+      p2p: integer(`${what} peer connections`),
+    },
+    ["http", "websocket", "mqtt", "p2p"],
+    `${what} connections by kind`,
+  );
 
 export const DASHBOARD_ROUTES = {
   node: getRoute(
@@ -44,15 +60,35 @@ export const DASHBOARD_ROUTES = {
           "the process's memory",
         ),
         databaseSize: integer("the database's files on disk, in bytes"),
+        connections: closedObject<ConnectionFiguresJson>(
+          {
+            open: byKind("open"),
+            limit: integer("client connections of every server together at most (within the open-file limit)"),
+            evicted: integer("connections closed to make room for a newcomer since the start"),
+            refused: integer("newcomers refused since the start (nothing could make room)"),
+            eventApi: closedObject<ConnectionFiguresJson["eventApi"]>(
+              {
+                subscriptions: integer("subscriptions of every client"),
+                queuedBytes: integer("bytes queued for every client"),
+                refusedSubscriptions: integer("subscriptions refused since the start"),
+                droppedClients: integer("clients disconnected by the node since the start"),
+              },
+              ["subscriptions", "queuedBytes", "refusedSubscriptions", "droppedClients"],
+              "the event API's budgets",
+            ),
+          },
+          ["open", "limit", "evicted", "refused", "eventApi"],
+          "connections and the event API's budgets (docs/decisions.md, Fair slots)",
+        ),
       },
-      ["uptimeSeconds", "memory", "databaseSize"],
+      ["uptimeSeconds", "memory", "databaseSize", "connections"],
       "the node process",
     ),
     [403, 500],
   ),
 } satisfies Record<string, RouteDefinition>;
 
-export function registerDashboardRoutes(app: FastifyInstance, node: ApiNode): void {
+export function registerDashboardRoutes(app: FastifyInstance, node: ApiNode, budget: ConnectionBudget): void {
   const databaseSize = new CachedDirectorySize(node.tangle.store.location);
   registerRoute(app, DASHBOARD_ROUTES.node, async (): Promise<DashboardNodeJson> => {
     const memory = process.memoryUsage();
@@ -60,6 +96,7 @@ export function registerDashboardRoutes(app: FastifyInstance, node: ApiNode): vo
       uptimeSeconds: Math.floor(process.uptime()),
       memory: { rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal },
       databaseSize: await databaseSize.get(),
+      connections: connectionFigures(budget, eventApiOf(app)?.broker),
     };
   });
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, type NodeInfo } from "../api";
+import { api, type NodeInfo, type NodeStatus } from "../api";
 import { Chart } from "../chart";
 import { Card, ErrorNote, Loading, Stats } from "../components";
 import { type MilestoneInfoEvent, Topics } from "../events";
@@ -71,23 +71,51 @@ function NodeStatusCard({ info }: { info: NodeInfo }) {
 function ProcessCard() {
   const { data, error, reload } = useLoad((signal) => api.nodeStatus({ signal }), [], PROCESS_REFRESH_MS);
   return (
-    <Card title="Process" id="process">
-      {error && <ErrorNote message={error} retry={reload} />}
-      {!data && !error && <Loading what="the process's figures" />}
-      {data && (
-        <Stats
-          items={[
-            ["Uptime", formatDuration(data.uptimeSeconds), "uptime"],
-            ["Memory (resident)", formatBytes(data.memory.rss), "memory"],
-            [
-              "JavaScript heap",
-              `${formatBytes(data.memory.heapUsed)} of ${formatBytes(data.memory.heapTotal)}`,
-              "heap",
-            ],
-            ["Database size", formatBytes(data.databaseSize), "database-size"],
-          ]}
-        />
-      )}
+    <>
+      <Card title="Process" id="process">
+        {error && <ErrorNote message={error} retry={reload} />}
+        {!data && !error && <Loading what="the process's figures" />}
+        {data && (
+          <Stats
+            items={[
+              ["Uptime", formatDuration(data.uptimeSeconds), "uptime"],
+              ["Memory (resident)", formatBytes(data.memory.rss), "memory"],
+              [
+                "JavaScript heap",
+                `${formatBytes(data.memory.heapUsed)} of ${formatBytes(data.memory.heapTotal)}`,
+                "heap",
+              ],
+              ["Database size", formatBytes(data.databaseSize), "database-size"],
+            ]}
+          />
+        )}
+      </Card>
+      {data && <ConnectionsCard figures={data.connections} />}
+    </>
+  );
+}
+
+/** The connection budget and the event API's budgets (what an operator watches under a flood). */
+function ConnectionsCard({ figures: c }: { figures: NodeStatus["connections"] }) {
+  const open = c.open.http + c.open.websocket + c.open.mqtt;
+  return (
+    <Card title="Connections" id="connections">
+      <Stats
+        items={[
+          ["Clients", `${formatNumber(open)} of ${formatNumber(c.limit)}`, "clients"],
+          [
+            "By kind",
+            `HTTP ${formatNumber(c.open.http)}, WebSocket ${formatNumber(c.open.websocket)}, MQTT ${formatNumber(c.open.mqtt)}, P2P ${formatNumber(c.open.p2p)}`,
+            "connections-by-kind",
+          ],
+          ["Subscriptions", formatNumber(c.eventApi.subscriptions), "subscriptions"],
+          ["Queued for subscribers", formatBytes(c.eventApi.queuedBytes), "queued-bytes"],
+          ["Refused subscriptions", formatNumber(c.eventApi.refusedSubscriptions), "refused-subscriptions"],
+          ["Dropped clients", formatNumber(c.eventApi.droppedClients), "dropped-clients"],
+          ["Closed to make room", formatNumber(c.evicted), "evicted"],
+          ["Newcomers refused", formatNumber(c.refused), "refused"],
+        ]}
+      />
     </Card>
   );
 }
