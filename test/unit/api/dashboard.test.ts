@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
+import mqtt from "mqtt";
 import type { ApiNode } from "../../../src/api/apiNode.js";
 import { defaultApiAuthOptions, registerAuth } from "../../../src/api/auth.js";
 import { registerDashboard } from "../../../src/api/dashboard.js";
@@ -123,7 +124,7 @@ describe("GET /api/dashboard/v1/node", () => {
     const res = await h.app.inject("/api/dashboard/v1/node");
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json() as DashboardNodeJson;
-    assert.deepEqual(Object.keys(body), ["uptimeSeconds", "memory", "databaseSize"]);
+    assert.deepEqual(Object.keys(body), ["uptimeSeconds", "memory", "databaseSize", "connections"]);
     assert.deepEqual(Object.keys(body.memory), ["rss", "heapUsed", "heapTotal"]);
     assert.ok(Number.isInteger(body.uptimeSeconds) && body.uptimeSeconds >= 0);
     assert.ok(body.uptimeSeconds <= Math.ceil(process.uptime()));
@@ -132,5 +133,25 @@ describe("GET /api/dashboard/v1/node", () => {
     assert.ok(body.memory.heapUsed > 0 && body.memory.heapUsed <= body.memory.heapTotal);
     assert.equal(body.databaseSize, await directorySize(h.node.tangle.store.location));
     assert.ok(body.databaseSize > 0);
+  });
+
+  it("answers the connections by kind and the event API's budgets, and follows a subscriber", async () => {
+    const port = await h.app.listen({ port: 0, host: "127.0.0.1" }).then((url) => new URL(url).port);
+    const figures = async () =>
+      ((await h.app.inject("/api/dashboard/v1/node")).json() as DashboardNodeJson).connections;
+    const before = await figures();
+    assert.deepEqual(Object.keys(before.open), ["http", "websocket", "mqtt", "p2p"]);
+    assert.ok(before.limit > 0);
+    const client = await mqtt.connectAsync(`ws://127.0.0.1:${port}/api/mqtt/v1`, { reconnectPeriod: 0 });
+    try {
+      await client.subscribeAsync(["milestone-info/latest", "blocks"]);
+      await client.subscribeAsync("#").catch(() => {}); // refused in the SUBACK
+      const during = await figures();
+      assert.equal(during.open.websocket, before.open.websocket + 1);
+      assert.equal(during.eventApi.subscriptions, before.eventApi.subscriptions + 2);
+      assert.equal(during.eventApi.refusedSubscriptions, before.eventApi.refusedSubscriptions + 1);
+    } finally {
+      await client.endAsync(true);
+    }
   });
 });
