@@ -65,6 +65,8 @@ export interface ProbeReport {
   /** `GET /api/core/v2/info` requests sent, and those answered 200 within 2 s. */
   httpSent: number;
   httpOk: number;
+  /** The failed ones by what happened: `late` (answered after 2 s), `timeout`, `status <n>`, or the socket error's code. */
+  httpFailed: Record<string, number>;
   /** Each newcomer's time to its SUBACK, ms; `null` when it got none within the timeout. */
   newcomerMs: (number | null)[];
 }
@@ -292,26 +294,35 @@ async function attacker(target: AttackTarget): Promise<void> {
 
 // ---------------------------------------------------------------- probes (child process)
 
-/** One fresh-connection GET of /api/core/v2/info: whether a 200 came within the deadline. */
-function probeInfo(port: number): Promise<boolean> {
+/** One fresh-connection GET of /api/core/v2/info: "ok" when a 200 came within the deadline, else what happened. */
+function probeInfo(port: number): Promise<string> {
   return new Promise((resolve) => {
     let done = false;
-    const finish = (ok: boolean) => {
+    const finish = (outcome: string) => {
       if (done) return;
       done = true;
       clearTimeout(deadline);
       req.destroy();
-      resolve(ok);
+      resolve(outcome);
     };
     const req = request(
       { host: "127.0.0.1", port, localAddress: "127.0.0.1", path: "/api/core/v2/info", agent: false },
       (res) => {
         res.resume();
-        finish(res.statusCode === 200);
+        finish(res.statusCode === 200 ? "ok" : `status ${res.statusCode}`);
       },
     );
-    const deadline = setTimeout(() => finish(false), HTTP_DEADLINE_MS);
-    req.once("error", () => finish(false));
+    let connected = false;
+    req.once("socket", (s) =>
+      s.once("connect", () => {
+        connected = true;
+      }),
+    );
+    const deadline = setTimeout(
+      () => finish(connected ? "timeout, connected" : "timeout, not connected"),
+      HTTP_DEADLINE_MS,
+    );
+    req.once("error", (e: NodeJS.ErrnoException) => finish(e.code ?? e.message));
     req.end();
   });
 }
@@ -348,7 +359,7 @@ async function newcomer(port: number): Promise<number | null> {
 }
 
 async function prober(target: AttackTarget): Promise<void> {
-  const report: ProbeReport = { httpSent: 0, httpOk: 0, newcomerMs: [] };
+  const report: ProbeReport = { httpSent: 0, httpOk: 0, httpFailed: {}, newcomerMs: [] };
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>) => {
     inFlight.add(p);
@@ -357,7 +368,12 @@ async function prober(target: AttackTarget): Promise<void> {
   };
   const http = setInterval(() => {
     report.httpSent++;
-    void track(probeInfo(target.httpPort).then((ok) => ok && report.httpOk++));
+    void track(
+      probeInfo(target.httpPort).then((outcome) => {
+        if (outcome === "ok") report.httpOk++;
+        else report.httpFailed[outcome] = (report.httpFailed[outcome] ?? 0) + 1;
+      }),
+    );
   }, HTTP_PROBE_MS);
   let newcomers = 0;
   let nextNewcomer: NodeJS.Timeout | undefined;

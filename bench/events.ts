@@ -31,11 +31,13 @@
  * hundreds of thousands of messages per second a full client would measure itself on these
  * two cores rather than the node.
  */
+
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
@@ -68,7 +70,14 @@ const ATTACK = args.includes("--attack");
 /** Blocks/s of 8 KB while one subscriber stops reading: 40 MB in a 5 s phase, past the kernel's socket buffers. */
 const STALL_RATE = 1000;
 const TOPICS = ["blocks", "block-metadata/referenced"];
+/** The topic an honest subscriber holds under attack between phases: one message a second. */
+const QUIET_TOPIC = "milestone-info/confirmed";
+/** Subscribers' keep-alive: the node closes a connection silent for 1.5 times it (MQTT 3.1.1 §3.1.2.10). */
+const KEEP_ALIVE_S = 30;
+const PINGREQ = mqttPacket.generate({ cmd: "pingreq" });
 const now = () => performance.timeOrigin + performance.now();
+/** The node's event loop under attack: what makes an honest request late. */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 
 // ---------------------------------------------------------------- subscribers (child process)
 
@@ -88,10 +97,13 @@ class Subscriber {
   readonly times = new Map<number, number>();
   readonly ready: Promise<void>;
 
+  private pinger: NodeJS.Timeout | undefined;
+
   constructor(
     url: string,
     readonly id: number,
     private readonly sample: boolean,
+    private readonly holdQuietTopic: boolean,
   ) {
     this.ws = new WebSocket(url, "mqtt");
     this.ready = new Promise((resolve, reject) => {
@@ -103,9 +115,13 @@ class Subscriber {
             protocolVersion: 4,
             clean: true,
             clientId: `bench-${id}`,
-            keepalive: 0,
+            keepalive: KEEP_ALIVE_S,
           }),
         );
+        // under attack an honest subscriber holds a quiet topic through the baseline phase too: a
+        // connection holding no subscription is what makes room for newcomers (docs/decisions.md, Fair slots)
+        if (this.holdQuietTopic) this.subscribe([QUIET_TOPIC], 0xffff);
+        this.pinger = setInterval(() => this.ws.send(PINGREQ), (KEEP_ALIVE_S * 1000) / 2);
         resolve();
       });
       // kept for the socket's life: an error after the opening (the node reset it) is no crash
@@ -125,6 +141,7 @@ class Subscriber {
   }
 
   close(): void {
+    clearInterval(this.pinger);
     this.ws.terminate();
   }
 
@@ -160,13 +177,13 @@ class Subscriber {
   }
 }
 
-async function subscriberProcess(url: string, n: number): Promise<void> {
+async function subscriberProcess(url: string, n: number, quiet: boolean): Promise<void> {
   // a few at a time: connections not yet upgraded count against the API's per-address cap
   const subs: Subscriber[] = [];
   for (let i = 0; i < n; i += 16) {
     const batch = Array.from(
       { length: Math.min(16, n - i) },
-      (_, k) => new Subscriber(url, i + k, i + k === 0 || i + k === n - 1),
+      (_, k) => new Subscriber(url, i + k, i + k === 0 || i + k === n - 1, quiet),
     );
     await Promise.all(batch.map((s) => s.ready));
     subs.push(...batch);
@@ -226,7 +243,7 @@ async function main(): Promise<void> {
   const { port } = app.server.address() as { port: number };
   node.start();
   const url = `ws://127.0.0.1:${port}/api/mqtt/v1`;
-  const child = fork(fileURLToPath(import.meta.url), ["--child", url, String(SUBSCRIBERS)]);
+  const child = fork(fileURLToPath(import.meta.url), ["--child", url, String(SUBSCRIBERS), String(ATTACK)]);
   const problems: string[] = [];
   const rates = { without: [] as number[], with: [] as number[] };
   const latencies: number[] = [];
@@ -279,6 +296,7 @@ async function main(): Promise<void> {
       rssSampler = setInterval(() => {
         attackRss = Math.max(attackRss, process.memoryUsage().rss);
       }, 100);
+      loopDelay.enable();
       attacker = await startAttack(target);
       prober = await startProbes(target);
       await new Promise((r) => setTimeout(r, 1_000)); // the first reopenings
@@ -406,7 +424,9 @@ async function main(): Promise<void> {
   if (attack) {
     const s = eventApiOf(app)!.broker.stats;
     console.log(
-      `${attack.summary}; the broker dropped ${s.dropped.full} clients as full, ${s.dropped.slow} as slow; ` +
+      `${attack.summary}; the broker dropped ${s.dropped.full} clients as full, ${s.dropped.slow} as slow, ` +
+        `${s.dropped.budget} over the queued-bytes budget, ${s.dropped.evicted} to make room; ` +
+        `the node's event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms; ` +
         `${leftOpen} of the attacker's connections still open on the node 3 s after it was gone (then destroyed)`,
     );
   }
@@ -468,7 +488,7 @@ function attackFigures(
         value: httpOkPct,
         unit: "%",
         target: ">= 95 %",
-        baseline: `${probes?.httpOk ?? 0} of ${probes?.httpSent ?? 0}`,
+        baseline: `${probes?.httpOk ?? 0} of ${probes?.httpSent ?? 0}; failed: ${JSON.stringify(probes?.httpFailed ?? {})}`,
       },
     ],
     figures: {
@@ -482,7 +502,7 @@ function attackFigures(
 }
 
 if (args[0] === "--child") {
-  await subscriberProcess(args[1]!, Number(args[2]));
+  await subscriberProcess(args[1]!, Number(args[2]), args[3] === "true");
 } else {
   await main();
 }

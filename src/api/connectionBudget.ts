@@ -10,16 +10,19 @@
  * makes room for it, never the newcomer first (the rule of `pickVictim`):
  *
  * 1. the one that has been of no use the longest: idle, or sending below the floor (a request
- *    body trickled, an MQTT client that never sent CONNECT or holds no subscription), once it
- *    has been so for at least `minIdleMs`;
- * 2. else, the oldest connection of the address holding the most slots, when that address
- *    holds more than the newcomer's would after admission (a few addresses cannot lock out
- *    every other one);
- * 3. else the newcomer's own address's connection idle the longest, however briefly (an address
+ *    body trickled, an MQTT client that never sent CONNECT, holds no subscription or has
+ *    stopped reading), once it has been so for at least `minIdleMs`;
+ * 2. else, the idlest connection of the address holding the most connections of no use, however
+ *    briefly, when it holds more of them than the newcomer's would (attackers reopening what
+ *    was closed keep their sockets young; a newcomer's address holds one such, its own);
+ * 3. else, the idlest (then oldest) connection of the address holding the most slots, when that
+ *    address holds more than the newcomer's would after admission (a few addresses cannot lock
+ *    out every other one);
+ * 4. else the newcomer's own address's connection idle the longest, however briefly (an address
  *    churning its own idle sockets harms only itself);
- * 4. else the newcomer is refused.
+ * 5. else the newcomer is refused.
  *
- * At a per-address cap only that address's own connections are considered (rules 3 and 4).
+ * At a per-address cap only that address's own connections are considered (rules 4 and 5).
  */
 
 /** What kind of connection a slot is (the metrics count each kind). */
@@ -125,7 +128,7 @@ function idlest(slots: Iterable<Slot>, newcomer: Slot, now: number, atLeastMs: n
 
 /**
  * The connection that makes room for `newcomer` among `scope` (the rules above); undefined
- * when the newcomer is to be refused. `fair` is false at a per-address cap (rules 3 and 4 only).
+ * when the newcomer is to be refused. `fair` is false at a per-address cap (rules 4 and 5 only).
  */
 export function pickVictim(
   scope: SlotSet,
@@ -136,18 +139,46 @@ export function pickVictim(
 ): Slot | undefined {
   const own = scope.byAddress.get(newcomer.address) ?? [];
   if (!fair) return idlest(own, newcomer, now, 0);
-  // 1. the one of no use the longest
+  // 1. the one of no use the longest; meanwhile, each address's connections of no use
   const idle = idlest(scope.all, newcomer, now, Math.max(0, minIdleMs - 1));
   if (idle) return idle;
-  // 2. the oldest of the greediest address, when it holds more than the newcomer's would
+  const idleOf = new Map<string, { count: number; idlest: Slot; idleFor: number }>();
+  for (const s of scope.all) {
+    if (s === newcomer) continue;
+    const idleFor = s.idleFor(now);
+    if (idleFor <= 0) continue;
+    const seen = idleOf.get(s.address);
+    if (!seen) idleOf.set(s.address, { count: 1, idlest: s, idleFor });
+    else {
+      seen.count++;
+      if (idleFor > seen.idleFor) {
+        seen.idlest = s;
+        seen.idleFor = idleFor;
+      }
+    }
+  }
+  // 2. the idlest of the address holding the most connections of no use
+  const newcomerIdle = (idleOf.get(newcomer.address)?.count ?? 0) + 1;
+  let mostIdle: { count: number; idlest: Slot } | undefined;
+  for (const [address, seen] of idleOf) {
+    if (address !== newcomer.address && (!mostIdle || seen.count > mostIdle.count)) mostIdle = seen;
+  }
+  if (mostIdle && mostIdle.count > newcomerIdle) return mostIdle.idlest;
+  // 3. the greediest address's idlest, else its oldest, when it holds more than the newcomer's would
   let greediest: Set<Slot> | undefined;
+  let greediestAddress = "";
   for (const [address, mine] of scope.byAddress) {
     if (address === newcomer.address) continue;
-    if (!greediest || mine.size > greediest.size) greediest = mine;
+    if (!greediest || mine.size > greediest.size) {
+      greediest = mine;
+      greediestAddress = address;
+    }
   }
   const newcomerHolds = scope.countOf(newcomer.address) + (scope.all.has(newcomer) ? 0 : 1);
-  if (greediest && greediest.size > newcomerHolds) return greediest.values().next().value;
-  // 3. the newcomer's own address's idlest
+  if (greediest && greediest.size > newcomerHolds) {
+    return idleOf.get(greediestAddress)?.idlest ?? greediest.values().next().value;
+  }
+  // 4. the newcomer's own address's idlest
   return idlest(own, newcomer, now, 0);
 }
 

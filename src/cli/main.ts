@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConnectionBudget } from "../api/connectionBudget.js";
+import { ConnectionBudget, defaultConnectionBudgetOptions } from "../api/connectionBudget.js";
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { metricsOf } from "../api/metrics/metricsRoute.js";
 import { eventApiOf } from "../api/mqtt/eventApi.js";
@@ -68,9 +68,9 @@ async function main(): Promise<void> {
   // one budget for every client connection of every server, within the open-file limit
   const descriptors = planDescriptors();
   const budget = new ConnectionBudget({
+    ...defaultConnectionBudgetOptions,
     maxConnections: descriptors.clientConnections,
     p2pReserve: descriptors.p2pConnections,
-    minIdleMs: 1_000,
   });
   app = buildServer(node, options.logLevel, {
     budget,

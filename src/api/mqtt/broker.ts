@@ -316,7 +316,12 @@ export class EventBroker implements SessionHost {
   /** Sums the sockets' unsent bytes (every SAMPLE_MS: O(clients) ten times a second, not per message). */
   private sample(): void {
     let unsent = 0;
-    for (const session of this.sessions) unsent += session.conn.unsent;
+    const now = Date.now();
+    for (const session of this.sessions) {
+      const u = session.conn.unsent;
+      session.noteUnsent(u, now);
+      unsent += u;
+    }
     this.sampledUnsent = unsent;
     this.stats.queuedBytes = this.total.bytes + unsent;
     this.checkTotal();

@@ -57,6 +57,8 @@ enum ConnackCode {
 const connack = (returnCode: ConnackCode) => mqttPacket.generate({ cmd: "connack", returnCode, sessionPresent: false });
 const CONNACK_ACCEPTED = connack(ConnackCode.Accepted);
 const PINGRESP = mqttPacket.generate({ cmd: "pingresp" });
+/** A subscriber whose backlog has not shrunk this long has stopped reading (a reader drains within milliseconds). */
+const STALL_MS = 1_000;
 
 export class MqttSession implements Slot {
   readonly openedAt = Date.now();
@@ -65,6 +67,9 @@ export class MqttSession implements Slot {
   readonly conn: SubscriberConnection;
   /** When the latest whole packet arrived. */
   private lastPacketAt = this.openedAt;
+  /** Since when the socket has held unsent bytes without taking any (0: it reads). */
+  private stalledSince = 0;
+  private lastUnsent = 0;
   private connected = false;
   private done = false;
   private readonly parser: Parser;
@@ -107,10 +112,22 @@ export class MqttSession implements Slot {
     this.conn.deliver(packet);
   }
 
-  /** Slot: of no use before CONNECT (since the opening), or silent while holding no subscription. */
+  /**
+   * Slot: of no use before CONNECT (since the opening), silent while holding no subscription, or
+   * holding subscriptions while its socket has taken nothing for `STALL_MS` (it stopped reading).
+   */
   idleFor(now: number): number {
     if (!this.connected) return now - this.openedAt;
-    return this.filters.size === 0 ? now - this.lastPacketAt : 0;
+    if (this.filters.size === 0) return now - this.lastPacketAt;
+    return this.stalledSince > 0 && now - this.stalledSince >= STALL_MS ? now - this.stalledSince : 0;
+  }
+
+  /** The broker's sample of the socket's unsent bytes (every 100 ms): a backlog that never shrinks is a stall. */
+  noteUnsent(unsent: number, now: number): void {
+    if (unsent > 0 && unsent >= this.lastUnsent) {
+      if (this.stalledSince === 0) this.stalledSince = now;
+    } else this.stalledSince = 0;
+    this.lastUnsent = unsent;
   }
 
   /** Slot: closed to make room for a newcomer. */

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { ConnectionBudget, type EvictReason, type Slot } from "../../../src/api/connectionBudget.js";
+import {
+  ConnectionBudget,
+  defaultConnectionBudgetOptions,
+  type EvictReason,
+  type Slot,
+} from "../../../src/api/connectionBudget.js";
 
 /** A connection whose idleness the test sets. */
 class FakeSlot implements Slot {
@@ -19,7 +24,12 @@ class FakeSlot implements Slot {
 
 describe("connection budget", () => {
   it("makes room with the connection idle the longest, then the greediest address's oldest, else refuses", () => {
-    const budget = new ConnectionBudget({ maxConnections: 100, p2pReserve: 0, minIdleMs: 1_000 });
+    const budget = new ConnectionBudget({
+      ...defaultConnectionBudgetOptions,
+      maxConnections: 100,
+      p2pReserve: 0,
+      minIdleMs: 1_000,
+    });
     const pool = budget.pool({ max: 4, maxPerAddress: 3 });
     const a = [new FakeSlot("a"), new FakeSlot("a"), new FakeSlot("a")];
     const b = new FakeSlot("b");
@@ -31,11 +41,15 @@ describe("connection budget", () => {
     assert.ok(pool.admit(c));
     assert.equal(b.evicted, "idle");
     assert.equal(a[1]!.evicted, undefined);
-    // idle below the minimum is no reason: the greediest address (a, 3 slots) gives its oldest
+    // nothing idle for the minimum: the greediest address (a, 3 slots) gives its idlest, else its oldest
     a[1]!.idle = 500;
     const d = new FakeSlot("d");
     assert.ok(pool.admit(d));
-    assert.equal(a[0]!.evicted, "greedy");
+    assert.equal(a[1]!.evicted, "greedy");
+    a[2]!.idle = 0;
+    const e = new FakeSlot("e");
+    assert.ok(pool.admit(e));
+    assert.equal(a[0]!.evicted, "greedy", "nothing of a's idle: its oldest");
     assert.equal(pool.size, 4);
     // every address holds as little as the newcomer would: refused
     const pool2 = budget.pool({ max: 2, maxPerAddress: 2 });
@@ -45,8 +59,35 @@ describe("connection budget", () => {
     assert.equal(budget.stats.refused.http, 1);
   });
 
+  it("takes from the address with the most young idle connections before the greediest one", () => {
+    const budget = new ConnectionBudget({
+      ...defaultConnectionBudgetOptions,
+      maxConnections: 100,
+      p2pReserve: 0,
+      minIdleMs: 1_000,
+    });
+    const pool = budget.pool({ max: 6, maxPerAddress: 6 });
+    // an honest address with 3 busy subscribers; an attacker's 3 sockets reopened 100-300 ms ago
+    const honest = [new FakeSlot("h"), new FakeSlot("h"), new FakeSlot("h")];
+    const attacker = [new FakeSlot("x"), new FakeSlot("x"), new FakeSlot("x")];
+    for (const s of [...honest, ...attacker]) assert.ok(pool.admit(s));
+    attacker.forEach((s, i) => {
+      s.idle = 100 * (i + 1);
+    });
+    const newcomer = new FakeSlot("n");
+    newcomer.idle = 5;
+    assert.ok(pool.admit(newcomer));
+    assert.equal(attacker[2]!.evicted, "greedy");
+    assert.ok(honest.every((s) => s.evicted === undefined));
+  });
+
   it("at a per-address cap only that address's idle connections make room", () => {
-    const budget = new ConnectionBudget({ maxConnections: 100, p2pReserve: 0, minIdleMs: 1_000 });
+    const budget = new ConnectionBudget({
+      ...defaultConnectionBudgetOptions,
+      maxConnections: 100,
+      p2pReserve: 0,
+      minIdleMs: 1_000,
+    });
     const pool = budget.pool({ max: 10, maxPerAddress: 2 });
     const [a1, a2] = [new FakeSlot("a"), new FakeSlot("a")];
     assert.ok(pool.admit(a1));
@@ -59,7 +100,12 @@ describe("connection budget", () => {
   });
 
   it("holds every pool within the one total", () => {
-    const budget = new ConnectionBudget({ maxConnections: 3, p2pReserve: 0, minIdleMs: 1_000 });
+    const budget = new ConnectionBudget({
+      ...defaultConnectionBudgetOptions,
+      maxConnections: 3,
+      p2pReserve: 0,
+      minIdleMs: 1_000,
+    });
     const http = budget.pool({ max: 10, maxPerAddress: 10 });
     const mqtt = budget.pool({ max: 10, maxPerAddress: 10 });
     const held = [new FakeSlot("m"), new FakeSlot("m"), new FakeSlot("m")];
