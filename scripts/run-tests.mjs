@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { ensureChromium } from "./ensure-chromium.mjs";
 
 const root = "dist/test";
 const filters = process.argv.slice(2);
@@ -28,5 +29,7 @@ if (selected.length === 0) {
   console.error("no test files matched");
   process.exit(1);
 }
+// the browser tests need Chromium: found, or installed when this machine lets us
+if (selected.some((f) => f.includes(join(root, "browser")))) ensureChromium();
 const r = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...selected], { stdio: "inherit" });
 process.exit(r.status ?? 1);
