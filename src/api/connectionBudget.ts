@@ -23,6 +23,9 @@
  * 5. else the newcomer is refused.
  *
  * At a per-address cap only that address's own connections are considered (rules 4 and 5).
+ * Before any of this, an address whose connections keep being closed or refused (ChurnRate)
+ * has its newcomers refused on arrival, and held unread a while before they are closed
+ * (`turnAway`), so that an attacker reopening what is closed does not fill the accept queue.
  */
 
 /** What kind of connection a slot is (the metrics count each kind). */
@@ -61,13 +64,69 @@ export interface ConnectionBudgetOptions {
   p2pReserve: number;
   /** A connection counts as of no use (rule 1) once it has been so this long. */
   minIdleMs: number;
+  /**
+   * Connections of one address that may be closed for room or refused per second, and at once,
+   * before its newcomers are refused on arrival (see ChurnRate).
+   */
+  churnPerSecond: number;
+  churnBurst: number;
+  /** How long a refused newcomer is held, unread, before it is closed (see `turnAway`). */
+  holdRefusedMs: number;
 }
 
 export const defaultConnectionBudgetOptions: ConnectionBudgetOptions = {
   maxConnections: 4096,
   p2pReserve: 64,
+  churnPerSecond: 10,
+  churnBurst: 20,
+  holdRefusedMs: 10_000,
   minIdleMs: 1_000,
 };
+
+/** Addresses whose churn is followed at most (the first one seen is forgotten first). */
+const MAX_TRACKED_ADDRESSES = 4096;
+
+/**
+ * How often one address's connections are closed for room or refused, as a token bucket per
+ * address. An address past its rate is one that reopens what the node closes: its newcomers are
+ * refused on arrival (and held, `turnAway`) instead of making room, so its loop of accept,
+ * close and reopen stops feeding the accept queue. An honest address is charged only when its
+ * own connections are closed or refused, which the rules of `pickVictim` leave to the idle and
+ * the greedy.
+ */
+class ChurnRate {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+  ) {}
+
+  /** Charges `address` for one connection closed or refused. */
+  charge(address: string, now: number): void {
+    let b = this.refilled(address, now);
+    if (!b) {
+      if (this.buckets.size >= MAX_TRACKED_ADDRESSES) this.buckets.delete(this.buckets.keys().next().value!);
+      b = { tokens: this.burst, at: now };
+      this.buckets.set(address, b);
+    }
+    b.tokens = Math.max(0, b.tokens - 1);
+  }
+
+  /** Whether `address` has no churn left now. */
+  exhausted(address: string, now: number): boolean {
+    const b = this.refilled(address, now);
+    return b !== undefined && b.tokens < 1;
+  }
+
+  private refilled(address: string, now: number): { tokens: number; at: number } | undefined {
+    const b = this.buckets.get(address);
+    if (!b) return undefined;
+    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) * this.perSecond) / 1000);
+    b.at = now;
+    return b;
+  }
+}
 
 /** What the budget counts (the metrics and the dashboard read them). */
 export interface BudgetStats {
@@ -203,6 +262,8 @@ export class ConnectionPool {
   admit(slot: Slot): boolean {
     const now = Date.now();
     const minIdleMs = this.budget.options.minIdleMs;
+    // an address whose connections keep being closed or refused is refused on arrival (ChurnRate)
+    if (this.budget.churns(slot.address, now)) return this.budget.refuse(slot);
     // the per-address cap: only this address's own connections may make room
     const mine = this.slots.byAddress.get(slot.address);
     if (mine && mine.size >= this.limits.maxPerAddress) {
@@ -223,6 +284,11 @@ export class ConnectionPool {
     return true;
   }
 
+  /** Closes a newcomer `admit` refused (held first when its address churns: ConnectionBudget.turnAway). */
+  turnAway(socket: Parameters<ConnectionBudget["turnAway"]>[0], address: string): void {
+    this.budget.turnAway(socket, address);
+  }
+
   /** Gives the slot back (its connection closed); a slot already given back is ignored. */
   release(slot: Slot): void {
     if (this.slots.delete(slot)) this.budget.remove(slot);
@@ -235,10 +301,43 @@ export class ConnectionBudget {
   /** The pool each open slot is in (an evicted slot leaves it at once, before its close event). */
   private readonly poolOf = new Map<Slot, ConnectionPool>();
   readonly stats: BudgetStats = { open: kinds(), evicted: kinds(), refused: kinds() };
+  private readonly churn: ChurnRate;
+  /** Refused newcomers held before they are closed, at most a quarter of the budget. */
+  private held = 0;
   /** P2P connections open, as the P2P layer reports them (within `p2pReserve`). */
   private p2pOpen: () => number = () => 0;
 
-  constructor(readonly options: ConnectionBudgetOptions = defaultConnectionBudgetOptions) {}
+  constructor(readonly options: ConnectionBudgetOptions = defaultConnectionBudgetOptions) {
+    this.churn = new ChurnRate(options.churnPerSecond, options.churnBurst);
+  }
+
+  /**
+   * Closes a refused newcomer. Node (libuv 1.45 and later) accepts one connection per event
+   * loop turn and listener, a few hundred a second on a busy node; an attacker that reopens
+   * every socket the node closes keeps hundreds of them in the kernel's accept queue, and an
+   * honest newcomer waits its turn behind them (measured: 1 s median, 3 s at worst). So a
+   * newcomer of an address that churns is held unread for `holdRefusedMs` before it is closed,
+   * and the attacker's sockets wait here instead of in the queue; others are closed at once.
+   * Held sockets stay within the budget's descriptors, and a quarter of them at most.
+   */
+  turnAway(
+    socket: { destroy(): void; pause(): unknown; once(event: "close", f: () => void): unknown },
+    address: string,
+  ): void {
+    const room = this.options.maxConnections - this.slots.all.size - this.held;
+    if (!this.churn.exhausted(address, Date.now()) || this.held >= this.options.maxConnections / 4 || room <= 0) {
+      socket.destroy();
+      return;
+    }
+    this.held++;
+    socket.pause();
+    const timer = setTimeout(() => socket.destroy(), this.options.holdRefusedMs);
+    timer.unref();
+    socket.once("close", () => {
+      this.held--;
+      clearTimeout(timer);
+    });
+  }
 
   /** A pool of connections with its own caps, inside this budget. */
   pool(limits: PoolLimits): ConnectionPool {
@@ -253,6 +352,11 @@ export class ConnectionBudget {
   /** Open connections by kind, P2P included (a fresh object). */
   openByKind(): Record<ConnectionKind, number> {
     return { ...this.stats.open, p2p: this.p2pOpen() };
+  }
+
+  /** @internal Whether `address` has used up its churn: its newcomers are refused before anything else. */
+  churns(address: string, now: number): boolean {
+    return this.churn.exhausted(address, now);
   }
 
   /** @internal Makes room in the whole budget for `slot`; false when nothing may go. */
@@ -280,6 +384,7 @@ export class ConnectionBudget {
   /** @internal Closes `victim` for room; its pool forgets it at once, before its close event. */
   evict(victim: Slot, reason: EvictReason): void {
     this.stats.evicted[victim.kind]++;
+    this.churn.charge(victim.address, Date.now());
     this.poolOf.get(victim)?.release(victim);
     victim.evict(reason);
   }
@@ -287,6 +392,7 @@ export class ConnectionBudget {
   /** @internal */
   refuse(slot: Slot): false {
     this.stats.refused[slot.kind]++;
+    this.churn.charge(slot.address, Date.now());
     return false;
   }
 }

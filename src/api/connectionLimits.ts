@@ -140,12 +140,17 @@ export function limitConnections(
     held.slot.upgrading = true;
     open.delete(held.slot);
   });
+  // The HTTP server's own handling of a connection (its parser) runs only once the connection
+  // is admitted: a refused one may be held unread (`turnAway`), never served.
+  const serve = server.listeners("connection") as ((socket: Socket) => void)[];
+  server.removeAllListeners("connection");
   server.on("connection", (socket: Socket) => {
     const slot = new HttpSlot(socket, o);
     if (!pool.admit(slot)) {
-      socket.destroy();
+      pool.turnAway(socket, slot.address);
       return;
     }
+    for (const listener of serve) listener.call(server, socket);
     slotOf.set(socket, { slot, pool });
     open.add(slot);
     socket.once("close", () => {

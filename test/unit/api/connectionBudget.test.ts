@@ -81,6 +81,52 @@ describe("connection budget", () => {
     assert.ok(honest.every((s) => s.evicted === undefined));
   });
 
+  it("refuses on arrival an address whose connections keep being closed, and holds its sockets before closing them", async () => {
+    const budget = new ConnectionBudget({
+      ...defaultConnectionBudgetOptions,
+      maxConnections: 100,
+      churnPerSecond: 1,
+      churnBurst: 3,
+      holdRefusedMs: 50,
+    });
+    const pool = budget.pool({ max: 4, maxPerAddress: 4 });
+    const attacker = Array.from({ length: 4 }, () => new FakeSlot("x"));
+    for (const s of attacker) {
+      s.idle = 5_000;
+      assert.ok(pool.admit(s), "free slots are never refused");
+    }
+    // honest newcomers take the attacker's idle slots; its third closed connection uses up its churn
+    for (let i = 0; i < 3; i++) assert.ok(pool.admit(new FakeSlot(`honest-${i}`)));
+    assert.equal(attacker.filter((s) => s.evicted).length, 3);
+    // the attacker reopening is refused on arrival, even where its idle slot could make room
+    assert.equal(pool.admit(new FakeSlot("x")), false);
+    assert.equal(attacker[3]!.evicted, undefined);
+    assert.ok(pool.admit(new FakeSlot("honest-3")), "another address still finds room");
+
+    // its refused socket is held unread, then closed; another address's is closed at once
+    const socket = (address: string) => {
+      const s = { address, paused: false, destroyed: false, onClose: [] as (() => void)[] };
+      return Object.assign(s, {
+        pause: () => {
+          s.paused = true;
+        },
+        destroy: () => {
+          s.destroyed = true;
+          for (const f of s.onClose) f();
+        },
+        once: (_event: "close", f: () => void) => s.onClose.push(f),
+      });
+    };
+    const held = socket("x");
+    pool.turnAway(held, "x");
+    assert.ok(held.paused && !held.destroyed);
+    const other = socket("y");
+    pool.turnAway(other, "y");
+    assert.ok(other.destroyed);
+    await new Promise((r) => setTimeout(r, 80));
+    assert.ok(held.destroyed, "closed after the hold");
+  });
+
   it("at a per-address cap only that address's idle connections make room", () => {
     const budget = new ConnectionBudget({
       ...defaultConnectionBudgetOptions,
