@@ -24,7 +24,8 @@ import {
  * honest subscriber keeps getting milestones and the HTTP API keeps answering.
  */
 
-const CLIENTS = 480;
+/** 1,000 clients, 250 from each attacker address (within the 256 a fixed node takes from one). */
+const CLIENTS = 1_000;
 const TOPICS_PER_CLIENT = 1_000;
 const TOPICS_PER_PACKET = 100;
 /** How long the subscriptions are held once every SUBACK is in. */

@@ -59,13 +59,24 @@ export interface NodeProcessOptions {
 
 /**
  * Starts a dev node with `flags` added to its data dir and port, and waits until `/health`
- * answers 200 (the coordinator has confirmed a first milestone).
+ * answers 200 (the coordinator has confirmed a first milestone). The free port is found before
+ * the node starts, so another listener (the node's own P2P port 0 among them) may take it first:
+ * then the node is started once more on another port.
  */
 export async function startNodeProcess(
   flags: string[],
   startupMs = 20_000,
   options: NodeProcessOptions = {},
 ): Promise<NodeProcess> {
+  try {
+    return await startOnce(flags, startupMs, options);
+  } catch (e) {
+    if (!/EADDRINUSE/.test((e as Error).message)) throw e;
+    return startOnce(flags, startupMs, options);
+  }
+}
+
+async function startOnce(flags: string[], startupMs: number, options: NodeProcessOptions): Promise<NodeProcess> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-e2e-"));
   const port = await freePort();
   let output = "";
