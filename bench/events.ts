@@ -322,7 +322,10 @@ async function main(): Promise<void> {
           if (report.first.length < r.accepted * 0.99)
             problems.push(`the first subscriber got ${report.first.length} of ${r.accepted} blocks`);
           await ask(child, "unsubscribe");
-        } else if (report.messages > 0) problems.push(`${report.messages} messages without subscriptions`);
+        } else if (report.messages > (ATTACK ? SUBSCRIBERS * (SECONDS + 2) : 0)) {
+          // under attack the subscribers hold the quiet topic: about one message a second each
+          problems.push(`${report.messages} messages without subscriptions`);
+        }
         seq += Math.round(RATE * SECONDS);
       }
     }

@@ -332,7 +332,11 @@ export class EventBroker implements SessionHost {
     if (this.total.bytes + this.sampledUnsent > this.options.maxTotalQueuedBytes) this.shed();
   }
 
-  /** Drops the connections holding the most queued bytes until all together are within the bound. */
+  /**
+   * Drops the connections holding the most queued bytes until all together are within the bound,
+   * those whose socket has stopped taking bytes first (a reader momentarily behind is not the
+   * one to drop while a client that stopped reading holds less).
+   */
   private shed(): void {
     const max = this.options.maxTotalQueuedBytes;
     let unsent = 0;
@@ -344,7 +348,7 @@ export class EventBroker implements SessionHost {
     }
     let total = this.total.bytes + unsent;
     if (total > max) {
-      holders.sort((a, b) => b[1] - a[1]);
+      holders.sort((a, b) => Number(b[0].stalled) - Number(a[0].stalled) || b[1] - a[1]);
       for (const [session, held, u] of holders) {
         if (total <= max) break;
         total -= held;

@@ -122,6 +122,11 @@ export class MqttSession implements Slot {
     return this.stalledSince > 0 && now - this.stalledSince >= STALL_MS ? now - this.stalledSince : 0;
   }
 
+  /** Whether the socket has taken nothing since the broker's last samples (it may have stopped reading). */
+  get stalled(): boolean {
+    return this.stalledSince > 0;
+  }
+
   /** The broker's sample of the socket's unsent bytes (every 100 ms): a backlog that never shrinks is a stall. */
   noteUnsent(unsent: number, now: number): void {
     if (unsent > 0 && unsent >= this.lastUnsent) {
