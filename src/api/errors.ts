@@ -70,6 +70,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [TangleErrorCode.NotCoordinator]: 503,
   [TangleErrorCode.MilestoneNotApplied]: 500,
   [TangleErrorCode.PruningBusy]: 503,
+  [TangleErrorCode.ConfirmationInconsistent]: 500,
   // the database: the node's own failures; a disk that refuses writes makes it unavailable
   ...allCodes(StorageErrorCode, 500),
   [StorageErrorCode.WriteFailed]: 503,
@@ -124,6 +125,9 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [FaucetErrorCode.NoFunds]: 503,
   [FaucetErrorCode.NotHealthy]: 503,
   [FaucetErrorCode.InvalidOptions]: 500,
+  [FaucetErrorCode.TransactionNotIncluded]: 500,
+  [FaucetErrorCode.CannotPay]: 503,
+  [FaucetErrorCode.NotSubmitted]: 503,
 };
 
 /** The code of any layer below the API. */

@@ -23,6 +23,12 @@ export enum FaucetErrorCode {
   NotHealthy = "FAUCET_NOT_HEALTHY",
   /** The faucet's options break a rule (amount below the storage deposit, batch size out of range). */
   InvalidOptions = "FAUCET_INVALID_OPTIONS",
+  /** Its transaction was referenced as conflicting, or will never be referenced: its requests are queued again. */
+  TransactionNotIncluded = "FAUCET_TRANSACTION_NOT_INCLUDED",
+  /** Its outputs cannot pay one request: the queued requests are dropped (inx-faucet ignores them). */
+  CannotPay = "FAUCET_CANNOT_PAY",
+  /** The intake refused its block, or the faucet stopped before submitting it: the requests are queued again. */
+  NotSubmitted = "FAUCET_NOT_SUBMITTED",
 }
 
 export type FaucetError = LedgerNodeError<FaucetErrorCode>;

@@ -332,7 +332,8 @@ export class Faucet {
       }
       this.requeue(pending.requests);
       this.hooks.onError(
-        new Error(
+        new LedgerNodeError(
+          FaucetErrorCode.TransactionNotIncluded,
           `faucet: transaction block ${id} conflicted (reason ${meta.conflictReason}); its requests are queued again`,
         ),
       );
@@ -342,7 +343,10 @@ export class Faucet {
       this.pending = undefined;
       this.requeue(pending.requests);
       this.hooks.onError(
-        new Error(`faucet: transaction block ${id} will not be referenced; its requests are queued again`),
+        new LedgerNodeError(
+          FaucetErrorCode.TransactionNotIncluded,
+          `faucet: transaction block ${id} will not be referenced; its requests are queued again`,
+        ),
       );
       return true;
     }
@@ -369,7 +373,8 @@ export class Faucet {
       const dropped = this.queue.splice(0);
       for (const r of dropped) this.waiting.delete(r.key);
       this.hooks.onError(
-        new Error(
+        new LedgerNodeError(
+          FaucetErrorCode.CannotPay,
           `faucet: ${this.bech32} cannot pay ${this.options.amount}; ${dropped.length} queued requests dropped`,
         ),
       );
@@ -399,10 +404,14 @@ export class Faucet {
         bytes = withNonce(bytes, nonce);
         block = { ...block, nonce };
       }
-      if (this.stopped) throw new Error("faucet: stopped before its transaction was submitted");
+      if (this.stopped)
+        throw new LedgerNodeError(FaucetErrorCode.NotSubmitted, "faucet: stopped before its transaction was submitted");
       const verdict = await this.node.intake.submit(bytes, "api", block);
       if (verdict.kind !== "accepted" && !(verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate)) {
-        throw new Error(`faucet: the node refused its transaction block: ${verdict.details}`);
+        throw new LedgerNodeError(
+          FaucetErrorCode.NotSubmitted,
+          `faucet: the node refused its transaction block: ${verdict.details}`,
+        );
       }
       this.pending = { blockId: verdict.blockId!, transactionId: computeTransactionId(tx), requests: served };
     } catch (e) {

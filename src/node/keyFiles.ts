@@ -64,11 +64,16 @@ async function readBoundedFile(path: string): Promise<string> {
   const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new Error("not a regular file");
-    if (st.size > MAX_KEY_FILE_BYTES) throw new Error(`${st.size} bytes, a key file has at most ${MAX_KEY_FILE_BYTES}`);
+    if (!st.isFile()) throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, "not a regular file");
+    if (st.size > MAX_KEY_FILE_BYTES)
+      throw new LedgerNodeError(
+        NodeErrorCode.InvalidKeyFile,
+        `${st.size} bytes, a key file has at most ${MAX_KEY_FILE_BYTES}`,
+      );
     const buf = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (bytesRead > MAX_KEY_FILE_BYTES) throw new Error(`more than ${MAX_KEY_FILE_BYTES} bytes`);
+    if (bytesRead > MAX_KEY_FILE_BYTES)
+      throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, `more than ${MAX_KEY_FILE_BYTES} bytes`);
     return buf.subarray(0, bytesRead).toString("utf8");
   } finally {
     await fh.close();

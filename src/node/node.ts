@@ -214,10 +214,10 @@ export class LedgerNode {
 
 /** The error a refused verdict stands for (what `submitBlock` throws). */
 function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): Error {
-  if (verdict.kind === "rejected") return Object.assign(new Error(verdict.details), { code: verdict.code });
+  if (verdict.kind === "rejected") return new LedgerNodeError(verdict.code, verdict.details);
   if (verdict.reason === IgnoreReason.NotSynced)
     return new LedgerNodeError(NetworkErrorCode.NotSynced, verdict.details);
   if (verdict.reason === IgnoreReason.StorageFault)
     return new LedgerNodeError(StorageErrorCode.WriteFailed, verdict.details);
-  return Object.assign(new Error(verdict.details), { code: BlockErrorCode.StaleMilestone });
+  return new LedgerNodeError(BlockErrorCode.StaleMilestone, verdict.details);
 }

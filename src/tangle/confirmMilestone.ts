@@ -226,7 +226,11 @@ function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
   });
   const recordOf = (o: LedgerOutput, spent?: SpentRecord) => {
     const proof = proofs.get(toHex(o.outputId.subarray(0, 32)))?.[outputIndexOf(o.outputId)];
-    if (!proof) throw new Error(`output ${toHex(o.outputId)} was created by no transaction of this milestone`);
+    if (!proof)
+      throw new LedgerNodeError(
+        TangleErrorCode.ConfirmationInconsistent,
+        `output ${toHex(o.outputId)} was created by no transaction of this milestone`,
+      );
     const { blockId, bookedIndex, bookedTimestamp, outputBytes } = o;
     return encodeOutputRecord({ blockId, bookedIndex, bookedTimestamp, proof, outputBytes, ...(spent && { spent }) });
   };
@@ -239,7 +243,11 @@ function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
   }
   for (const s of result.consumed) {
     const stored = plan.inputRecords.get(toHex(s.output.outputId));
-    if (!stored) throw new Error(`the spent output ${toHex(s.output.outputId)} was not read before white-flag`);
+    if (!stored)
+      throw new LedgerNodeError(
+        TangleErrorCode.ConfirmationInconsistent,
+        `the spent output ${toHex(s.output.outputId)} was not read before white-flag`,
+      );
     batch.del(idKey(Bucket.Unspent, s.output.outputId));
     batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(stored, spentAt(s.spendingTransactionId)));
   }

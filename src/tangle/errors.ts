@@ -20,6 +20,8 @@ export enum TangleErrorCode {
   MilestoneNotApplied = "TANGLE_MILESTONE_NOT_APPLIED",
   /** A pruning run was asked for while a requested one is still running, or the node is stopping. */
   PruningBusy = "TANGLE_PRUNING_BUSY",
+  /** A milestone's plan and its white-flag result disagree (an output without its proof or its stored record): a bug, never input. */
+  ConfirmationInconsistent = "TANGLE_CONFIRMATION_INCONSISTENT",
 }
 
 /** An error of this layer: the one error class with one of its codes. */

@@ -44,3 +44,21 @@ describe("layering", () => {
     assert.deepEqual(violations, []);
   });
 });
+
+describe("errors below the API", () => {
+  // ARCHITECTURE.md, Conventions: every error thrown below the API is a LedgerNodeError with a
+  // code of its layer's enum, which the API maps to a status in one table (src/api/errors.ts).
+  it("throws no plain Error and builds no error with a code by hand", () => {
+    const offenders: string[] = [];
+    const below = new Set(LAYERS.slice(0, LAYERS.indexOf("api")).concat("node"));
+    for (const file of files("src")) {
+      if (!below.has(file.split(/[\\/]/)[1]!)) continue;
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/(?:throw|onError\(|Object\.assign\()\s*new Error\(/g)) {
+        const line = text.slice(0, m.index).split("\n").length;
+        offenders.push(`${file}:${line}: ${m[0].replace(/\s+/g, " ")}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+});
