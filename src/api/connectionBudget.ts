@@ -1,8 +1,8 @@
 /**
  * One budget for every connection a client or a peer holds of the node: the HTTP servers (API,
  * explorer, Prometheus), the event API (MQTT over WebSocket and over TCP) and the P2P layer
- * (a fixed reserve, its own connection manager keeps within it). The budget is kept well under
- * the process's open-file limit (descriptorLimit.ts), so LevelDB and new clients always have a
+ * (its own connection manager keeps within its share). The budget is kept well under
+ * the process's open-file limit (node/descriptors.ts), so LevelDB and new clients always have a
  * descriptor (docs/decisions.md, "Fair slots").
  *
  * Connections are held in pools (one per server or transport family), each with its own cap and
@@ -39,8 +39,6 @@ export interface Slot {
   kind: ConnectionKind;
   /** The client's address (as the socket reports it). */
   readonly address: string;
-  /** When it was opened (ms, `Date.now()`). */
-  readonly openedAt: number;
   /**
    * How long (ms) the connection has been of no use at `now`: idle, or sending below the floor;
    * 0 while it is doing its work (a request being answered, a subscriber receiving).
@@ -58,10 +56,8 @@ export interface PoolLimits {
 }
 
 export interface ConnectionBudgetOptions {
-  /** Connections of every pool together at most (P2P's reserve left out). */
+  /** Connections of every pool together at most (P2P's share of the descriptors is apart). */
   maxConnections: number;
-  /** Descriptors kept for the P2P layer's connections (counted, not tracked one by one). */
-  p2pReserve: number;
   /** A connection counts as of no use (rule 1) once it has been so this long. */
   minIdleMs: number;
   /**
@@ -76,7 +72,6 @@ export interface ConnectionBudgetOptions {
 
 export const defaultConnectionBudgetOptions: ConnectionBudgetOptions = {
   maxConnections: 4096,
-  p2pReserve: 64,
   churnPerSecond: 10,
   churnBurst: 20,
   holdRefusedMs: 10_000,
@@ -267,9 +262,7 @@ export class ConnectionPool {
     // the per-address cap: only this address's own connections may make room
     const mine = this.slots.byAddress.get(slot.address);
     if (mine && mine.size >= this.limits.maxPerAddress) {
-      const own = new SlotSet();
-      for (const s of mine) own.add(s);
-      const victim = pickVictim(own, slot, now, minIdleMs, false);
+      const victim = pickVictim(this.slots, slot, now, minIdleMs, false);
       if (!victim) return this.budget.refuse(slot);
       this.budget.evict(victim, "idle");
     }
@@ -304,7 +297,7 @@ export class ConnectionBudget {
   private readonly churn: ChurnRate;
   /** Refused newcomers held before they are closed, at most a quarter of the budget. */
   private held = 0;
-  /** P2P connections open, as the P2P layer reports them (within `p2pReserve`). */
+  /** P2P connections open, as the P2P layer reports them (libp2p keeps them within its share). */
   private p2pOpen: () => number = () => 0;
 
   constructor(readonly options: ConnectionBudgetOptions = defaultConnectionBudgetOptions) {

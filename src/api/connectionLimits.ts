@@ -85,22 +85,27 @@ class HttpSlot implements Slot {
     return ((this.socket.bytesRead - this.bytesAtRequest) * 1000) / elapsed;
   }
 
+  /** Whether the latest request is answered (or none came yet). */
+  private answered(): boolean {
+    return !this.response || this.response.writableFinished;
+  }
+
+  /** Whether a request in progress has its body arriving below the minimum rate. */
+  private starving(now: number): boolean {
+    return !this.answered() && !this.request!.complete && this.bodyRate(now) < this.o.minBodyBytesPerSecond;
+  }
+
   /** Whether a request body is arriving below the minimum rate, past its grace. */
   trickling(now: number): boolean {
-    const request = this.request;
-    if (!request || request.complete || this.response?.writableFinished) return false;
-    return now - this.requestAt > this.o.bodyGraceMs && this.bodyRate(now) < this.o.minBodyBytesPerSecond;
+    return this.starving(now) && now - this.requestAt > this.o.bodyGraceMs;
   }
 
   idleFor(now: number): number {
     if (this.upgrading) return 0;
-    const response = this.response;
     // no request yet, or the latest answered: idle since it came (a request takes milliseconds)
-    if (!response || response.writableFinished) return now - (this.requestAt || this.openedAt);
+    if (this.answered()) return now - (this.requestAt || this.openedAt);
     // a request in progress is of use unless its body arrives below the floor
-    const request = this.request!;
-    if (request.complete) return 0;
-    return this.bodyRate(now) < this.o.minBodyBytesPerSecond ? now - this.requestAt : 0;
+    return this.starving(now) ? now - this.requestAt : 0;
   }
 
   evict(_reason: EvictReason): void {

@@ -70,7 +70,6 @@ async function main(): Promise<void> {
   const budget = new ConnectionBudget({
     ...defaultConnectionBudgetOptions,
     maxConnections: descriptors.clientConnections,
-    p2pReserve: descriptors.p2pConnections,
   });
   app = buildServer(node, options.logLevel, {
     budget,

@@ -26,17 +26,16 @@ export interface DashboardNodeJson {
   connections: ConnectionFiguresJson;
 }
 
-const byKind = (what: string) =>
-  closedObject<ConnectionFiguresJson["open"]>(
-    {
-      http: integer(`${what} HTTP connections`),
-      websocket: integer(`${what} event API connections over WebSocket`),
-      mqtt: integer(`${what} event API connections over MQTT/TCP`),
-      p2p: integer(`${what} peer connections`),
-    },
-    ["http", "websocket", "mqtt", "p2p"],
-    `${what} connections by kind`,
-  );
+const OPEN_BY_KIND = closedObject<ConnectionFiguresJson["open"]>(
+  {
+    http: integer("open HTTP connections"),
+    websocket: integer("open event API connections over WebSocket"),
+    mqtt: integer("open event API connections over MQTT/TCP"),
+    p2p: integer("open peer connections"),
+  },
+  ["http", "websocket", "mqtt", "p2p"],
+  "open connections by kind",
+);
 
 export const DASHBOARD_ROUTES = {
   node: getRoute(
@@ -62,7 +61,7 @@ export const DASHBOARD_ROUTES = {
         databaseSize: integer("the database's files on disk, in bytes"),
         connections: closedObject<ConnectionFiguresJson>(
           {
-            open: byKind("open"),
+            open: OPEN_BY_KIND,
             limit: integer("client connections of every server together at most (within the open-file limit)"),
             evicted: integer("connections closed to make room for a newcomer since the start"),
             refused: integer("newcomers refused since the start (nothing could make room)"),

@@ -27,7 +27,6 @@ describe("connection budget", () => {
     const budget = new ConnectionBudget({
       ...defaultConnectionBudgetOptions,
       maxConnections: 100,
-      p2pReserve: 0,
       minIdleMs: 1_000,
     });
     const pool = budget.pool({ max: 4, maxPerAddress: 3 });
@@ -63,7 +62,6 @@ describe("connection budget", () => {
     const budget = new ConnectionBudget({
       ...defaultConnectionBudgetOptions,
       maxConnections: 100,
-      p2pReserve: 0,
       minIdleMs: 1_000,
     });
     const pool = budget.pool({ max: 6, maxPerAddress: 6 });
@@ -131,7 +129,6 @@ describe("connection budget", () => {
     const budget = new ConnectionBudget({
       ...defaultConnectionBudgetOptions,
       maxConnections: 100,
-      p2pReserve: 0,
       minIdleMs: 1_000,
     });
     const pool = budget.pool({ max: 10, maxPerAddress: 2 });
@@ -149,7 +146,6 @@ describe("connection budget", () => {
     const budget = new ConnectionBudget({
       ...defaultConnectionBudgetOptions,
       maxConnections: 3,
-      p2pReserve: 0,
       minIdleMs: 1_000,
     });
     const http = budget.pool({ max: 10, maxPerAddress: 10 });
