@@ -1,11 +1,9 @@
-import type { Block } from "../codec/types.js";
 import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
 import type { Repositories } from "../storage/index.js";
-import type { BlockSource } from "../tangle/events.js";
-import type { IntakeVerdict } from "../tangle/intake.js";
+import type { BlockIntake } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
 import type { Tangle } from "../tangle/tangle.js";
 
@@ -20,10 +18,7 @@ export interface ApiNode {
   /** Public key(s) whose signature makes a milestone valid. */
   coordinatorPublicKey: Uint8Array;
   /** The node's one intake (src/tangle/intake.ts): the submit route maps its verdict to a status. */
-  intake: {
-    refusal(source: BlockSource): IntakeVerdict | undefined;
-    submit(bytes: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict>;
-  };
+  intake: Pick<BlockIntake, "submitDraft">;
   /** The indexer behind the indexer routes, kept in step with the ledger by the node. */
   indexer: Indexer;
   /** The `metrics` of the info route, kept by the node from its events, and when the ledger last advanced (ms). */

@@ -66,6 +66,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   ...allCodes(CodecErrorCode, 400),
   // intake: the block is wrong (PoW, signature) or late (a stale milestone)
   ...allCodes(BlockErrorCode, 400),
+  [BlockErrorCode.NotSynced]: 503,
   [TangleErrorCode.MilestoneMismatch]: 500,
   [TangleErrorCode.NotCoordinator]: 503,
   [TangleErrorCode.MilestoneNotApplied]: 500,

@@ -36,6 +36,7 @@ export function installOpenApi(app: FastifyInstance, info: { title: string; vers
           },
         },
       },
+      transformObject: (doc) => typedBinaryBodies("openapiObject" in doc ? doc.openapiObject : doc.swaggerObject),
     },
     (error) => {
       if (error) throw error;
@@ -50,4 +51,17 @@ export function installOpenApi(app: FastifyInstance, info: { title: string; vers
     text ??= JSON.stringify(app.swagger());
     return reply.type("application/json; charset=utf-8").send(text);
   });
+}
+
+/** OpenAPI's raw-bytes request body is `type: string, format: binary` (schemas/common.ts, binaryBody). */
+function typedBinaryBodies<T>(doc: T): T {
+  const paths = (doc as { paths?: Record<string, Record<string, { requestBody?: { content?: object } }>> }).paths;
+  for (const ops of Object.values(paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      for (const media of Object.values(op.requestBody?.content ?? {}) as { schema?: Record<string, unknown> }[]) {
+        if (media.schema?.format === "binary" && media.schema.type === undefined) media.schema.type = "string";
+      }
+    }
+  }
+  return doc;
 }

@@ -1,18 +1,16 @@
 import { addressFromBech32, addressToBech32, ed25519AddressOf, serializeAddressBytes } from "../codec/address.js";
-import { encodeBlock } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
 import { computeTransactionId, networkIdFromName } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { validateBlockSyntax } from "../codec/syntactic.js";
 import { type Address, type Block, OutputType, type ProtocolParameters, UnlockConditionType } from "../codec/types.js";
 import { bech32Decode } from "../crypto/bech32.js";
 import { blake2b256 } from "../crypto/blake2b.js";
 import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import { IndexedField, type Indexer } from "../indexer/index.js";
-import { minerPool, powDigest, powScore, withNonce } from "../pow/index.js";
 import { type BlockMetadataRecord, InclusionState, type OutputRecord } from "../storage/index.js";
-import type { BlockSource, MilestoneInfo, NodeEvents } from "../tangle/events.js";
-import { IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
+import { type Miner, ownMiner } from "../tangle/blockCompletion.js";
+import type { MilestoneInfo } from "../tangle/events.js";
+import { type BlockIntake, IgnoreReason } from "../tangle/intake.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { FaucetErrorCode } from "./errors.js";
 import { checkFaucetOptions, type FaucetOptions } from "./options.js";
@@ -32,8 +30,8 @@ import { basicOutputDeposit, buildFaucetTransaction, type FaucetInput, planBatch
  * predecessor; inx-faucet chains unconfirmed remainders instead, for throughput we do not need.
  */
 
-/** What the faucet reads of the node and hands to it (the node's components satisfy this). */
-export interface FaucetNode {
+/** What the faucet reads of the node and hands to it (node/components.ts builds it). */
+export interface FaucetDeps {
   tangle: {
     readonly protocolParameters: ProtocolParameters;
     readonly latestMilestone: MilestoneInfo;
@@ -41,21 +39,14 @@ export interface FaucetNode {
     getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined>;
     isBelowMaxDepth(blockId: Uint8Array): Promise<boolean>;
   };
-  events: Pick<NodeEvents, "on">;
   indexer: Pick<Indexer, "outputs">;
   /** Output records by output ID (the repositories'). */
   outputs: { getMany(ids: readonly Uint8Array[]): Promise<(OutputRecord | undefined)[]> };
-  intake: {
-    refusal(source: BlockSource): IntakeVerdict | undefined;
-    submit(bytes: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict>;
-  };
-}
-
-export interface FaucetHooks {
+  intake: Pick<BlockIntake, "refusal" | "submitDraft">;
   /** Where failures and refused transactions are reported (the node logs them); never thrown at the node. */
   onError(e: unknown): void;
   /** Mines a nonce for block bytes to the score; the node's own miner pool by default. */
-  mine?(bytes: Uint8Array, targetScore: number): Promise<bigint>;
+  mine?: Miner;
   /** The clock of the rate limits. */
   now?(): number;
 }
@@ -100,18 +91,16 @@ export class Faucet {
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
   private stopped = false;
-  private readonly unsubscribe: () => void;
   private readonly deposit: bigint;
 
   constructor(
-    private readonly node: FaucetNode,
+    private readonly deps: FaucetDeps,
     readonly options: FaucetOptions,
-    private readonly hooks: FaucetHooks,
   ) {
     checkFaucetOptions(options);
     this.keyPair = ed25519KeyPairFromSeed(options.seed);
     this.address = ed25519AddressOf(blake2b256(this.keyPair.publicKey));
-    const params = node.tangle.protocolParameters;
+    const params = deps.tangle.protocolParameters;
     this.deposit = basicOutputDeposit(this.address, params.rentStructure);
     if (options.amount < this.deposit) {
       throw refuse(
@@ -119,16 +108,22 @@ export class Faucet {
         `faucet options: the amount ${options.amount} is below the storage deposit of a basic output, ${this.deposit} (TIP-19)`,
       );
     }
-    const now = hooks.now ?? Date.now;
+    const now = deps.now ?? Date.now;
     this.perAddress = new RateLimiter(options.perAddress, 100_000, now);
     this.perClient = new RateLimiter(options.perClient, 100_000, now);
-    // after each milestone's batch is on disk: settle the pending transaction, send the next
-    this.unsubscribe = node.events.on("milestoneConfirmed", () => this.schedule());
+  }
+
+  /**
+   * After each milestone's batch is on disk (a listener of `milestoneConfirmed`,
+   * node/components.ts): settle the pending transaction, send the next.
+   */
+  milestoneConfirmed(): void {
+    this.schedule();
   }
 
   /** The faucet's address in bech32 (TIP-31) with the network's HRP. */
   get bech32(): string {
-    return addressToBech32(this.address, this.node.tangle.protocolParameters.bech32Hrp);
+    return addressToBech32(this.address, this.deps.tangle.protocolParameters.bech32Hrp);
   }
 
   /** Requests queued or paid by the pending transaction (inx-faucet's `waitingRequests`). */
@@ -162,7 +157,7 @@ export class Faucet {
 
   /** The address a bech32 string names, refused with inx-faucet's words unless it is of this network. */
   parseAddress(bech32: string): Address {
-    const hrp = this.node.tangle.protocolParameters.bech32Hrp;
+    const hrp = this.deps.tangle.protocolParameters.bech32Hrp;
     const invalid = () => refuse(FaucetErrorCode.InvalidAddress, "Invalid bech32 address provided!");
     let given: string;
     try {
@@ -241,7 +236,7 @@ export class Faucet {
    * native tokens (a remainder would have to carry them). Read once per ledger index.
    */
   private ownOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
-    const ledgerIndex = this.node.tangle.latestMilestone.index;
+    const ledgerIndex = this.deps.tangle.latestMilestone.index;
     if (this.own?.ledgerIndex === ledgerIndex) return this.own.read;
     const read = this.spendableOutputs(this.address, true);
     this.own = { ledgerIndex, read };
@@ -259,7 +254,7 @@ export class Faucet {
     address: Address,
     withoutTokens: boolean,
   ): Promise<{ inputs: FaucetInput[]; total: bigint }> {
-    const page = await this.node.indexer.outputs({
+    const page = await this.deps.indexer.outputs({
       type: OutputType.Basic,
       fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
       ...(withoutTokens ? { hasNativeTokens: false } : {}),
@@ -268,7 +263,7 @@ export class Faucet {
       hasTimelock: false,
       pageSize: BALANCE_PAGE,
     });
-    const records = await this.node.outputs.getMany(page.items);
+    const records = await this.deps.outputs.getMany(page.items);
     const inputs: FaucetInput[] = [];
     let total = 0n;
     records.forEach((record, i) => {
@@ -295,7 +290,7 @@ export class Faucet {
       return;
     }
     this.ticking = this.tick()
-      .catch((e) => this.hooks.onError(e))
+      .catch((e) => this.deps.onError(e))
       .finally(() => {
         this.ticking = undefined;
         if (this.tickAgain) {
@@ -310,7 +305,7 @@ export class Faucet {
     if (this.pending && !(await this.settle(this.pending))) return;
     if (this.queue.length === 0 || this.stopped) return;
     // a node behind the network (or whose disk refuses writes) sends nothing; the queue waits
-    if (this.node.intake.refusal("api")) return;
+    if (this.deps.intake.refusal("api")) return;
     await this.send();
   }
 
@@ -321,7 +316,7 @@ export class Faucet {
    * only when the block can no longer be included, so nobody is paid twice.
    */
   private async settle(pending: Pending): Promise<boolean> {
-    const meta = await this.node.tangle.getMetadata(pending.blockId);
+    const meta = await this.deps.tangle.getMetadata(pending.blockId);
     const id = toHex(pending.blockId);
     if (meta && meta.referencedByMilestoneIndex > 0) {
       this.pending = undefined;
@@ -331,7 +326,7 @@ export class Faucet {
         return true;
       }
       this.requeue(pending.requests);
-      this.hooks.onError(
+      this.deps.onError(
         new LedgerNodeError(
           FaucetErrorCode.TransactionNotIncluded,
           `faucet: transaction block ${id} conflicted (reason ${meta.conflictReason}); its requests are queued again`,
@@ -339,10 +334,10 @@ export class Faucet {
       );
       return true;
     }
-    if (!meta || (await this.node.tangle.isBelowMaxDepth(pending.blockId))) {
+    if (!meta || (await this.deps.tangle.isBelowMaxDepth(pending.blockId))) {
       this.pending = undefined;
       this.requeue(pending.requests);
-      this.hooks.onError(
+      this.deps.onError(
         new LedgerNodeError(
           FaucetErrorCode.TransactionNotIncluded,
           `faucet: transaction block ${id} will not be referenced; its requests are queued again`,
@@ -365,14 +360,14 @@ export class Faucet {
    * has no funds for), so their addresses may ask again.
    */
   private async send(): Promise<void> {
-    const params = this.node.tangle.protocolParameters;
+    const params = this.deps.tangle.protocolParameters;
     const { inputs } = await this.ownOutputs();
     const batch = this.queue.slice(0, this.options.batchSize);
     const plan = planBatch(inputs, batch.length, this.options.amount, this.deposit);
     if (!plan) {
       const dropped = this.queue.splice(0);
       for (const r of dropped) this.waiting.delete(r.key);
-      this.hooks.onError(
+      this.deps.onError(
         new LedgerNodeError(
           FaucetErrorCode.CannotPay,
           `faucet: ${this.bech32} cannot pay ${this.options.amount}; ${dropped.length} queued requests dropped`,
@@ -391,22 +386,17 @@ export class Faucet {
         amount: this.options.amount,
         tag: this.options.tag,
       });
-      let block: Block = {
-        protocolVersion: params.protocolVersion,
-        parents: this.node.tangle.selectParents(),
-        payload: tx,
-        nonce: 0n,
-      };
-      let bytes = encodeBlock(block);
-      validateBlockSyntax(block, params, { byteLength: bytes.length });
-      if (params.minPowScore > 0 && powScore(bytes) < params.minPowScore) {
-        const nonce = await this.mine(bytes, params.minPowScore);
-        bytes = withNonce(bytes, nonce);
-        block = { ...block, nonce };
-      }
       if (this.stopped)
         throw new LedgerNodeError(FaucetErrorCode.NotSubmitted, "faucet: stopped before its transaction was submitted");
-      const verdict = await this.node.intake.submit(bytes, "api", block);
+      // the one way in (tangle/intake.ts): parents from tip selection, syntax, PoW mined on the
+      // node's own pool, taken in like a client's block
+      const draft = (parents: Uint8Array[]): Block => ({
+        protocolVersion: params.protocolVersion,
+        parents,
+        payload: tx,
+        nonce: 0n,
+      });
+      const verdict = await this.deps.intake.submitDraft(draft, "api", this.deps.mine ?? ownMiner(1));
       if (verdict.kind !== "accepted" && !(verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate)) {
         throw new LedgerNodeError(
           FaucetErrorCode.NotSubmitted,
@@ -420,12 +410,6 @@ export class Faucet {
     }
   }
 
-  private mine(bytes: Uint8Array, score: number): Promise<bigint> {
-    if (this.hooks.mine) return this.hooks.mine(bytes, score);
-    // the node's own pool: a flood of clients' blocks to mine cannot hold the faucet back
-    return minerPool("node").mine(powDigest(bytes), score, bytes.length, { workers: 1 });
-  }
-
   /** Resolves once no settle-and-send turn is running (tests wait for the faucet's answer to a milestone). */
   async idle(): Promise<void> {
     while (this.ticking) await this.ticking;
@@ -434,7 +418,6 @@ export class Faucet {
   /** Stops taking part in milestones and waits for the turn in progress. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.unsubscribe();
     await this.ticking;
   }
 }

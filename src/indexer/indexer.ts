@@ -217,7 +217,11 @@ export class Indexer implements LedgerIndex {
    * attached later, it still converges: the indexes stay consistent with the ledger index they
    * name, and the next milestone's batch rebuilds them if a confirmation slipped past.
    */
-  constructor(private readonly store: KvStore) {}
+  private readonly store: KvStore;
+
+  constructor(deps: { store: KvStore }) {
+    this.store = deps.store;
+  }
 
   /** Brings the indexes to the ledger when they do not follow it milestone by milestone (reads call it). */
   async catchUp(): Promise<void> {

@@ -1,8 +1,9 @@
 import "./polyfill.js";
 import type { Connection, PeerId, Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
-import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import type { NodeEventMap } from "../tangle/events.js";
 import type { BlockIntake, CheckedBlock, IntakeVerdict } from "../tangle/intake.js";
+import type { MilestoneConfirmer } from "../tangle/milestoneConfirmer.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { type NetworkError, NetworkErrorCode } from "./errors.js";
@@ -13,7 +14,6 @@ import { loadOrCreateIdentity } from "./identity.js";
 import type { NetworkView, PeerView, SyncStatus } from "./interface.js";
 import { MessageType } from "./messages.js";
 import { milestoneCone } from "./milestoneCone.js";
-import { MilestoneConfirmer } from "./milestoneConfirmer.js";
 import type { NetworkOptions } from "./options.js";
 import { ParentRequester } from "./parentRequester.js";
 import { Peering, parsePeerAddress } from "./peering.js";
@@ -36,13 +36,14 @@ import { SyncManager } from "./syncManager.js";
  *   runtime and kept in the data directory (staticPeers.ts, peeringFile.ts),
  * - blocks on gossipsub, judged by the node's one intake before they are stored or forwarded
  *   (gossip.ts, tangle/intake.ts), peers scored down for rejected ones (peerScores.ts),
- * - the blocks this node takes in from clients and its coordinator, broadcast (a subscriber of
- *   the node's `blockTaken` events),
+ * - the blocks this node takes in from clients and its coordinator, broadcast (a listener of
+ *   the node's `blockTaken` events, attached with the others in node/components.ts),
  * - the request/response protocol for blocks by ID and milestone cones by index, and
  *   heartbeats (protocol.ts, messages.ts),
  * - missing parents requested from peers (parentRequester.ts),
  * - catching up to the network's latest milestone (syncManager.ts) and, on a node that is not
- *   the coordinator, confirming received milestones with white-flag (milestoneConfirmer.ts).
+ *   the coordinator, running the confirmer of received milestones (tangle/milestoneConfirmer.ts)
+ *   while the network runs.
  */
 
 /** The pino-style logger this layer writes to (fastify's logger fits). */
@@ -61,14 +62,13 @@ export interface NetworkDeps {
   intake: BlockIntake;
   /** The identity key is kept in `<dataDir>/p2p`. */
   dataDir: string;
-  /** Keys whose signature makes a milestone valid (the network configuration's). */
   /**
    * This node issues the milestones: it never confirms received ones (its coordinator does)
    * and is the network's reference, hence always synced.
    */
   isCoordinator: boolean;
-  /** Semantic validation for white-flag (the node's). */
-  validate: SemanticValidator;
+  /** A follower's confirmer of received milestones (tangle/milestoneConfirmer.ts); none on the coordinator. */
+  confirmer?: MilestoneConfirmer | undefined;
   log?: NetworkLogger;
 }
 
@@ -81,8 +81,6 @@ export class Network implements NetworkView {
   private readonly protocolId: string;
   readonly scores: PeerScores;
   readonly sync: SyncManager;
-  /** Unsubscriptions from the node's events, undone at stop. */
-  private readonly subscriptions: (() => void)[] = [];
   readonly confirmer: MilestoneConfirmer | undefined;
   readonly parentRequester: ParentRequester;
   private readonly heartbeats: HeartbeatSender;
@@ -90,8 +88,8 @@ export class Network implements NetworkView {
   peerId = "";
 
   constructor(
-    readonly options: NetworkOptions,
     private readonly deps: NetworkDeps,
+    readonly options: NetworkOptions,
   ) {
     const tangle = deps.tangle;
     this.log = deps.log ?? silentLogger;
@@ -102,18 +100,7 @@ export class Network implements NetworkView {
       banThreshold: options.banThreshold,
       banMs: options.banMs,
     });
-    this.confirmer = deps.isCoordinator
-      ? undefined
-      : new MilestoneConfirmer(
-          tangle,
-          deps.validate,
-          (info) => {
-            this.log.debug({ index: info.index }, "milestone confirmed");
-            this.sync.tick();
-          },
-          (e) =>
-            this.log.error({ err: e }, "cannot confirm the next milestone; this node no longer follows the network"),
-        );
+    this.confirmer = deps.confirmer;
     this.sync = new SyncManager(
       {
         syncTolerance: options.syncTolerance,
@@ -205,18 +192,6 @@ export class Network implements NetworkView {
       onInvalid: (peer, code, reason) => this.invalid(peer, { code, reason }),
     });
     this.gossip.start();
-    const events = this.deps.tangle.events;
-    this.subscriptions.push(
-      // blocks from clients and the coordinator go out; gossipsub forwards those of peers itself
-      events.on("blockTaken", (e) => {
-        if (e.source !== "peer") void this.broadcast(e.bytes);
-      }),
-      // the network's newest milestone, as peers show it (this node's own are in its ledger)
-      events.on("latestMilestone", (e) => {
-        if (e.source === "peer") this.sync.milestoneSeen(e.index);
-      }),
-    );
-
     this.peering = new Peering(
       this.options.peers,
       {
@@ -236,8 +211,26 @@ export class Network implements NetworkView {
     this.log.info({ peerId: this.peerId, addresses: this.listenAddresses() }, "P2P network started");
   }
 
+  // ---- listeners of the node's events (attached in node/components.ts) ----
+
+  /** `blockTaken`: blocks from clients and the coordinator go out; gossipsub forwards those of peers itself. */
+  blockTaken(e: NodeEventMap["blockTaken"]): void {
+    if (e.source !== "peer" && this.gossip) void this.broadcast(e.bytes);
+  }
+
+  /** `latestMilestone`: the network's newest milestone, as peers show it (this node's own are in its ledger). */
+  latestMilestone(e: NodeEventMap["latestMilestone"]): void {
+    if (e.source === "peer" && this.host) this.sync.milestoneSeen(e.index);
+  }
+
+  /** `milestoneConfirmed`: the ledger moved; sync asks for what comes next. */
+  milestoneConfirmed(e: NodeEventMap["milestoneConfirmed"]): void {
+    if (!this.host) return;
+    this.log.debug({ index: e.milestone.index }, "milestone confirmed");
+    this.sync.tick();
+  }
+
   async stop(): Promise<void> {
-    for (const unsubscribe of this.subscriptions.splice(0)) unsubscribe();
     this.heartbeats.stop();
     this.parentRequester.stop();
     this.sync.stop();

@@ -1,18 +1,21 @@
 import { join } from "node:path";
-import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
+import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import { VerifyPool } from "../crypto/verifyPool.js";
 import { Faucet } from "../faucet/index.js";
 import { addressLedger, explorerIndex, Indexer } from "../indexer/index.js";
 import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import { Network, type NetworkLogger, type NetworkOptions } from "../network/index.js";
 import { defaultPowOptions } from "../pow/index.js";
 import { SnapshotManager } from "../snapshot/index.js";
 import { describeWriteFault, Repositories, StorageErrorCode } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
+import { TangleErrorCode } from "../tangle/errors.js";
 import { NodeEvents } from "../tangle/events.js";
 import { BlockIntake } from "../tangle/intake.js";
 import { MetricsTracker } from "../tangle/metrics.js";
+import { MilestoneConfirmer } from "../tangle/milestoneConfirmer.js";
 import { Pruner } from "../tangle/prune.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
@@ -22,10 +25,14 @@ import type { OpenedDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
 /**
- * The node's components, built in one place in dependency order (Lodestar's
- * `beacon-node/src/node/nodejs.ts`): the event stream first, then the tangle that emits on it,
- * the intake, the indexes attached to it, and every subscriber. Nothing here starts anything
- * (the coordinator and the network start in `LedgerNode`).
+ * What runs in a node and who listens to what: every component is built here, in dependency
+ * order, with the same constructor shape `(deps, options)`, and every listener of the node's
+ * event stream is attached here (`attachListeners`, `attachNetwork`), not by the component
+ * itself (Lodestar's `beacon-node/src/node/nodejs.ts`). ARCHITECTURE.md's component and listener
+ * tables are this file's, and a test holds them to it (test/unit/node/components.test.ts).
+ * Nothing here starts anything: the coordinator and the network start in `LedgerNode`. The
+ * API's own listeners (the event API's publisher, the Prometheus counters) are attached where
+ * the API is built, `api/server.ts`, the layer above.
  */
 
 /** Adapts the ledger's semantic validation to the white-flag walk's view of an input. */
@@ -49,14 +56,14 @@ export const semanticValidator: SemanticValidator = (tx, ctx) =>
   });
 
 export interface NodeComponents {
-  /** The one event stream every component emits on or subscribes to (tangle/events.ts). */
+  /** The one event stream every component emits on or listens to (tangle/events.ts). */
   events: NodeEvents;
   tangle: Tangle;
   /** Typed reads of the store's buckets (the read routes'). */
   db: Repositories;
   /** Threads checking transaction signatures at intake and hashing milestones' Merkle roots. */
   verifyPool: VerifyPool;
-  /** The one way in for blocks: HTTP, gossip, peers' answers (tangle/intake.ts). */
+  /** The one way in for blocks: HTTP, gossip, peers' answers, the faucet, the coordinator (tangle/intake.ts). */
   intake: BlockIntake;
   /** The indexer of inx-indexer's routes; with the explorer's indexes, attached to `events`. */
   indexer: Indexer;
@@ -69,6 +76,8 @@ export interface NodeComponents {
   coordinatorPublicKeys: Uint8Array[];
   /** The built-in coordinator, on the node that holds the network's key. */
   coordinator: Coordinator | undefined;
+  /** A follower's confirmer of received milestones (it runs while the network does). */
+  confirmer: MilestoneConfirmer | undefined;
   /** The faucet (src/faucet), when the node runs one (faucetOptions.ts decides). */
   faucet: Faucet | undefined;
 }
@@ -92,16 +101,14 @@ export async function buildComponents(
     events,
     merkleRoots: (lists) => verifyPool.merkleRoots(lists),
   });
-  const keyPairs: Ed25519KeyPair[] = db.secrets.coordinatorSeeds.map(ed25519KeyPairFromSeed);
   const coordinatorPublicKeys = db.network.coordinatorPublicKeys;
-  const intake = new BlockIntake(tangle, {
-    coordinatorPublicKeys,
-    coordinatorThreshold: db.network.coordinatorThreshold,
-    verifyPool,
-  });
+  const intake = new BlockIntake(
+    { tangle, verifyPool },
+    { coordinatorPublicKeys, coordinatorThreshold: db.network.coordinatorThreshold },
+  );
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
-  const indexer = new Indexer(store);
+  const indexer = new Indexer({ store });
   for (const index of [indexer, explorerIndex(), addressLedger(store)]) events.attachIndex(index);
 
   // 3. a milestone whose block was stored but whose batch was not (a crash between the two) is
@@ -113,36 +120,43 @@ export async function buildComponents(
   }
   for (const index of events.ledgerIndexes) await index.catchUp();
 
-  // 4. the read-only subscribers: metrics, pruning and automatic snapshots after each milestone
+  // 4. what reads the ledger after each milestone: metrics, pruning, automatic snapshots
   const latest = tangle.latestMilestone;
-  const metrics = new MetricsTracker(events, latest.index > 0 ? latest.timestamp : undefined);
-  const pruner = await Pruner.create(tangle, { pruneBelow: options.pruneBelow }, onError);
+  const metrics = new MetricsTracker({ lastTimestamp: latest.index > 0 ? latest.timestamp : undefined });
+  const pruner = await Pruner.create({ tangle, onError }, { pruneBelow: options.pruneBelow });
   const snapshots = new SnapshotManager(
-    store,
+    { store, belowMaxDepth: protocolParameters.belowMaxDepth, pruner, onError },
     { directory: join(options.dataDir, "snapshots"), interval: options.snapshotInterval },
-    { belowMaxDepth: protocolParameters.belowMaxDepth, pruner, onError },
   );
-  events.on("milestoneConfirmed", ({ milestone }) => {
-    pruner.onConfirmed(milestone.index);
-    snapshots.onConfirmed(milestone.index);
-  });
 
-  // 5. the coordinator, whose blocks are announced through the intake once on disk
+  // 5. who moves the ledger: the coordinator (its blocks take the intake like any other), or
+  // on a follower the confirmer of the milestones it receives
   const coordinator = !db.follows
     ? new Coordinator(
-        tangle,
-        semanticValidator,
+        { tangle, intake, validate: semanticValidator, verifyPool, onError },
         {
           intervalMs: db.network.milestoneIntervalMs ?? options.milestoneIntervalMs,
-          keyPairs,
-          verifyPool,
+          keyPairs: db.secrets.coordinatorSeeds.map(ed25519KeyPairFromSeed),
           // its own threads, one per core: they idle between milestones, and a milestone's
           // checkpoints are a chain mined one after the other (--pow-workers is for clients)
           powWorkers: defaultPowOptions.workers,
-          onBlockIssued: (issued) => intake.announceIssued(issued),
         },
-        onError,
       )
+    : undefined;
+  const confirmer = db.follows
+    ? new MilestoneConfirmer({
+        tangle,
+        validate: semanticValidator,
+        onFailure: (e) =>
+          onError(
+            new LedgerNodeError(
+              TangleErrorCode.MilestoneMismatch,
+              `cannot confirm the next milestone; this node no longer follows the network: ${e.message}`,
+              undefined,
+              { cause: e },
+            ),
+          ),
+      })
     : undefined;
 
   // 6. the faucet, paying from its key after each confirmed milestone (src/faucet)
@@ -153,9 +167,10 @@ export async function buildComponents(
   });
   const repositories = new Repositories(store);
   const faucet = faucetOptions
-    ? new Faucet({ tangle, events, indexer, outputs: repositories.outputs, intake }, faucetOptions, { onError })
+    ? new Faucet({ tangle, indexer, outputs: repositories.outputs, intake, onError }, faucetOptions)
     : undefined;
-  return {
+
+  const components: NodeComponents = {
     events,
     tangle,
     db: repositories,
@@ -167,6 +182,59 @@ export async function buildComponents(
     snapshots,
     coordinatorPublicKeys,
     coordinator,
+    confirmer,
     faucet,
+  };
+  attachListeners(components);
+  return components;
+}
+
+/**
+ * 7. Every listener of the node's events but the network's (ARCHITECTURE.md, Who listens to
+ * what). The indexes are attached above, before the pending milestones are applied.
+ */
+function attachListeners(c: NodeComponents): void {
+  const { events, metrics, pruner, snapshots, confirmer, faucet } = c;
+  events.on("blockSolid", () => metrics.blockSolid());
+  events.on("milestoneConfirmed", (e) => metrics.milestoneConfirmed(e));
+  events.on("milestoneConfirmed", ({ milestone }) => {
+    pruner.onConfirmed(milestone.index);
+    snapshots.onConfirmed(milestone.index);
+  });
+  if (confirmer) events.on("blockSolid", (e) => confirmer.blockSolid(e.blockId, e.block));
+  if (faucet) events.on("milestoneConfirmed", () => faucet.milestoneConfirmed());
+}
+
+/**
+ * 8. The P2P layer, built when the node starts it (`LedgerNode.startNetwork`), and its listeners:
+ * blocks from clients and the coordinator broadcast, peers' milestones for sync, each
+ * confirmation a sync tick. Returns the network and what detaches its listeners.
+ */
+export function attachNetwork(
+  c: NodeComponents,
+  deps: { dataDir: string; isCoordinator: boolean; log?: NetworkLogger | undefined },
+  options: NetworkOptions,
+): { network: Network; detach: () => void } {
+  const network = new Network(
+    {
+      tangle: c.tangle,
+      intake: c.intake,
+      dataDir: deps.dataDir,
+      isCoordinator: deps.isCoordinator,
+      confirmer: c.confirmer,
+      ...(deps.log ? { log: deps.log } : {}),
+    },
+    options,
+  );
+  const listeners = [
+    c.events.on("blockTaken", (e) => network.blockTaken(e)),
+    c.events.on("latestMilestone", (e) => network.latestMilestone(e)),
+    c.events.on("milestoneConfirmed", (e) => network.milestoneConfirmed(e)),
+  ];
+  return {
+    network,
+    detach: () => {
+      for (const off of listeners) off();
+    },
   };
 }

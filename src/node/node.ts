@@ -1,29 +1,27 @@
 import { resolve } from "node:path";
-import type { Block } from "../codec/types.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/index.js";
 import {
   defaultNetworkOptions,
-  Network,
+  type Network,
   type NetworkConfig,
-  NetworkErrorCode,
   type NetworkLogger,
   type NetworkOptions,
   networkConfigPath,
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
-import { type KvStore, type Repositories, StorageErrorCode } from "../storage/index.js";
+import type { KvStore, Repositories } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
-import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
+import { TangleErrorCode } from "../tangle/errors.js";
 import type { NodeEvents } from "../tangle/events.js";
-import { type BlockIntake, IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
+import { type BlockIntake, takenBlock } from "../tangle/intake.js";
 import type { MetricsTracker } from "../tangle/metrics.js";
 import type { Pruner } from "../tangle/prune.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { buildComponents, type NodeComponents, semanticValidator } from "./components.js";
+import { attachNetwork, buildComponents, type NodeComponents, semanticValidator } from "./components.js";
 import { type NodeSecrets, type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
@@ -43,6 +41,7 @@ export { semanticValidator };
  */
 export class LedgerNode {
   private net: Network | undefined;
+  private detachNetwork: (() => void) | undefined;
   readonly store: KvStore;
   readonly secrets: NodeSecrets;
   /** Whether this start wrote the genesis (a fresh data directory). */
@@ -69,8 +68,9 @@ export class LedgerNode {
   private constructor(
     readonly options: NodeOptions,
     db: OpenedDatabase,
-    c: NodeComponents,
+    private readonly components: NodeComponents,
   ) {
+    const c = components;
     this.store = db.store;
     this.secrets = db.secrets;
     this.createdGenesis = db.createdGenesis;
@@ -144,16 +144,11 @@ export class LedgerNode {
 
   /**
    * Submits block bytes as a client would (the benchmarks', tools' and tests' way in): the
-   * intake's verdict, with a refusal thrown as the error the API would map (a codec or block
-   * error code, or NotSynced). A known block is no error.
+   * intake's verdict, with a refusal thrown as the error the API would map (`verdictError`). A
+   * known block is no error.
    */
-  async submitBlock(bytes: Uint8Array, checked?: Block): Promise<{ blockId: Uint8Array; isNew: boolean }> {
-    const verdict = await this.intake.submit(bytes, "api", checked);
-    if (verdict.kind === "accepted") return { blockId: verdict.blockId, isNew: true };
-    if (verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate) {
-      return { blockId: verdict.blockId!, isNew: false };
-    }
-    throw verdictError(verdict);
+  async submitBlock(bytes: Uint8Array): Promise<{ blockId: Uint8Array; isNew: boolean }> {
+    return takenBlock(await this.intake.submit(bytes, "api"));
   }
 
   /**
@@ -163,17 +158,12 @@ export class LedgerNode {
   async startNetwork(log?: NetworkLogger, overrides: Partial<NetworkOptions> = {}): Promise<Network> {
     const o = this.options;
     const peers = o.peers.length > 0 ? o.peers : (this.followedNetwork?.peers ?? []);
-    const network = new Network(
+    const { network, detach } = attachNetwork(
+      this.components,
+      { dataDir: o.dataDir, isCoordinator: this.isCoordinator, log },
       { ...defaultNetworkOptions, listenHost: o.p2pHost, port: o.p2pPort, peers, ...overrides },
-      {
-        tangle: this.tangle,
-        intake: this.intake,
-        dataDir: o.dataDir,
-        isCoordinator: this.isCoordinator,
-        validate: semanticValidator,
-        ...(log ? { log } : {}),
-      },
     );
+    this.detachNetwork = detach;
     await network.start();
     this.net = network;
     this.intake.followSync(() => network.syncStatus());
@@ -200,6 +190,7 @@ export class LedgerNode {
   async close(): Promise<void> {
     await this.coordinatorOrUndefined?.stop();
     await this.net?.stop();
+    this.detachNetwork?.();
     this.net = undefined;
     this.intake.followSync(undefined);
     await this.faucet?.stop();
@@ -210,14 +201,4 @@ export class LedgerNode {
     await this.tangle.intakeWritten().catch(() => {});
     await this.store.close();
   }
-}
-
-/** The error a refused verdict stands for (what `submitBlock` throws). */
-function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): Error {
-  if (verdict.kind === "rejected") return new LedgerNodeError(verdict.code, verdict.details);
-  if (verdict.reason === IgnoreReason.NotSynced)
-    return new LedgerNodeError(NetworkErrorCode.NotSynced, verdict.details);
-  if (verdict.reason === IgnoreReason.StorageFault)
-    return new LedgerNodeError(StorageErrorCode.WriteFailed, verdict.details);
-  return new LedgerNodeError(BlockErrorCode.StaleMilestone, verdict.details);
 }

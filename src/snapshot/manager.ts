@@ -45,6 +45,8 @@ export interface DeltaSnapshotResult {
 }
 
 export interface SnapshotManagerDeps {
+  /** The node's database, whose ledger and history the snapshots are written from. */
+  store: KvStore;
   /** Below max depth of the network (the SEP window). */
   belowMaxDepth: number;
   /** The node's pruner, pinned while a snapshot is written. */
@@ -58,11 +60,13 @@ export class SnapshotManager {
   private queue: Promise<unknown> = Promise.resolve();
   private automatic: Promise<void> = Promise.resolve();
 
+  private readonly store: KvStore;
+
   constructor(
-    private readonly store: KvStore,
-    options: Partial<SnapshotOptions>,
     private readonly deps: SnapshotManagerDeps,
+    options: Partial<SnapshotOptions>,
   ) {
+    this.store = deps.store;
     this.options = { ...defaultSnapshotOptions, ...options };
   }
 

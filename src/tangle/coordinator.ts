@@ -1,6 +1,5 @@
-import { encodeBlock } from "../codec/block.js";
 import { bytesEqual, compareBytes, toHex } from "../codec/hex.js";
-import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
+import { computeMilestoneId } from "../codec/ids.js";
 import {
   type Block,
   type MilestoneEssence,
@@ -11,40 +10,40 @@ import {
 import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
-import { minerPool, powDigest } from "../pow/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { ownMiner } from "./blockCompletion.js";
 import { applyConfirmation, type PlannedConfirmation, planConfirmation } from "./confirmMilestone.js";
 import { TangleErrorCode } from "./errors.js";
+import { acceptedBlock, type BlockIntake, type CheckedBlock } from "./intake.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
  * The dev network's built-in coordinator: every interval it selects tips, confirms their cone
  * with white-flag, and issues a milestone (TIP-29) signed with its key in a block with nonce 0.
  * Index and timestamp strictly increase and each milestone names the previous one's ID.
- * Issuing is serialized: a tick never overlaps the previous one.
+ * Issuing is serialized: a tick never overlaps the previous one. Its blocks (checkpoints and
+ * milestones) take the one way in, the intake's completion and take (intake.ts), which announces
+ * them once they are on disk.
  */
+
+export interface CoordinatorDeps {
+  tangle: Tangle;
+  /** Completes, checks and takes in the coordinator's blocks like every other block. */
+  intake: Pick<BlockIntake, "complete" | "take">;
+  /** White-flag's semantic validation (the node's). */
+  validate: SemanticValidator;
+  /** The intake's signature pool: a milestone waits for its checks so none is done twice. */
+  verifyPool?: VerifyPool;
+  /** Where a milestone that failed is reported (the node logs it). */
+  onError?: (e: unknown) => void;
+}
 
 export interface CoordinatorOptions {
   intervalMs: number;
   /** The keys milestones are signed with (at least the network's threshold of them). */
   keyPairs: Ed25519KeyPair[];
-  /** The intake's signature pool: a milestone waits for its checks so none is done twice. */
-  verifyPool?: VerifyPool;
   /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
   powWorkers?: number;
-  /**
-   * Called with every block the coordinator stores (checkpoints, milestones) once it is on disk:
-   * the node announces it on its event stream (and so to its peers).
-   */
-  onBlockIssued?: (issued: IssuedBlock) => void;
-}
-
-/** A block the coordinator made; `milestone` when it carries one. */
-export interface IssuedBlock {
-  blockId: Uint8Array;
-  block: Block;
-  bytes: Uint8Array;
-  milestone?: MilestonePayload;
 }
 
 const MAX_PARENTS = 8;
@@ -70,12 +69,13 @@ export class Coordinator {
   /** The keys in the order their signatures go into a milestone: by public key (TIP-29). */
   private readonly signers: Ed25519KeyPair[];
 
+  private readonly tangle: Tangle;
+
   constructor(
-    private readonly tangle: Tangle,
-    private readonly validate: SemanticValidator,
+    private readonly deps: CoordinatorDeps,
     readonly options: CoordinatorOptions,
-    private readonly onError: (e: unknown) => void = () => {},
   ) {
+    this.tangle = deps.tangle;
     if (options.keyPairs.length === 0) {
       throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "a coordinator needs at least one key");
     }
@@ -112,7 +112,7 @@ export class Coordinator {
     const issuing = this.tangle.store.writeFault ? Promise.resolve() : this.issueMilestone();
     const issued = issuing.then(
       () => {},
-      (e) => this.onError(e),
+      (e) => this.deps.onError?.(e),
     );
     this.running = issued.finally(() => {
       const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));
@@ -141,7 +141,7 @@ export class Coordinator {
     let carry: Uint8Array[] = [latest.blockId];
     let next = 0;
     const canMine = this.tangle.protocolParameters.minPowScore === 0 || (this.options.powWorkers ?? 1) > 0;
-    const checkpoints: IssuedBlock[] = [];
+    const checkpoints: CheckedBlock[] = [];
     for (let n = 0; canMine && n < MAX_CHECKPOINTS && tips.length - next > MAX_PARENTS - carry.length; n++) {
       const group = tips.slice(next, next + MAX_PARENTS - carry.length);
       next += group.length;
@@ -149,29 +149,23 @@ export class Coordinator {
       checkpoints.push(checkpoint);
       carry = [checkpoint.blockId];
     }
-    // The chain is built first (each names the previous one's ID), then stored at once: the
+    // The chain is built first (each names the previous one's ID), then taken in at once: the
     // writes share one intake batch instead of one batch round trip each, which under load
-    // would hold the milestone back for as long as intake keeps the batches busy.
-    await Promise.all(checkpoints.map((c) => this.tangle.storeBlock(c.blockId, c.block, c.bytes, false)));
-    // on disk before they are announced, and before the milestone that names them
-    await this.tangle.intakeWritten();
-    for (const c of checkpoints) this.options.onBlockIssued?.(c);
+    // would hold the milestone back for as long as intake keeps the batches busy. Each is on
+    // disk before it is announced, and before the milestone that names them.
+    for (const verdict of await Promise.all(checkpoints.map((c) => this.deps.intake.take(c, "coordinator")))) {
+      acceptedBlock(verdict);
+    }
     const group = tips.slice(next, next + MAX_PARENTS - carry.length);
     return uniqueSorted([...carry, ...group]);
   }
 
   /** A checkpoint: a block without payload referencing `parents`, mined to the minimum score. */
-  private async checkpoint(parents: Uint8Array[]): Promise<IssuedBlock> {
+  private async checkpoint(parents: Uint8Array[]): Promise<CheckedBlock> {
     const params = this.tangle.protocolParameters;
     const block: Block = { protocolVersion: params.protocolVersion, parents: uniqueSorted(parents), nonce: 0n };
-    let bytes = encodeBlock(block);
-    if (params.minPowScore > 0) {
-      block.nonce = await minerPool("node").mine(powDigest(bytes), params.minPowScore, bytes.length, {
-        workers: this.options.powWorkers ?? 1,
-      });
-      bytes = encodeBlock(block);
-    }
-    return { blockId: blockIdFromBytes(bytes), block, bytes };
+    const verdict = await this.deps.intake.complete(block, "coordinator", ownMiner(this.options.powWorkers ?? 1));
+    return acceptedBlock(verdict);
   }
 
   /**
@@ -213,10 +207,10 @@ export class Coordinator {
     const index = latest.index + 1;
     const timestamp = Math.max(Math.floor(Date.now() / 1000), latest.timestamp + 1);
     const parents = await this.parents(latest);
-    await this.options.verifyPool?.drained();
+    await this.deps.verifyPool?.drained();
 
     // 1. white-flag over the cone the milestone will reference
-    const plan = await planConfirmation(this.tangle, parents, index, timestamp, this.validate);
+    const plan = await planConfirmation(this.tangle, parents, index, timestamp, this.deps.validate);
 
     // 2. the milestone essence, its ID and the signature over that ID (TIP-29)
     const essence: MilestoneEssence = {
@@ -242,16 +236,12 @@ export class Coordinator {
       })),
     };
 
-    // 3. the block carrying it (milestones need no PoW: nonce 0), stored, then the one batch
+    // 3. the block carrying it (milestones need no PoW: nonce 0), taken in, then the one batch.
+    // The intake announces it once it is on disk, so a node restarted before its batch applies
+    // this milestone rather than issuing another one of the same index.
     const block: Block = { protocolVersion: params.protocolVersion, parents, payload, nonce: 0n };
-    const bytes = encodeBlock(block);
-    const blockId = blockIdFromBytes(bytes);
-    await this.tangle.storeBlock(blockId, block, bytes, true);
-    // Intake writes behind (Tangle.storeBlock); a milestone block is on disk before anyone hears
-    // of it, so a node restarted before its batch applies this milestone rather than issuing
-    // another one of the same index.
-    await this.tangle.intakeWritten();
-    this.options.onBlockIssued?.({ blockId, block, bytes, milestone: payload });
+    const checked = acceptedBlock(await this.deps.intake.complete(block, "coordinator"));
+    const { blockId } = acceptedBlock(await this.deps.intake.take(checked, "coordinator"));
     return { plan, milestoneId, blockId };
   }
 }

@@ -8,6 +8,16 @@ export enum BlockErrorCode {
   InvalidMilestoneSignature = "BLOCK_INVALID_MILESTONE_SIGNATURE",
   /** A milestone whose index is not above the latest one. */
   StaleMilestone = "BLOCK_STALE_MILESTONE",
+  /** The node has the block already: no error to a client (201), an error where a block must be new (the coordinator's). */
+  Duplicate = "BLOCK_DUPLICATE",
+  /** A client's block while the node is behind the network (503: it cannot judge the parents yet). */
+  NotSynced = "BLOCK_NOT_SYNCED",
+  /** A block that names no parents (they are filled by tip selection) but carries a nonce. */
+  NonceWithoutParents = "BLOCK_NONCE_WITHOUT_PARENTS",
+  /** A client's block names a parent this node does not know. */
+  UnknownParent = "BLOCK_UNKNOWN_PARENT",
+  /** A client's block names a parent below max depth: it could never be confirmed. */
+  ParentBelowMaxDepth = "BLOCK_PARENT_BELOW_MAX_DEPTH",
 }
 
 /** Why the tangle refused an operation. */

@@ -6,29 +6,38 @@ import { validateBlockSyntax } from "../codec/syntactic.js";
 import { type Block, type MilestonePayload, PayloadType, UnlockType } from "../codec/types.js";
 import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
-import { BatchScorer } from "../pow/index.js";
-import { describeWriteFault } from "../storage/index.js";
-import { BlockErrorCode } from "./errors.js";
+import { BatchScorer, withNonce } from "../pow/index.js";
+import { describeWriteFault, StorageErrorCode } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { type BlockDraft, completeBlock, type Miner } from "./blockCompletion.js";
+import { BlockErrorCode, isBlockError } from "./errors.js";
 import type { BlockSource } from "./events.js";
 import { type Tangle, transactionHashesOf } from "./tangle.js";
 
 /**
  * The one way a block enters this node, whatever its source (Hornet's `Emit` in
  * `pkg/protocol/gossip/msg_proc.go`; Lodestar's `validateGossipBlock`, used by gossip and by
- * `publishBlock`): bytes, or a block the API already decoded, in; one verdict out.
+ * `publishBlock`): bytes from a peer, or a block the API, the faucet or the coordinator drafted;
+ * one verdict out. The step numbers are ARCHITECTURE.md's (The life of a block).
  *
  * 1. No block while the database refuses writes (a full disk: nothing taken in could be kept,
  *    docs/decisions.md, Threats). A client's block while the node is behind the network is
  *    ignored (not synced): the node cannot judge its parents before it caught up. Blocks from
  *    peers are how it catches up.
- * 2. Decode and syntactic rules (TIP-24 and the payload's TIP: protocol version, network ID…).
- * 3. A milestone carries a valid signature of a coordinator key instead of PoW (TIP-29: nonce
- *    0); one whose index is not above the ledger's is ignored (stale). Any other block has the
- *    network's minimum PoW score (TIP-12), scored 128 at a time on the bit-sliced hasher.
- * 4. Taken in (`Tangle.storeBlock`: memory at once, disk behind) unless known (duplicate), its
- *    signature unlocks queued on the verify threads, and announced on the event stream.
+ * 2. Bytes: decode and syntactic rules (TIP-24 and the payload's TIP: protocol version, network
+ *    ID…). A draft: completion (blockCompletion.ts: parents filled, syntax, a client's parents
+ *    known and above max depth).
+ * 3. A block the node has is a duplicate, decided before any PoW or signature is checked. A
+ *    milestone carries a valid signature of a coordinator key instead of PoW (TIP-29: nonce 0);
+ *    one whose index is not above the ledger's is ignored (stale). Any other block has the
+ *    network's minimum PoW score (TIP-12), scored once, 128 at a time on the bit-sliced hasher;
+ *    a draft with nonce 0 and a miner is mined to it instead of refused.
+ * 4. Taken in (`Tangle.storeBlock`: memory at once, disk behind), its signature unlocks queued
+ *    on the verify threads, and announced on the event stream; the coordinator's blocks are
+ *    announced once on disk.
  *
- * The HTTP route maps the verdict to a status, gossip to accept / ignore / reject and a score.
+ * The HTTP route maps the verdict to a status (`verdictError`, one mapping for every caller),
+ * gossip to accept / ignore / reject and a score.
  */
 
 /** A block that passed steps 1-3, ready to be taken in. */
@@ -62,17 +71,21 @@ export type IntakeVerdict =
 /** What the intake asks of the network: its sync status (absent while the node runs without one). */
 export type SyncProbe = () => { isSynced: boolean; confirmedMilestoneIndex: number; latestMilestoneIndex: number };
 
-export interface BlockIntakeOptions {
-  /** Public keys whose signatures make a milestone valid (the network's coordinator keys). */
-  coordinatorPublicKeys: readonly Uint8Array[];
-  /** Valid signatures of distinct listed keys a milestone needs (TIP-29); default 1. */
-  coordinatorThreshold?: number;
+export interface BlockIntakeDeps {
+  tangle: Tangle;
   /**
    * Threads that pre-verify a transaction's signatures, so confirmation finds them in the
    * signature cache. A bad signature is no reason to refuse a block: it makes the transaction
    * conflicting at confirmation (TIP-20 semantic validation).
    */
   verifyPool?: VerifyPool;
+}
+
+export interface BlockIntakeOptions {
+  /** Public keys whose signatures make a milestone valid (the network's coordinator keys). */
+  coordinatorPublicKeys: readonly Uint8Array[];
+  /** Valid signatures of distinct listed keys a milestone needs (TIP-29); default 1. */
+  coordinatorThreshold?: number;
 }
 
 /** Signature checks waiting on the verify threads beyond which intake waits for its own. */
@@ -84,11 +97,14 @@ export class BlockIntake {
   /** The highest milestone index announced as latest (see the `latestMilestone` event). */
   private latestSeen: number;
 
+  private readonly tangle: Tangle;
+
   constructor(
-    private readonly tangle: Tangle,
+    private readonly deps: BlockIntakeDeps,
     private readonly options: BlockIntakeOptions,
   ) {
-    this.latestSeen = tangle.latestMilestone.index;
+    this.tangle = deps.tangle;
+    this.latestSeen = deps.tangle.latestMilestone.index;
   }
 
   /** From now on clients' blocks are ignored while `probe` says the node is not synced. */
@@ -113,33 +129,65 @@ export class BlockIntake {
     };
   }
 
-  /** Steps 1-4. `checked`, when given, is `bytes` decoded and syntactically valid (the API built the bytes from it). */
-  async submit(bytes: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict> {
-    const verdict = await this.check(bytes, source, checked);
+  /** Steps 1-4 for bytes (peers' blocks, tools'). */
+  async submit(bytes: Uint8Array, source: BlockSource): Promise<IntakeVerdict> {
+    const verdict = await this.check(bytes, source);
+    return verdict.kind === "accepted" ? this.take(verdict, source) : verdict;
+  }
+
+  /** Steps 1-4 for a draft (the API's, the faucet's): completed, mined when `mine` is given and needed, taken in. */
+  async submitDraft(draft: BlockDraft, source: BlockSource, mine?: Miner): Promise<IntakeVerdict> {
+    const verdict = await this.complete(draft, source, mine);
     return verdict.kind === "accepted" ? this.take(verdict, source) : verdict;
   }
 
   /**
-   * Steps 1-3, nothing stored: gossip decides on forwarding from this, and a peer's answer is
-   * checked whole before any of it is taken in.
+   * Steps 1-3 for bytes, nothing stored: gossip decides on forwarding from this, and a peer's
+   * answer is checked whole before any of it is taken in.
    */
-  async check(given: Uint8Array, source: BlockSource, checked?: Block): Promise<IntakeVerdict> {
+  async check(given: Uint8Array, source: BlockSource): Promise<IntakeVerdict> {
     const refused = this.refusal(source);
     if (refused) return refused;
-    const params = this.tangle.protocolParameters;
+    const blockId = blockIdFromBytes(given);
+    if (await this.tangle.hasBlock(blockId)) return duplicate(blockId);
     // 2. one private copy of the bytes, which the decoded block's fields view (the caller's
     // buffer may be reused; the tangle keeps both until a milestone references the block)
-    const bytes = checked ? given : new Uint8Array(given);
+    const bytes = new Uint8Array(given);
     let block: Block;
     try {
-      block = checked ?? decodeOwnedBlock(bytes);
-      if (!checked) validateBlockSyntax(block, params, { byteLength: bytes.length });
+      block = decodeOwnedBlock(bytes);
+      validateBlockSyntax(block, this.tangle.protocolParameters, { byteLength: bytes.length });
     } catch (e) {
-      if (isCodecError(e)) return { kind: "rejected", code: e.code, details: e.message };
-      throw e;
+      return rejection(e);
     }
+    return this.judge(blockId, block, bytes);
+  }
+
+  /**
+   * Steps 1-3 for a draft, nothing stored: the coordinator completes its checkpoints one after
+   * the other (each names the previous) and takes them in at once.
+   */
+  async complete(draft: BlockDraft, source: BlockSource, mine?: Miner): Promise<IntakeVerdict> {
+    const refused = this.refusal(source);
+    if (refused) return refused;
+    let completed: { block: Block; bytes: Uint8Array };
+    try {
+      completed = await completeBlock(this.tangle, draft, source);
+    } catch (e) {
+      return rejection(e);
+    }
+    const { block, bytes } = completed;
     const blockId = blockIdFromBytes(bytes);
-    // 3. the coordinator's signature, or PoW
+    if (await this.tangle.hasBlock(blockId)) return duplicate(blockId);
+    return this.judge(blockId, block, bytes, mine);
+  }
+
+  /**
+   * Step 3 past the duplicate check: the coordinator's signature, or PoW, scored once; a block
+   * with nonce 0 whose score falls short is mined when a miner is given (the nonce of a block that
+   * has one is never replaced: it was mined over these bytes).
+   */
+  private async judge(blockId: Uint8Array, block: Block, bytes: Uint8Array, mine?: Miner): Promise<IntakeVerdict> {
     if (block.payload?.type === PayloadType.Milestone) {
       const milestone = block.payload;
       if (!this.signedByCoordinator(milestone)) {
@@ -160,25 +208,35 @@ export class BlockIntake {
       }
       return { kind: "accepted", blockId, block, bytes, milestone };
     }
-    if (params.minPowScore > 0) {
+    const minScore = this.tangle.protocolParameters.minPowScore;
+    if (minScore > 0) {
       const score = await this.scorer.score(bytes);
-      if (score < params.minPowScore) {
-        return {
-          kind: "rejected",
-          code: BlockErrorCode.InsufficientPow,
-          details: `PoW score ${score.toFixed(2)} is below the minimum ${params.minPowScore}`,
-        };
+      if (score < minScore) {
+        if (!mine || block.nonce !== 0n) {
+          return {
+            kind: "rejected",
+            code: BlockErrorCode.InsufficientPow,
+            details: `PoW score ${score.toFixed(2)} is below the minimum ${minScore}`,
+          };
+        }
+        const nonce = await mine(bytes, minScore);
+        const mined = withNonce(bytes, nonce);
+        return { kind: "accepted", blockId: blockIdFromBytes(mined), block: { ...block, nonce }, bytes: mined };
       }
     }
     return { kind: "accepted", blockId, block, bytes };
   }
 
-  /** Step 4 for a block `check` accepted: a duplicate is ignored, a new block stored and announced. */
+  /**
+   * Step 4 for a block `check` or `complete` accepted: a duplicate is ignored, a new block stored
+   * and announced; the coordinator's once it is on disk, so a restarted node never issues a
+   * second milestone of an index its peers heard of.
+   */
   async take(checked: CheckedBlock, source: BlockSource): Promise<IntakeVerdict> {
     const { blockId, block, bytes, milestone } = checked;
     // the signatures are checked on other threads while the block is stored and solidified
     const hashes = transactionHashesOf(block, bytes);
-    const pool = this.options.verifyPool;
+    const pool = this.deps.verifyPool;
     const checks: Promise<boolean>[] = [];
     if (pool && hashes && block.payload?.type === PayloadType.Transaction) {
       const message = hashes.signingHash;
@@ -189,25 +247,26 @@ export class BlockIntake {
         }
       }
     }
-    const isNew = await this.tangle.storeBlock(blockId, block, bytes, milestone !== undefined, hashes, source);
-    if (!isNew) return { kind: "ignored", reason: IgnoreReason.Duplicate, details: "the block is known", blockId };
+    const ownBlock = source === "coordinator";
+    const isNew = await this.tangle.storeBlock(
+      blockId,
+      block,
+      bytes,
+      milestone !== undefined,
+      hashes,
+      ownBlock ? undefined : source,
+    );
+    if (!isNew) return duplicate(blockId);
+    if (ownBlock) {
+      await this.tangle.intakeWritten();
+      this.tangle.events.emit("blockTaken", { blockId, block, bytes, source });
+    }
     this.announceMilestone(checked, source);
     // The verdict does not depend on the checks (a bad signature is decided at confirmation, and
     // the coordinator waits for the checks requested before it plans). Intake waits for them
     // only when the threads fall behind, so a flood cannot queue checks without bound.
     if (pool && pool.backlog > VERIFY_BACKLOG) await Promise.all(checks);
     return { kind: "accepted", ...checked };
-  }
-
-  /**
-   * Tells the event stream of a block the coordinator issued, once it is on disk: `blockTaken`,
-   * and `latestMilestone` for its milestone (blocks from clients and peers are announced by
-   * `take`, as they are taken in).
-   */
-  announceIssued(issued: CheckedBlock): void {
-    const { blockId, block, bytes } = issued;
-    this.tangle.events.emit("blockTaken", { blockId, block, bytes, source: "coordinator" });
-    this.announceMilestone(issued, "coordinator");
   }
 
   /** `latestMilestone` for a milestone above any seen. */
@@ -242,4 +301,45 @@ export class BlockIntake {
       )
     );
   }
+}
+
+const duplicate = (blockId: Uint8Array): IntakeVerdict => ({
+  kind: "ignored",
+  reason: IgnoreReason.Duplicate,
+  details: "the block is known",
+  blockId,
+});
+
+/** A codec error (decoding, syntax) or a block error (completion) as a rejected verdict; anything else is the node's failure. */
+function rejection(e: unknown): IntakeVerdict {
+  if (isCodecError(e) || isBlockError(e)) return { kind: "rejected", code: e.code, details: e.message };
+  throw e;
+}
+
+/**
+ * The error a verdict other than accepted or duplicate stands for, one mapping for every caller
+ * (src/api/errors.ts maps its code to a status: rejected and stale → 400, not synced and a
+ * storage fault → 503).
+ */
+export function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): LedgerNodeError {
+  if (verdict.kind === "rejected") return new LedgerNodeError(verdict.code, verdict.details);
+  if (verdict.reason === IgnoreReason.NotSynced) return new LedgerNodeError(BlockErrorCode.NotSynced, verdict.details);
+  if (verdict.reason === IgnoreReason.StorageFault)
+    return new LedgerNodeError(StorageErrorCode.WriteFailed, verdict.details);
+  if (verdict.reason === IgnoreReason.Duplicate) return new LedgerNodeError(BlockErrorCode.Duplicate, verdict.details);
+  return new LedgerNodeError(BlockErrorCode.StaleMilestone, verdict.details);
+}
+
+/** The block of an accepted verdict (the node's own blocks, which must be new); any other verdict throws its error. */
+export function acceptedBlock(verdict: IntakeVerdict): CheckedBlock {
+  if (verdict.kind === "accepted") return verdict;
+  throw verdictError(verdict);
+}
+
+/** The ID of an accepted block and whether it is new; any other verdict but a duplicate throws its error. */
+export function takenBlock(verdict: IntakeVerdict): { blockId: Uint8Array; isNew: boolean } {
+  if (verdict.kind === "accepted") return { blockId: verdict.blockId, isNew: true };
+  if (verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate)
+    return { blockId: verdict.blockId!, isNew: false };
+  throw verdictError(verdict);
 }

@@ -1,4 +1,4 @@
-import type { NodeEvents } from "./events.js";
+import type { NodeEventMap } from "./events.js";
 
 /**
  * The `metrics` of `GET /api/core/v2/info`, computed as Hornet does at each confirmed milestone:
@@ -12,7 +12,7 @@ export interface NodeMetrics {
   referencedRate: number;
 }
 
-/** A subscriber of the node's events that keeps `NodeMetrics` current. */
+/** A listener of the node's events (attached in node/components.ts) that keeps `NodeMetrics` current. */
 export class MetricsTracker {
   private newBlocks = 0;
   private lastTimestamp: number | undefined;
@@ -21,15 +21,19 @@ export class MetricsTracker {
   lastConfirmedAt = Date.now();
 
   /** `lastTimestamp`: the latest milestone's timestamp when there is one (the first interval's start). */
-  constructor(events: NodeEvents, lastTimestamp: number | undefined) {
-    this.lastTimestamp = lastTimestamp;
-    events.on("blockSolid", () => {
-      this.newBlocks++;
-    });
-    events.on("milestoneConfirmed", (e) => {
-      this.lastConfirmedAt = Date.now();
-      this.onMilestone(e.result.referenced.length, e.milestone.timestamp);
-    });
+  constructor(options: { lastTimestamp: number | undefined }) {
+    this.lastTimestamp = options.lastTimestamp;
+  }
+
+  /** `blockSolid`: one more block in this interval. */
+  blockSolid(): void {
+    this.newBlocks++;
+  }
+
+  /** `milestoneConfirmed`: the interval ends at the milestone's timestamp. */
+  milestoneConfirmed(e: NodeEventMap["milestoneConfirmed"]): void {
+    this.lastConfirmedAt = Date.now();
+    this.onMilestone(e.result.referenced.length, e.milestone.timestamp);
   }
 
   get metrics(): NodeMetrics {

@@ -186,10 +186,10 @@ export class Pruner {
   }
 
   static async create(
-    tangle: Tangle,
+    deps: { tangle: Tangle; onError?: (e: unknown) => void },
     options: Partial<PruneOptions> = {},
-    onError: (e: unknown) => void = () => {},
   ): Promise<Pruner> {
+    const { tangle, onError = () => {} } = deps;
     return new Pruner(tangle, { ...defaultPruneOptions, ...options }, await readPruningIndex(tangle.store), onError);
   }
 

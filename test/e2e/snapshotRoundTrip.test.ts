@@ -39,7 +39,10 @@ describe("snapshot round trip between two nodes", () => {
     await h.run(24, 3);
     latest = h.node.tangle.latestMilestone.index;
     dir = await tempDir("roundtrip");
-    manager = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+    manager = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "snapshots") },
+    );
     paths.old = (await manager.createFull(OLD)).filePath;
     const delta = await manager.createDelta(DELTA);
     assert.equal(delta.fullIndex, OLD);
@@ -149,9 +152,8 @@ describe("snapshot round trip between two nodes", () => {
     const second = await start("second", { fullPath: paths.old! });
     await continuesFrom(second, OLD);
     const own = new SnapshotManager(
-      second.store,
+      { store: second.store, belowMaxDepth: 15 },
       { directory: join(dir.path, "second-snapshots") },
-      { belowMaxDepth: 15 },
     );
     const file = await own.createFull(OLD + 1);
     const third = await start("third", { fullPath: file.filePath });

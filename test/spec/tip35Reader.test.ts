@@ -225,7 +225,10 @@ describe("TIP-35 files read back by an independent reader", () => {
     await h.run(14, 3);
     latest = h.node.tangle.latestMilestone.index;
     dir = await tempDir("tip35");
-    const m = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+    const m = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "snapshots") },
+    );
     const fullOld = (await m.createFull(OLD)).filePath;
     const delta = (await m.createDelta(latest)).deltaFilePath;
     const fullLatest = (await m.createFull(latest)).filePath;

@@ -171,6 +171,13 @@ export function responses(success: Record<number, Schema>, errors: readonly Erro
 /** Raw bytes in a media type (the TIP wire format); @fastify/swagger writes `format: binary`. */
 export const binary = (description: string): Schema => ({ type: "string", contentEncoding: "binary", description });
 
+/**
+ * A request body of raw bytes: the content-type parser hands the route a Buffer, which a
+ * `type: "string"` would refuse, so the schema states the encoding only (the OpenAPI document
+ * adds the type, openapi.ts).
+ */
+export const binaryBody = (description: string): Schema => ({ contentEncoding: "binary", description });
+
 /** A 200 that is JSON, or the raw bytes when the client's `Accept` prefers `mediaTypes`. */
 export function jsonOrBinary(json: Schema, bytes: string, mediaTypes: readonly string[]): Schema {
   const content: Record<string, { schema: Schema }> = { "application/json": { schema: json } };

@@ -232,14 +232,17 @@ describe("POST /api/core/v2/blocks", () => {
       assertError(await post({ protocolVersion: 2, payload: { type: 4 } }), 400, /payload/);
     });
 
-    it("milestones not signed by the coordinator, and stale ones", async () => {
+    it("milestones not signed by the coordinator (a known one is a duplicate: 201)", async () => {
       const latest = h.node.tangle.latestMilestone;
       const ms = (await h.app.inject(`${CORE}/milestones/by-index/${latest.index}`)).json();
       const forged = { ...ms, index: latest.index + 1, previousMilestoneId: toHex(latest.milestoneId) };
       const res = await post({ protocolVersion: 2, parents: ms.parents, payload: forged, nonce: "0" });
       assertError(res, 400, /not signed by the coordinator/);
+      // the stale milestone with a valid signature and no block here: unit/network/intake.test.ts
       const original = (await h.node.tangle.getBlockBytes(latest.blockId))!;
-      assertError(await postBytes(original), 400, /not above/);
+      const again = await postBytes(original);
+      assert.equal(again.statusCode, 201, again.body);
+      assert.equal(again.json().blockId, toHex(latest.blockId));
     });
   });
 

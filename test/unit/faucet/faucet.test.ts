@@ -77,9 +77,10 @@ describe("faucet", () => {
   const errors: unknown[] = [];
   /** A faucet over the harness's node that acts only when `tick` is called. */
   const manual = (extra: Partial<FaucetOptions> = {}) => {
-    const f = new Faucet({ ...h.node, events: { on: () => () => {} }, outputs: h.node.db.outputs }, options(extra), {
-      onError: (e) => errors.push(e),
-    });
+    const f = new Faucet(
+      { ...h.node, outputs: h.node.db.outputs, onError: (e: unknown) => errors.push(e) },
+      options(extra),
+    );
     made.push(f);
     return f;
   };
@@ -236,8 +237,12 @@ describe("faucet", () => {
     }
   });
 
-  it("answers the node's milestones by itself when subscribed, and stops", async () => {
-    const faucet = new Faucet({ ...h.node, outputs: h.node.db.outputs }, options(), { onError: (e) => errors.push(e) });
+  it("answers the node's milestones once listening to them, and stops", async () => {
+    const faucet = new Faucet(
+      { ...h.node, outputs: h.node.db.outputs, onError: (e: unknown) => errors.push(e) },
+      options(),
+    );
+    const detach = h.node.events.on("milestoneConfirmed", () => faucet.milestoneConfirmed());
     const a = freshAddress();
     await faucet.enqueue(a.bech32);
     await h.node.coordinator.issueMilestone();
@@ -251,5 +256,6 @@ describe("faucet", () => {
     await h.node.coordinator.issueMilestone();
     await faucet.idle();
     assert.equal(faucet.pendingBlockId, undefined, "a stopped faucet sends nothing");
+    detach();
   });
 });

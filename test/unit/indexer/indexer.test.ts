@@ -213,7 +213,7 @@ describe("indexer over a real ledger", () => {
     const sent = await ledger.send([h.destroy.outputs[0]!], [basic(h.alice.address)], [h.bob]);
     const msC = await ledger.milestone();
     await ledger.assertIncluded(sent);
-    const late = new Indexer(ledger.node.store);
+    const late = new Indexer({ store: ledger.node.store });
     ledger.node.events.attachIndex(late);
     await late.catchUp();
     const page = await late.outputs({
@@ -242,7 +242,7 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
       let attaching: Promise<Indexer> | undefined;
       for (let i = 0; i < 8; i++) {
         if (i === 3) {
-          const late = new Indexer(ledger.node.store);
+          const late = new Indexer({ store: ledger.node.store });
           ledger.node.events.attachIndex(late);
           attaching = late.catchUp().then(() => late);
         }

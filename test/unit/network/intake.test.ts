@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import { createLibp2p, type Libp2p } from "libp2p";
 import { buildServer } from "../../../src/api/server.js";
 import { encodeBlock } from "../../../src/codec/block.js";
-import { fromHex } from "../../../src/codec/hex.js";
+import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { computeMilestoneId, networkIdFromName } from "../../../src/codec/ids.js";
 import type { Block, MilestoneEssence, Payload } from "../../../src/codec/types.js";
 import { ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/ed25519.js";
@@ -48,8 +48,8 @@ describe("one intake for HTTP and gossip", () => {
     node = n.node;
     app = buildServer(node, "silent");
     const check = node.intake.check.bind(node.intake);
-    node.intake.check = async (bytes, source, checked) => {
-      const verdict = await check(bytes, source, checked);
+    node.intake.check = async (bytes, source) => {
+      const verdict = await check(bytes, source);
       verdicts.push({ source, bytes, verdict });
       return verdict;
     };
@@ -105,14 +105,15 @@ describe("one intake for HTTP and gossip", () => {
     return bytes;
   };
 
-  const milestone = (seed: Uint8Array): Uint8Array => {
+  const milestone = (seed: Uint8Array, index = node.tangle.latestMilestone.index + 1): Uint8Array => {
     const keyPair = ed25519KeyPairFromSeed(seed);
     const latest = node.tangle.latestMilestone;
     const essence: MilestoneEssence = {
-      index: latest.index + 1,
+      index,
       timestamp: latest.timestamp + 1,
       protocolVersion: 2,
-      previousMilestoneId: latest.milestoneId,
+      // the first milestone names none (TIP-29)
+      previousMilestoneId: index === 1 ? new Uint8Array(32) : latest.milestoneId,
       parents: [latest.blockId],
       inclusionMerkleRoot: new Uint8Array(32),
       appliedMerkleRoot: new Uint8Array(32),
@@ -185,17 +186,36 @@ describe("one intake for HTTP and gossip", () => {
   });
 
   it("ignores a stale milestone from either source: HTTP answers 400, gossip drops it without a penalty", async () => {
-    const ms = await node.coordinator.issueMilestone();
-    const block = await node.tangle.getBlockBytes(ms.blockId);
-    const verdict = await node.intake.check(block!, "peer");
-    assert.equal(verdict.kind, "ignored");
+    await node.coordinator.issueMilestone();
+    await node.coordinator.issueMilestone();
+    // signed by the coordinator's key, at an index the ledger has passed
+    const stale = milestone(node.secrets.coordinatorSeeds[0]!, node.tangle.latestMilestone.index - 1);
+    const verdict = await node.intake.check(stale, "peer");
+    assert.equal(verdict.kind, "ignored", JSON.stringify(verdict));
     if (verdict.kind === "ignored") assert.equal(verdict.reason, "staleMilestone");
     const res = await app.inject({
       method: "POST",
       url: "/api/core/v2/blocks",
       headers: { "content-type": "application/vnd.iota.serializer-v1" },
-      payload: Buffer.from(block!),
+      payload: Buffer.from(stale),
     });
     assert.equal(res.statusCode, 400);
+    assert.match(res.json().error.details, /not above/);
+  });
+
+  it("decides a known block is a duplicate before its PoW or signatures are checked", async () => {
+    const ms = await node.coordinator.issueMilestone();
+    const known = (await node.tangle.getBlockBytes(ms.blockId))!;
+    const verdict = await node.intake.check(known, "peer");
+    assert.equal(verdict.kind, "ignored");
+    if (verdict.kind === "ignored") assert.equal(verdict.reason, "duplicate");
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/core/v2/blocks",
+      headers: { "content-type": "application/vnd.iota.serializer-v1" },
+      payload: Buffer.from(known),
+    });
+    assert.equal(res.statusCode, 201, "a known block is no error");
+    assert.equal(res.json().blockId, toHex(ms.blockId));
   });
 });

@@ -4,7 +4,7 @@ import { issueApiToken } from "../../../src/api/auth.js";
 import { buildServer } from "../../../src/api/server.js";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { NetworkErrorCode } from "../../../src/network/index.js";
+import { BlockErrorCode } from "../../../src/tangle/errors.js";
 import { wallet } from "../../helpers/txBuilder.js";
 import {
   freePort,
@@ -60,7 +60,7 @@ describe("sync over the network", () => {
       syncedPeers: 1,
     });
     await assert.rejects(c.node.submitBlock(await makeBlock(c.node, taggedData(1))), {
-      code: NetworkErrorCode.NotSynced,
+      code: BlockErrorCode.NotSynced,
     });
     const app = buildServer(c.node, "silent");
     try {

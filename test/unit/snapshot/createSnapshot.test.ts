@@ -51,7 +51,10 @@ describe("creating snapshots", () => {
     await h.run(12, 2);
     latest = h.node.tangle.latestMilestone.index;
     dir = await tempDir("create");
-    manager = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+    manager = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "snapshots") },
+    );
   });
   after(async () => {
     await h.dispose();
@@ -65,7 +68,10 @@ describe("creating snapshots", () => {
   });
 
   it("refuses a delta without a full snapshot (NoFullSnapshot) and one not newer than it (BadIndex)", async () => {
-    const empty = new SnapshotManager(h.node.store, { directory: join(dir.path, "none") }, { belowMaxDepth: 15 });
+    const empty = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "none") },
+    );
     await assert.rejects(empty.createDelta(5), code(SnapshotErrorCode.NoFullSnapshot));
     await empty.createFull(6);
     await assert.rejects(empty.createDelta(6), code(SnapshotErrorCode.BadIndex));
@@ -134,13 +140,16 @@ describe("creating snapshots", () => {
     const snapshots = join(dir.path, "blocked");
     await mkdir(join(snapshots, "full_snapshot_4.bin"), { recursive: true });
     await writeFile(join(snapshots, "full_snapshot_4.bin", "keep"), "a directory where the file should go");
-    const blocked = new SnapshotManager(h.node.store, { directory: snapshots }, { belowMaxDepth: 15 });
+    const blocked = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: snapshots });
     await assert.rejects(blocked.createFull(4), code(SnapshotErrorCode.WriteFailed));
     assert.deepEqual(await readdir(snapshots), ["full_snapshot_4.bin"]);
 
     const file = join(dir.path, "a-file");
     await writeFile(file, "");
-    const impossible = new SnapshotManager(h.node.store, { directory: join(file, "sub") }, { belowMaxDepth: 15 });
+    const impossible = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(file, "sub") },
+    );
     await assert.rejects(impossible.createFull(4), code(SnapshotErrorCode.WriteFailed));
   });
 
@@ -154,7 +163,7 @@ describe("creating snapshots", () => {
       const record = (await isolated.node.store.get(idKey(Bucket.Output, id)))!;
       await isolated.node.store.batch().del(idKey(Bucket.Output, id)).write();
       const snapshots = join(dir.path, "inconsistent");
-      const m = new SnapshotManager(isolated.node.store, { directory: snapshots }, { belowMaxDepth: 15 });
+      const m = new SnapshotManager({ store: isolated.node.store, belowMaxDepth: 15 }, { directory: snapshots });
       await assert.rejects(m.createFull(3), code(SnapshotErrorCode.LedgerInconsistent));
       assert.deepEqual(await readdir(snapshots), []);
       await isolated.node.store.put(idKey(Bucket.Output, id), record);
@@ -168,16 +177,15 @@ describe("creating snapshots", () => {
     const snapshots = join(dir.path, "auto");
     const errors: unknown[] = [];
     const auto = new SnapshotManager(
-      h.node.store,
+      { store: h.node.store, belowMaxDepth: 15, onError: (e) => errors.push(e) },
       { directory: snapshots, interval: 3, keepFull: 2 },
-      { belowMaxDepth: 15, onError: (e) => errors.push(e) },
     );
     for (let i = 1; i <= 10; i++) auto.onConfirmed(i);
     await auto.idle();
     assert.deepEqual(errors, []);
     const names = (await readdir(snapshots)).filter((n) => n.endsWith(".bin")).sort();
     assert.deepEqual(names, ["full_snapshot_6.bin", "full_snapshot_9.bin"]);
-    const off = new SnapshotManager(h.node.store, { directory: join(dir.path, "off") }, { belowMaxDepth: 15 });
+    const off = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: join(dir.path, "off") });
     off.onConfirmed(3);
     await off.idle();
     await assert.rejects(readdir(join(dir.path, "off")));

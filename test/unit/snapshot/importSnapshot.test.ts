@@ -86,7 +86,10 @@ describe("importing snapshot files", () => {
     h = await History.create();
     await h.run(DELTA + 1, 3);
     dir = await tempDir("import");
-    const m = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+    const m = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "snapshots") },
+    );
     full = (await m.createFull(FULL)).filePath;
     delta = (await m.createDelta(DELTA)).deltaFilePath;
   });
@@ -209,7 +212,10 @@ describe("importing snapshot files", () => {
     assert.equal((await refused({ fullPath: v1 })).code, SnapshotErrorCode.UnsupportedVersion);
     assert.equal((await refused({ fullPath: delta })).code, SnapshotErrorCode.WrongType);
     assert.equal((await refused({ fullPath: full, deltaPath: full })).code, SnapshotErrorCode.WrongType);
-    const other = new SnapshotManager(h.node.store, { directory: join(dir.path, "other") }, { belowMaxDepth: 15 });
+    const other = new SnapshotManager(
+      { store: h.node.store, belowMaxDepth: 15 },
+      { directory: join(dir.path, "other") },
+    );
     const laterFull = (await other.createFull(FULL + 1)).filePath;
     assert.equal((await refused({ fullPath: laterFull, deltaPath: delta })).code, SnapshotErrorCode.NotMergeable);
   });

@@ -28,7 +28,7 @@ describe("inspect command", () => {
     h = await History.create();
     await h.run(6, 3);
     dir = await tempDir("inspect");
-    const m = new SnapshotManager(h.node.store, { directory: dir.path }, { belowMaxDepth: 15 });
+    const m = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: dir.path });
     full = (await m.createFull(4)).filePath;
     delta = (await m.createDelta(6)).deltaFilePath;
   });

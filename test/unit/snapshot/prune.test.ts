@@ -41,7 +41,7 @@ describe("pruning", () => {
       milestoneBlocks.set(m, rec.slice(32, 64));
     }
     dir = await tempDir("prune");
-    pruner = await Pruner.create(h.node.tangle, { pruneBelow: 16, step: 1, batchSize: 16 });
+    pruner = await Pruner.create({ tangle: h.node.tangle }, { pruneBelow: 16, step: 1, batchSize: 16 });
   });
   after(async () => {
     await pruner.stop();
@@ -110,9 +110,8 @@ describe("pruning", () => {
 
   it("refuses snapshots below the horizon (Pruned) and writes ones above it that start a node", async () => {
     const m = new SnapshotManager(
-      h.node.store,
+      { store: h.node.store, belowMaxDepth: 15, pruner },
       { directory: join(dir.path, "snapshots") },
-      { belowMaxDepth: 15, pruner },
     );
     await assert.rejects(
       m.createFull(horizon - 1),
@@ -147,7 +146,7 @@ describe("pruning", () => {
   });
 
   it("prunes in the background after milestones, a step at a time, while the node confirms", async () => {
-    const background = await Pruner.create(h.node.tangle, { pruneBelow: 20, step: 3 });
+    const background = await Pruner.create({ tangle: h.node.tangle }, { pruneBelow: 20, step: 3 });
     const before = background.horizon;
     for (let i = 0; i < 6; i++) {
       const index = await h.step(1);
@@ -160,7 +159,7 @@ describe("pruning", () => {
     const stored = decodeU32((await h.node.store.get(nodeStateKey(NodeStateKey.PruningIndex)))!, "pruningIndex");
     assert.equal(stored, background.horizon);
     assert.equal((await readLedgerState(h.node.store)).total, h.states.get(0)!.total);
-    const off = await Pruner.create(h.node.tangle, { pruneBelow: 0 });
+    const off = await Pruner.create({ tangle: h.node.tangle }, { pruneBelow: 0 });
     off.onConfirmed(ledgerIndex);
     await off.idle();
     assert.equal(off.horizon, background.horizon);

@@ -1,7 +1,7 @@
 import { type Block, type MilestonePayload, PayloadType } from "../codec/types.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
-import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
-import type { MilestoneInfo, Tangle } from "../tangle/tangle.js";
+import { confirmMilestoneBlock } from "./confirmMilestone.js";
+import type { Tangle } from "./tangle.js";
 
 /**
  * A follower confirms the milestones it receives itself: once a milestone block is solid (its
@@ -9,7 +9,16 @@ import type { MilestoneInfo, Tangle } from "../tangle/tangle.js";
  * the Merkle roots the coordinator signed (confirmMilestoneBlock), so every node reaches the
  * same ledger. Confirmations run one at a time, in index order. A mismatch means this node
  * cannot follow the network (different rules or a forged chain); it stops confirming and says so.
+ * It listens to `blockSolid` (attached in node/components.ts) and runs while the network does.
  */
+
+export interface MilestoneConfirmerDeps {
+  tangle: Tangle;
+  /** White-flag's semantic validation (the node's). */
+  validate: SemanticValidator;
+  /** Told once, when a milestone fails to confirm: the node no longer follows the network. */
+  onFailure: (e: Error) => void;
+}
 export class MilestoneConfirmer {
   /** Solid milestone blocks not confirmed yet, by index. */
   private readonly solid = new Map<number, { blockId: Uint8Array; milestone: MilestonePayload }>();
@@ -19,13 +28,10 @@ export class MilestoneConfirmer {
   failure: Error | undefined;
   private idle: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly tangle: Tangle,
-    private readonly validate: SemanticValidator,
-    private readonly onConfirmed: (info: MilestoneInfo) => void,
-    private readonly onFailure: (e: Error) => void,
-  ) {
-    tangle.events.on("blockSolid", (e) => this.blockSolid(e.blockId, e.block));
+  private readonly tangle: Tangle;
+
+  constructor(private readonly deps: MilestoneConfirmerDeps) {
+    this.tangle = deps.tangle;
   }
 
   start(): void {
@@ -45,7 +51,8 @@ export class MilestoneConfirmer {
     return this.solid.has(index);
   }
 
-  private blockSolid(blockId: Uint8Array, block: Block): void {
+  /** A solid block: a milestone above the ledger waits for its turn. */
+  blockSolid(blockId: Uint8Array, block: Block): void {
     if (block.payload?.type !== PayloadType.Milestone) return;
     const milestone = block.payload;
     if (milestone.index <= this.tangle.latestMilestone.index) return;
@@ -65,13 +72,12 @@ export class MilestoneConfirmer {
           const index = this.tangle.latestMilestone.index + 1;
           const m = this.solid.get(index);
           if (!m) break;
-          const info = await confirmMilestoneBlock(this.tangle, m.blockId, m.milestone, this.validate);
+          await confirmMilestoneBlock(this.tangle, m.blockId, m.milestone, this.deps.validate);
           this.solid.delete(index);
-          this.onConfirmed(info);
         }
       } catch (e) {
         this.failure = e as Error;
-        this.onFailure(this.failure);
+        this.deps.onFailure(this.failure);
       } finally {
         this.running = false;
         for (const index of this.solid.keys()) if (index <= this.tangle.latestMilestone.index) this.solid.delete(index);
