@@ -18,7 +18,9 @@ import {
 import { ed25519AddressOfSeed, type NetworkFile, readNetworkFile } from "../node/networkFile.js";
 import { defaultKvStoreOptions, KvStore } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { isUsageError, usageError } from "./flags.js";
+import { command, type Values } from "./parse.js";
+import { runCommand } from "./run.js";
+import { repeated, text } from "./values.js";
 
 /**
  * `npm start -- init --network <file> --data-dir <dir> [--coordinator-key <key file>]…`:
@@ -32,42 +34,38 @@ import { isUsageError, usageError } from "./flags.js";
  * its public key and address, for a network file's coordinator keys, allocations or faucet.
  */
 
-interface InitArgs {
-  network: string;
-  dataDir: string;
-  coordinatorKeys: string[];
-  help: boolean;
-}
+export const initCommand = command({
+  name: "init",
+  about: [
+    "Creates a network from a network file (schema: README, Your own network) in <dir>: the",
+    "genesis, network.json for followers, and the key files. Give the coordinator's key files",
+    "(at least its threshold) to make <dir> the coordinator's; then start it with",
+    "  npm start -- --data-dir <dir>",
+    "Followers join with: npm start -- --network-config <dir>/network.json --peer <addr> --data-dir <theirs>",
+  ],
+  flags: [
+    { key: "network", name: "network", value: text("<network file>"), required: true, help: "the network file" },
+    { key: "dataDir", name: "data-dir", value: text("<dir>"), required: true, help: "the new data directory" },
+    {
+      key: "coordinatorKeys",
+      name: "coordinator-key",
+      value: repeated("<key file>"),
+      default: [],
+      help: "a coordinator key file; repeat the flag for more",
+    },
+  ],
+});
 
-function parseInitArgs(argv: readonly string[]): InitArgs {
-  const args: InitArgs = { network: "", dataDir: "", coordinatorKeys: [], help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--help" || arg === "-h") {
-      args.help = true;
-      continue;
-    }
-    const value = argv[++i];
-    if (value === undefined) throw usageError(`${arg} needs a value`);
-    if (arg === "--network") args.network = value;
-    else if (arg === "--data-dir") args.dataDir = value;
-    else if (arg === "--coordinator-key") args.coordinatorKeys.push(value);
-    else throw usageError(`unexpected argument "${arg}" (see init --help)`);
-  }
-  if (!args.help && (!args.network || !args.dataDir))
-    throw usageError("init needs --network <file> and --data-dir <dir>");
-  return args;
-}
+export const keygenCommand = command({
+  name: "keygen",
+  about: ["Writes a fresh Ed25519 key (hex seed, owner-only) and prints its public key and address."],
+  flags: [
+    { key: "out", name: "out", value: text("<key file>"), required: true, help: "the key file to write" },
+    { key: "hrp", name: "hrp", value: text("<bech32 HRP>"), default: "tst", help: "bech32 HRP of the address printed" },
+  ],
+});
 
-const initHelp = [
-  "usage: npm start -- init --network <network file> --data-dir <dir> [--coordinator-key <key file>]...",
-  "",
-  "Creates a network from a network file (schema: README, Your own network) in <dir>: the",
-  "genesis, network.json for followers, and the key files. Give the coordinator's key files",
-  "(at least its threshold) to make <dir> the coordinator's; then start it with",
-  "  npm start -- --data-dir <dir>",
-  "Followers join with: npm start -- --network-config <dir>/network.json --peer <addr> --data-dir <theirs>",
-].join("\n");
+type InitArgs = Values<typeof initCommand.flags>;
 
 /** What `init` will write, all of it read and checked before anything is. */
 interface InitPlan {
@@ -130,81 +128,52 @@ async function writeInit(dataDir: string, plan: InitPlan): Promise<void> {
 
 /** Runs `init`; returns the process exit code. */
 export async function runInitCommand(argv: readonly string[]): Promise<number> {
-  try {
-    const args = parseInitArgs(argv);
-    if (args.help) {
-      console.log(initHelp);
+  return runCommand(initCommand, argv, async (args) => {
+    try {
+      const plan = await planInit(args);
+      await writeInit(args.dataDir, plan);
+      const c = plan.file.config;
+      console.log(`network "${c.networkName}" created in ${args.dataDir}`);
+      console.log(`  ${c.genesis.outputs.length} genesis outputs, supply ${c.protocol.tokenSupply}`);
+      console.log(`  coordinator: ${c.coordinatorThreshold} of ${c.coordinatorPublicKeys.length} keys per milestone`);
+      console.log(
+        plan.coordinatorSeeds.length > 0
+          ? `  this directory holds ${plan.coordinatorSeeds.length} coordinator keys: start it with npm start -- --data-dir ${args.dataDir}`
+          : "  this directory holds no coordinator key: its node follows the network",
+      );
+      if (plan.file.faucetSeed) {
+        console.log(`  faucet: ${addressToBech32(ed25519AddressOfSeed(plan.file.faucetSeed), c.protocol.bech32Hrp)}`);
+      }
+      console.log(`  followers join with ${networkConfigPath(args.dataDir)}`);
       return 0;
-    }
-    const plan = await planInit(args);
-    await writeInit(args.dataDir, plan);
-    const c = plan.file.config;
-    console.log(`network "${c.networkName}" created in ${args.dataDir}`);
-    console.log(`  ${c.genesis.outputs.length} genesis outputs, supply ${c.protocol.tokenSupply}`);
-    console.log(`  coordinator: ${c.coordinatorThreshold} of ${c.coordinatorPublicKeys.length} keys per milestone`);
-    console.log(
-      plan.coordinatorSeeds.length > 0
-        ? `  this directory holds ${plan.coordinatorSeeds.length} coordinator keys: start it with npm start -- --data-dir ${args.dataDir}`
-        : "  this directory holds no coordinator key: its node follows the network",
-    );
-    if (plan.file.faucetSeed) {
-      console.log(`  faucet: ${addressToBech32(ed25519AddressOfSeed(plan.file.faucetSeed), c.protocol.bech32Hrp)}`);
-    }
-    console.log(`  followers join with ${networkConfigPath(args.dataDir)}`);
-    return 0;
-  } catch (e) {
-    if (isUsageError(e)) {
-      console.error(`error: ${e.message}`);
-      return 2;
-    }
-    if (isNodeError(e)) {
+    } catch (e) {
+      if (!isNodeError(e)) throw e;
       console.error(`error: ${e.message}; nothing was written`);
       return 1;
     }
-    throw e;
-  }
+  });
 }
 
 /** Runs `keygen`; returns the process exit code. */
 export async function runKeygenCommand(argv: readonly string[]): Promise<number> {
-  let out = "";
-  let hrp = "tst";
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--help" || arg === "-h") {
-      console.log("usage: npm start -- keygen --out <key file> [--hrp <bech32 HRP>]");
-      console.log("Writes a fresh Ed25519 key (hex seed, owner-only) and prints its public key and address.");
-      return 0;
-    }
-    const value = argv[++i];
-    if (arg === "--out" && value) out = value;
-    else if (arg === "--hrp" && value) hrp = value;
-    else {
-      console.error(`error: unexpected argument "${arg}" (see keygen --help)`);
-      return 2;
-    }
-  }
-  if (!out) {
-    console.error("error: keygen needs --out <key file>");
-    return 2;
-  }
-  if (
-    await access(out).then(
+  return runCommand(keygenCommand, argv, async ({ out, hrp }) => {
+    const exists = await access(out).then(
       () => true,
       () => false,
-    )
-  ) {
-    console.error(`error: ${out} exists; keygen never overwrites a key`);
-    return 1;
-  }
-  const seed = freshSecret();
-  await writeKeyFile(out, seed);
-  console.log(
-    JSON.stringify({
-      keyFile: out,
-      publicKey: toHex(ed25519KeyPairFromSeed(seed).publicKey),
-      address: addressToBech32(ed25519AddressOfSeed(seed), hrp),
-    }),
-  );
-  return 0;
+    );
+    if (exists) {
+      console.error(`error: ${out} exists; keygen never overwrites a key`);
+      return 1;
+    }
+    const seed = freshSecret();
+    await writeKeyFile(out, seed);
+    console.log(
+      JSON.stringify({
+        keyFile: out,
+        publicKey: toHex(ed25519KeyPairFromSeed(seed).publicKey),
+        address: addressToBech32(ed25519AddressOfSeed(seed), hrp),
+      }),
+    );
+    return 0;
+  });
 }

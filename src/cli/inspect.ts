@@ -8,7 +8,8 @@ import {
   type SnapshotHeader,
   SnapshotType,
 } from "../snapshot/index.js";
-import { isUsageError, usageError } from "./flags.js";
+import { command } from "./parse.js";
+import { type CliIo, consoleIo, runCommand } from "./run.js";
 
 /**
  * `npm start -- inspect <snapshot file> [--json]`: reads a TIP-35 snapshot file completely and
@@ -17,47 +18,24 @@ import { isUsageError, usageError } from "./flags.js";
  * Reading a large file draws a progress bar on stderr.
  */
 
-export interface InspectArgs {
-  file: string;
-  json: boolean;
-  help: boolean;
-}
-
 /** Where the command writes: lines to `out`, the progress bar to `err`. */
-export interface InspectIo {
-  out: (line: string) => void;
-  err: { write(text: string): unknown; isTTY?: boolean };
-}
+export type InspectIo = CliIo;
 
 /** Files at least this large get a progress bar. */
 export const PROGRESS_MIN_BYTES = 16 * 1024 * 1024;
 
 const OUTPUT_TYPES: Record<number, string> = { 2: "treasury", 3: "basic", 4: "alias", 5: "foundry", 6: "nft" };
 
-export function parseInspectArgs(argv: readonly string[]): InspectArgs {
-  let file: string | undefined;
-  let json = false;
-  let help = false;
-  for (const arg of argv) {
-    if (arg === "--help" || arg === "-h") help = true;
-    else if (arg === "--json") json = true;
-    else if (arg.startsWith("--")) throw usageError(`unknown flag ${arg} (see inspect --help)`);
-    else if (file === undefined) file = arg;
-    else throw usageError(`unexpected argument "${arg}": inspect reads one file`);
-  }
-  if (!file && !help) throw usageError("inspect needs the path of a snapshot file (see inspect --help)");
-  return { file: file ?? "", json, help };
-}
-
-export function inspectHelpText(): string {
-  return [
-    "usage: npm start -- inspect <snapshot file> [--json]",
-    "",
+export const inspectCommand = command({
+  name: "inspect",
+  about: [
     "Reads a TIP-35 snapshot file (full or delta) to its end and prints its header, the outputs",
     "it holds by type with their total, its milestone diffs and solid entry points. A file that",
-    "is truncated or damaged is reported with the reason (exit code 1). With --json, one JSON object.",
-  ].join("\n");
-}
+    "is truncated or damaged is reported with the reason (exit code 1).",
+  ],
+  argument: "<snapshot file>",
+  flags: [{ key: "json", name: "json", help: "print one JSON object" }],
+});
 
 const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 
@@ -226,43 +204,31 @@ function printSummary(s: Summary, out: (line: string) => void): void {
   row("entry points", String(s.solidEntryPoints));
 }
 
-const defaultIo: InspectIo = { out: (line) => console.log(line), err: process.stderr };
-
 /** Runs the command; returns the exit code (0 ok, 1 damaged or unreadable file, 2 usage). */
 export async function runInspectCommand(
   argv: readonly string[],
-  io: InspectIo = defaultIo,
+  io: InspectIo = consoleIo,
   progressMinBytes = PROGRESS_MIN_BYTES,
 ): Promise<number> {
-  let args: InspectArgs;
-  try {
-    args = parseInspectArgs(argv);
-  } catch (e) {
-    if (isUsageError(e)) {
-      io.err.write(`error: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
-  }
-  if (args.help) {
-    io.out(inspectHelpText());
-    return 0;
-  }
+  return runCommand(inspectCommand, argv, (args) => inspect(args.argument, args.json, io, progressMinBytes), { io });
+}
+
+async function inspect(file: string, json: boolean, io: InspectIo, progressMinBytes: number): Promise<number> {
   let bar: ReturnType<typeof progressBar> | undefined;
   try {
-    const summary = await inspectSnapshot(args.file, (done, total) => {
+    const summary = await inspectSnapshot(file, (done, total) => {
       if (total < progressMinBytes) return;
       bar ??= progressBar(io.err, "reading");
       bar.update(done, total);
     });
     bar?.end();
-    if (args.json) io.out(JSON.stringify(summary));
+    if (json) io.out(JSON.stringify(summary));
     else printSummary(summary, io.out);
     return summary.checksumFile === "differs" ? 1 : 0;
   } catch (e) {
     bar?.end();
     if (isSnapshotError(e)) {
-      io.err.write(`error: ${args.file} is not a valid snapshot (${e.code}): ${e.message}\n`);
+      io.err.write(`error: ${file} is not a valid snapshot (${e.code}): ${e.message}\n`);
       return 1;
     }
     throw e;

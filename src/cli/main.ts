@@ -7,48 +7,50 @@ import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/
 import { planDescriptors } from "../node/descriptors.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
 import { LedgerNode } from "../node/node.js";
+import type { NodeOptions } from "../node/options.js";
 import { isStorageError, StorageErrorCode } from "../storage/index.js";
 import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
 import { logConfirmedMilestones } from "../tangle/milestoneLog.js";
-import { helpText, isUsageError, parseArgs } from "./flags.js";
-import { runTokenCommand } from "./token.js";
+import { nodeCommand, nodeOptionsOf } from "./flags.js";
+import { runCommand } from "./run.js";
 
 /**
  * `npm start -- [flags]`: runs a dev node until SIGINT/SIGTERM, then shuts down cleanly.
- * `npm start -- token [flags]`: prints a JWT for the protected routes (cli/token.ts).
- * `npm start -- init|keygen …`: creates a network of one's own, writes key files (cli/init.ts).
+ * `npm start -- <command> [flags]`: one of COMMANDS, each in a module of its own.
  */
+
+type Run = (argv: readonly string[]) => Promise<number>;
+
+/** The commands besides running the node, each loaded only when run. */
+const COMMANDS: Record<string, () => Promise<Run>> = {
+  token: async () => (await import("./token.js")).runTokenCommand,
+  jwt: async () => (await import("./token.js")).runTokenCommand,
+  "network-config": async () => (await import("./networkConfig.js")).runNetworkConfigCommand,
+  init: async () => (await import("./init.js")).runInitCommand,
+  keygen: async () => (await import("./init.js")).runKeygenCommand,
+  inspect: async () => (await import("./inspect.js")).runInspectCommand,
+};
+
+/** The commands as the node's --help lists them. */
+const COMMAND_ROWS = [
+  { name: "token | jwt", help: "print a JWT for the protected routes" },
+  { name: "network-config", help: "print the network configuration followers join with" },
+  { name: "init", help: "create a network of your own from a network file" },
+  { name: "keygen", help: "write a fresh Ed25519 key file" },
+  { name: "inspect", help: "print a snapshot file's header and what it holds" },
+];
+
 async function main(): Promise<void> {
-  if (process.argv[2] === "token" || process.argv[2] === "jwt")
-    process.exit(await runTokenCommand(process.argv.slice(3)));
-  if (process.argv[2] === "network-config")
-    process.exit(await (await import("./networkConfig.js")).runNetworkConfigCommand(process.argv.slice(3)));
-  if (process.argv[2] === "init") process.exit(await (await import("./init.js")).runInitCommand(process.argv.slice(3)));
-  if (process.argv[2] === "keygen")
-    process.exit(await (await import("./init.js")).runKeygenCommand(process.argv.slice(3)));
-  if (process.argv[2] === "inspect")
-    process.exit(await (await import("./inspect.js")).runInspectCommand(process.argv.slice(3)));
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs(process.argv.slice(2));
-  } catch (e) {
-    if (isUsageError(e)) {
-      console.error(`error: ${e.message}`);
-      process.exit(2);
-    }
-    throw e;
-  }
-  if (parsed.help) {
-    console.log(helpText());
-    console.log("\n  token | jwt            print a JWT for the protected routes (see: token --help)");
-    console.log(
-      "  network-config         print the network configuration followers join with (see: network-config --help)",
-    );
-    console.log("  init                   create a network of your own from a network file (see: init --help)");
-    console.log("  keygen                 write a fresh Ed25519 key file (see: keygen --help)");
-    return;
-  }
-  const options = parsed.options;
+  const [first = "", ...rest] = process.argv.slice(2);
+  if (Object.hasOwn(COMMANDS, first)) process.exit(await (await COMMANDS[first]!())(rest));
+  const code = await runCommand({ ...nodeCommand, commands: COMMAND_ROWS }, process.argv.slice(2), (values) =>
+    startNode(nodeOptionsOf(values).options),
+  );
+  if (typeof code === "number") process.exit(code);
+}
+
+/** Opens the node and its servers; they run until a signal shuts them down. */
+async function startNode(options: NodeOptions): Promise<void> {
   // errors of the node's background work may come while it opens, before the server exists
   let app: ReturnType<typeof buildServer> | undefined;
   const node = await LedgerNode.open(options, (e) => {

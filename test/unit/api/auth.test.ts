@@ -11,8 +11,8 @@ import {
   RouteAccessPolicy,
 } from "../../../src/api/auth.js";
 import { defaultApiServerOptions } from "../../../src/api/server.js";
-import { isUsageError } from "../../../src/cli/flags.js";
 import { parseTokenArgs, readJwtSecret } from "../../../src/cli/token.js";
+import { isUsageError } from "../../../src/cli/usageError.js";
 import { assertError, CORE, type Harness, openHarness } from "./coreHarness.js";
 
 describe("route access patterns", () => {

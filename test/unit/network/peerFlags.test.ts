@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { isUsageError, parseArgs } from "../../../src/cli/flags.js";
+import { parseArgs } from "../../../src/cli/flags.js";
+import { isUsageError } from "../../../src/cli/usageError.js";
 
 const A = "/ip4/127.0.0.1/tcp/15600/p2p/12D3KooWFiwsTc4CLbk73vdbt71z88H17qnxMt3U8oU7Cr28kMsQ";
 const B = "/ip4/10.0.0.2/tcp/15601";

@@ -1,0 +1,113 @@
+import { parsePeerAddress } from "../network/peering.js";
+import { usageError } from "./usageError.js";
+
+/**
+ * The kinds of value a flag takes: how its text becomes the value, and how a refusal is worded
+ * (`<where> takes <what>, got "<text>"`, the same for every flag of every command).
+ */
+
+export interface ValueType<T> {
+  /** How help and messages name the value, e.g. `<n>`. */
+  placeholder: string;
+  /** The value of `text`; throws `refused(...)` for text it does not take. */
+  parse(text: string): T;
+  /** The flag may be given more than once, its values add up (`parse` returns a list). */
+  repeatable?: boolean;
+}
+
+/** A refusal of `text`; the parser puts where the text came from (`--flag`, a variable, a file) in front. */
+export function refused(what: string, text: string, why?: string) {
+  return usageError(`takes ${what}, got "${text}"${why ? ` (${why})` : ""}`);
+}
+
+export const text = (placeholder = "<value>"): ValueType<string> => ({ placeholder, parse: (t) => t });
+
+export const integer: ValueType<number> = {
+  placeholder: "<n>",
+  parse(t) {
+    if (!/^\d+$/.test(t)) throw refused("a non-negative integer", t);
+    return Number(t);
+  },
+};
+
+export const trueOrFalse: ValueType<boolean> = {
+  placeholder: "true|false",
+  parse(t) {
+    if (t !== "true" && t !== "false") throw refused("true or false", t);
+    return t === "true";
+  },
+};
+
+export function oneOf<const C extends string>(choices: readonly C[]): ValueType<C> {
+  return {
+    placeholder: `<${choices.join("|")}>`,
+    parse(t) {
+      if (!(choices as readonly string[]).includes(t)) throw refused(`one of ${choices.join(", ")}`, t);
+      return t as C;
+    },
+  };
+}
+
+/** A value the text must match, e.g. a time span. */
+export function matching(pattern: RegExp, what: string, placeholder: string): ValueType<string> {
+  return {
+    placeholder,
+    parse(t) {
+      if (!pattern.test(t.trim())) throw refused(what, t);
+      return t.trim();
+    },
+  };
+}
+
+/** The flag once per item (`--coordinator-key a --coordinator-key b`); the text is taken whole. */
+export const repeated = (placeholder: string): ValueType<string[]> => ({
+  placeholder,
+  repeatable: true,
+  parse: (t) => [t],
+});
+
+/** Comma-separated items, also repeatable (`--peer a --peer b` is `--peer a,b`); each item checked by `item`. */
+export function list(item: (t: string) => string = (t) => t): ValueType<string[]> {
+  return {
+    placeholder: "<a,b,...>",
+    repeatable: true,
+    parse: (t) =>
+      t
+        .split(",")
+        .map((x) => x.trim())
+        .filter((x) => x.length > 0)
+        .map(item),
+  };
+}
+
+/**
+ * An origin as a browser's `Origin` header carries it (lower case, no default port, no slash),
+ * since it is compared with that header as a string; a path or a missing scheme would never match.
+ */
+export function origin(t: string): string {
+  if (t === "*") return t;
+  let url: URL | undefined;
+  try {
+    url = new URL(t);
+  } catch {
+    url = undefined;
+  }
+  const bare = url && url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "";
+  if (!url || !bare || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw refused("origins (scheme://host[:port]) or *", t);
+  return url.origin;
+}
+
+/** A peer address libp2p can dial, found before anything starts. */
+export function peerAddress(t: string): string {
+  try {
+    parsePeerAddress(t);
+  } catch (e) {
+    throw refused(
+      "TCP multiaddrs (/ip4/<host>/tcp/<port>/p2p/<peer id>)",
+      t,
+      (e as Error).message.replace(`"${t}": `, ""),
+    );
+  }
+  return t;
+}
