@@ -68,7 +68,8 @@ export class LedgerNode {
   private constructor(
     readonly options: NodeOptions,
     db: OpenedDatabase,
-    private readonly components: NodeComponents,
+    /** Everything `components.ts` built (ARCHITECTURE.md, Components). */
+    readonly components: NodeComponents,
   ) {
     const c = components;
     this.store = db.store;

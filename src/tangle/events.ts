@@ -101,6 +101,11 @@ export class NodeEvents {
     };
   }
 
+  /** How many listeners `name` has (the architecture test counts them against ARCHITECTURE.md). */
+  listenerCount(name: NodeEventName): number {
+    return this.listeners[name]?.length ?? 0;
+  }
+
   /** Whether anyone listens to `name` (emitters skip building events nobody reads). */
   wants(name: NodeEventName): boolean {
     return (this.listeners[name]?.length ?? 0) > 0;
