@@ -1,7 +1,7 @@
 import { type ComponentChildren, createContext } from "preact";
 import { useContext, useEffect, useRef } from "preact/hooks";
 import { api, type NodeInfo } from "./api";
-import { Topics } from "./events";
+import { Topic } from "./events";
 import { type Loaded, useEvent, useLoad } from "./hooks";
 
 /**
@@ -28,8 +28,8 @@ export function NodeInfoProvider({ children }: { children: ComponentChildren }) 
       info.reload();
     }, wait);
   };
-  useEvent(Topics.milestoneConfirmed, refresh);
-  useEvent(Topics.milestoneLatest, refresh);
+  useEvent(Topic.MilestoneInfoConfirmed, refresh);
+  useEvent(Topic.MilestoneInfoLatest, refresh);
   useEffect(() => () => clearTimeout(pending.current), []);
   return <NodeInfoContext.Provider value={info}>{children}</NodeInfoContext.Provider>;
 }

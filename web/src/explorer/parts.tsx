@@ -5,6 +5,7 @@ import { useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 import { href } from "../paths";
 import { type AddressJson, AddressKind, addressKindName, addressToBech32, printableText } from "./ids";
+import { type EntityKind, explorerHref } from "./links";
 import { SearchForm } from "./search";
 
 /**
@@ -12,22 +13,6 @@ import { SearchForm } from "./search";
  * URL, `/dashboard/explorer/<kind>/<id>`), IDs, addresses and amounts written the same way
  * everywhere, bytes as text when printable, lists of facts, and cursor paging.
  */
-
-/** The explorer's page kinds, as they appear in its URLs. */
-export type EntityKind =
-  | "block"
-  | "transaction"
-  | "output"
-  | "milestone"
-  | "address"
-  | "alias"
-  | "nft"
-  | "foundry"
-  | "tag";
-
-/** The URL of an explorer page. */
-export const explorerHref = (kind: EntityKind, id: string | number): string =>
-  href(`/explorer/${kind}/${encodeURIComponent(String(id))}`);
 
 /**
  * A link to an explorer page; its text is the ID shortened (the whole ID in `title`), or

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, type NodeInfo, type NodeStatus } from "../api";
 import { Chart } from "../chart";
 import { Card, ErrorNote, Loading, Stats } from "../components";
-import { type MilestoneInfoEvent, Topics } from "../events";
+import { type MilestoneInfoEvent, Topic } from "../events";
 import { formatAgo, formatBytes, formatDuration, formatNumber, formatPercent, shortHex } from "../format";
 import { useJsonEvent, useLoad, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
@@ -123,7 +123,7 @@ function ConnectionsCard({ figures: c }: { figures: NodeStatus["connections"] })
 function MilestoneFeed() {
   const [feed, setFeed] = useState<MilestoneInfoEvent[]>([]);
   const [, setNow] = useState(0);
-  useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
+  useJsonEvent<MilestoneInfoEvent>(Topic.MilestoneInfoConfirmed, (m) => {
     if (!Number.isInteger(m.index)) return;
     setFeed((f) => (f.some((x) => x.index === m.index) ? f : [m, ...f].slice(0, MAX_FEED)));
   });

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, messageOf, type Peer } from "../api";
+import { api, type GossipMetrics, messageOf, type Peer } from "../api";
 import { JWT_SHAPE, useToken } from "../auth";
 import { Card, ErrorNote, Loading } from "../components";
 import { formatNumber, shortHex } from "../format";
@@ -165,8 +165,7 @@ function PeerTable({
         <tbody>
           {peers.map((p) => {
             const g = p.gossip;
-            const m = g?.metrics ?? {};
-            const n = (k: string) => formatNumber(m[k] ?? 0);
+            const n = (k: keyof GossipMetrics) => formatNumber(g?.metrics[k] ?? 0);
             const name = p.alias ?? shortHex(p.id, 8);
             return (
               <tr key={p.id} data-peer-id={p.id}>

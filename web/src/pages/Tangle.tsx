@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { Card, Stats } from "../components";
-import { events, type MilestoneInfoEvent, Topics } from "../events";
+import { blockMetadataTopic, events, type MilestoneInfoEvent, Topic } from "../events";
 import { formatNumber, shortHex } from "../format";
 import { useEvent, useJsonEvent, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
@@ -244,7 +244,7 @@ export function Tangle() {
     };
   }, [sampling]);
 
-  useEvent(followBlocks ? Topics.blocks : undefined, (bytes) => {
+  useEvent(followBlocks ? Topic.Blocks : undefined, (bytes) => {
     const b = burst.current;
     // what arrives after a burst's end, before the node has the unsubscription, is dropped unread
     if (sampling && b === undefined) return;
@@ -275,7 +275,7 @@ export function Tangle() {
       }
     }
   });
-  useJsonEvent<ReferencedMetadata>(sampling ? undefined : Topics.blockMetadataReferenced, (meta) => {
+  useJsonEvent<ReferencedMetadata>(sampling ? undefined : Topic.BlockMetadataReferenced, (meta) => {
     if (model.referenced(meta, Date.now())) schedule();
   });
 
@@ -312,7 +312,7 @@ export function Tangle() {
     // the given-up set holds window blocks only
     for (const id of givenUp.current) if (!model.get(id)) givenUp.current.delete(id);
     for (const id of model.worthAsking(WATCHED - w.size, (id) => w.has(id) || givenUp.current.has(id))) {
-      const off = events.subscribeJson<ReferencedMetadata>(Topics.blockMetadata(id), (meta) => {
+      const off = events.subscribeJson<ReferencedMetadata>(blockMetadataTopic(id), (meta) => {
         // the answer at subscription may be of a block not referenced yet: it is waited for
         if (typeof meta.referencedByMilestoneIndex !== "number") return;
         model.referenced(meta, Date.now());
@@ -338,7 +338,7 @@ export function Tangle() {
     },
     [],
   );
-  useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
+  useJsonEvent<MilestoneInfoEvent>(Topic.MilestoneInfoConfirmed, (m) => {
     if (!Number.isInteger(m.index)) return;
     setConfirmed(m.index);
   });

@@ -194,12 +194,6 @@ function Foundries({ bech32 }: { bech32: string }) {
   );
 }
 
-interface Update {
-  milestoneIndex: number;
-  outputId: string;
-  isSpent: boolean;
-}
-
 function Updates({ bech32 }: { bech32: string }) {
   const pages = useCursorPages();
   // the rows carry the page they are of: the last page stays shown while the next one loads
@@ -214,7 +208,7 @@ function Updates({ bech32 }: { bech32: string }) {
     }),
     [bech32, pages.cursor],
   );
-  const items = (updates.data?.items ?? []) as unknown as Update[];
+  const items = updates.data?.items ?? [];
   return (
     <Card title="Ledger updates, newest first" id="address-updates">
       {updates.error && <ErrorNote message={updates.error} retry={updates.reload} />}
