@@ -178,6 +178,9 @@ export interface BlockJson {
 /** `GET /api/core/v2/blocks/{blockId}/metadata`. */
 export type BlockMetadata = BlockMetadataJson;
 
+/** `GET /api/core/v2/milestones/by-index/{index}/utxo-changes`. */
+export type UtxoChanges = UtxoChangesJson;
+
 /** `GET /api/core/v2/outputs/{outputId}/metadata`. */
 export type OutputMetadata = OutputMetadataJson;
 
@@ -279,7 +282,7 @@ export const api = {
   milestoneByIndex: (index: number, o?: CallOptions) =>
     getJson<MilestonePayload>(`${CORE}/milestones/by-index/${index}`, o),
   utxoChangesByIndex: (index: number, o?: CallOptions) =>
-    getJson<UtxoChangesJson>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
+    getJson<UtxoChanges>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
 
   /** An inx-indexer listing: `kind` "" (every output), "basic", "alias", "foundry" or "nft". */
   indexerOutputs: (
