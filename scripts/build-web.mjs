@@ -2,7 +2,7 @@
 // Builds the dashboard (web/) into dist/web with Vite, but only when its inputs changed since
 // the last build: `npm run build` runs before every test run and must not pay a Vite build each
 // time. The inputs' fingerprint (path, size and mtime of every file under web/, of the parts of
-// src/ the explorer bundles, plus package-lock.json) is kept in dist/web/.build-stamp. `--force`
+// src/ the app bundles, plus package-lock.json) is kept in dist/web/.build-stamp. `--force`
 // builds anyway.
 //
 // Several builds may start at once (tests run in parallel checkouts of one tree), so a build
@@ -17,8 +17,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "web");
 const stampFile = join(out, ".build-stamp");
 const lock = join(root, "dist", ".web-build.lock");
-// the explorer bundles the codec and its hashing, bech32 and the conflict reason codes
-const INPUTS = ["web", "src/codec", "src/crypto", "src/util", "src/ledger/conflictReason.ts", "package-lock.json"];
+// the explorer bundles the codec and its hashing, bech32 and the conflict reason codes; every page
+// the API's media type and event topic names (src/api/json); test/unit/architecture.test.ts
+// checks that nothing else of src/ is bundled
+const INPUTS = [
+  "web",
+  "src/codec",
+  "src/crypto",
+  "src/util",
+  "src/ledger/conflictReason.ts",
+  "src/api/json",
+  "package-lock.json",
+];
 /** A lock older than this is taken to be left by a build that died. */
 const STALE_LOCK_MS = 5 * 60_000;
 

@@ -1,12 +1,22 @@
-import type { ConnectionFiguresJson } from "../../src/api/connectionFigures";
 import type {
   BlockMetadataJson,
   InfoJson,
   OutputJsonResponse,
   OutputMetadataJson,
-  TipsJson,
   UtxoChangesJson,
 } from "../../src/api/json/core";
+import type { DashboardNodeJson } from "../../src/api/json/dashboard";
+import type {
+  AddressUpdates,
+  BalanceAnswer,
+  ChildrenPage,
+  MilestoneBlocksPage,
+  MilestonesPage,
+} from "../../src/api/json/explorer";
+import type { FaucetEnqueued, FaucetInfo as FaucetInfoJson } from "../../src/api/json/faucet";
+import type { IndexerListingJson, IndexerLookupJson } from "../../src/api/json/indexer";
+import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
+import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
 
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
@@ -67,9 +77,6 @@ export interface CallOptions {
 
 /** Longest a call may take before it is given up, in ms. */
 const CALL_TIMEOUT_MS = 15_000;
-
-/** The media type of the node's binary answers: a block's or an output's bytes (TIP-25). */
-export const MIME_SERIALIZER = "application/vnd.iota.serializer-v1";
 
 /** One call: the answer when its status is 2xx, else the failure as an `ApiError` in words. */
 async function send(
@@ -145,8 +152,9 @@ export function query(params: Record<string, string | number | boolean | undefin
 }
 
 // ---- the answers' shapes (TIP-25, inx-indexer, Chronicle), as far as the pages read them ----
-// The core API's answers the node declares in src/api/json/core.ts are its types, imported as
-// types only (nothing of them reaches the bundle); the others are declared here.
+// The answers the node declares in src/api/json/ are its types, imported as types only (nothing
+// of them reaches the bundle); what the node leaves open (the TIP JSON of blocks, outputs and
+// milestones, which its codec writes) is declared here as far as the pages read it.
 
 /**
  * `GET /api/core/v2/info`, with the protocol parameters the pages read typed: the node sends them
@@ -157,13 +165,7 @@ export type NodeInfo = Omit<InfoJson, "protocol"> & {
 };
 
 /** `GET /api/dashboard/v1/node`: what the info route does not say about the process. */
-export interface NodeStatus {
-  uptimeSeconds: number;
-  memory: { rss: number; heapUsed: number; heapTotal: number };
-  databaseSize: number;
-  /** Open connections by kind, the budget's limit, and the event API's budgets. */
-  connections: ConnectionFiguresJson;
-}
+export type NodeStatus = DashboardNodeJson;
 
 /** A block in TIP-24 JSON (payload left open). */
 export interface BlockJson {
@@ -175,6 +177,9 @@ export interface BlockJson {
 
 /** `GET /api/core/v2/blocks/{blockId}/metadata`. */
 export type BlockMetadata = BlockMetadataJson;
+
+/** `GET /api/core/v2/milestones/by-index/{index}/utxo-changes`. */
+export type UtxoChanges = UtxoChangesJson;
 
 /** `GET /api/core/v2/outputs/{outputId}/metadata`. */
 export type OutputMetadata = OutputMetadataJson;
@@ -232,62 +237,17 @@ export interface OutputFull {
   };
 }
 
-/** An indexer listing (inx-indexer): output IDs, paged by cursor. */
-export interface IndexerPage {
-  ledgerIndex: number;
-  pageSize: number;
-  items: string[];
-  cursor?: string;
-}
-
-/** `GET /api/explorer/v2/milestones` (Chronicle). */
-export interface ExplorerMilestones {
-  items: { milestoneId: string; index: number }[];
-  cursor?: string | null;
-}
-
-/** `GET /api/explorer/v2/balance/{address}` (Chronicle). */
-export interface ExplorerBalance {
-  totalBalance: string;
-  availableBalance: string;
-  ledgerIndex: number;
-}
-
 /** A peer as `GET /api/core/v2/peers` lists it (iota.js `IPeer` plus score and ban). */
-export interface Peer {
-  id: string;
-  multiAddresses: string[];
-  alias?: string;
-  relation: "known" | "unknown";
-  connected: boolean;
-  score: number;
-  banned: boolean;
-  gossip?: {
-    heartbeat: {
-      solidMilestoneIndex: number;
-      prunedMilestoneIndex: number;
-      latestMilestoneIndex: number;
-      connectedPeers: number;
-      syncedPeers: number;
-    };
-    metrics: Record<string, number>;
-  };
-}
+export type Peer = PeerJson;
+export type { GossipMetrics };
 
-/** `GET /api/faucet/v1/info` (inx-faucet). */
-export interface FaucetInfo {
-  isHealthy: boolean;
-  address: string;
-  balance: number;
-  tokenName: string;
-  bech32Hrp: string;
-}
+/** A page of an inx-indexer listing: output IDs, paged by cursor. */
+export type IndexerPage = IndexerListingJson;
 
-/** `POST /api/faucet/v1/enqueue` (inx-faucet). */
-export interface FaucetEnqueued {
-  address: string;
-  waitingRequests: number;
-}
+/** `GET /api/faucet/v1/info` (inx-faucet): the node writes its bigint balance as a JSON integer. */
+export type FaucetInfo = Omit<FaucetInfoJson, "balance"> & { balance: number };
+
+export type { FaucetEnqueued };
 
 // ---- the routes ----
 
@@ -298,7 +258,6 @@ const EXPLORER = "/api/explorer/v2";
 export const api = {
   info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
   nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
-  tips: (o?: CallOptions) => getJson<TipsJson>(`${CORE}/tips`, o),
 
   block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),
   blockMetadata: (blockId: string, o?: CallOptions) =>
@@ -323,9 +282,7 @@ export const api = {
   milestoneByIndex: (index: number, o?: CallOptions) =>
     getJson<MilestonePayload>(`${CORE}/milestones/by-index/${index}`, o),
   utxoChangesByIndex: (index: number, o?: CallOptions) =>
-    getJson<UtxoChangesJson>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
-  utxoChangesById: (milestoneId: string, o?: CallOptions) =>
-    getJson<UtxoChangesJson>(`${CORE}/milestones/${seg(milestoneId)}/utxo-changes`, o),
+    getJson<UtxoChanges>(`${CORE}/milestones/by-index/${index}/utxo-changes`, o),
 
   /** An inx-indexer listing: `kind` "" (every output), "basic", "alias", "foundry" or "nft". */
   indexerOutputs: (
@@ -335,7 +292,7 @@ export const api = {
   ) => getJson<IndexerPage>(`${INDEXER}/outputs${kind ? `/${kind}` : ""}${query(params)}`, o),
   /** The output of an alias, NFT or foundry by its ID. */
   indexerChain: (kind: "alias" | "nft" | "foundry", id: string, o?: CallOptions) =>
-    getJson<IndexerPage>(`${INDEXER}/outputs/${kind}/${seg(id)}`, o),
+    getJson<IndexerLookupJson>(`${INDEXER}/outputs/${kind}/${seg(id)}`, o),
 
   explorerMilestones: (
     params: {
@@ -346,50 +303,20 @@ export const api = {
       cursor?: string;
     },
     o?: CallOptions,
-  ) => getJson<ExplorerMilestones>(`${EXPLORER}/milestones${query(params)}`, o),
-  explorerBalance: (bech32: string, o?: CallOptions) =>
-    getJson<ExplorerBalance>(`${EXPLORER}/balance/${seg(bech32)}`, o),
-  explorerMilestoneBlocks: (
-    milestoneId: string,
-    params: { pageSize?: number; cursor?: string } = {},
-    o?: CallOptions,
-  ) =>
-    getJson<{ blocks: { blockId: string; payloadType: number | null }[]; cursor: string | null }>(
-      `${EXPLORER}/milestones/${seg(milestoneId)}/blocks${query(params)}`,
-      o,
-    ),
+  ) => getJson<MilestonesPage>(`${EXPLORER}/milestones${query(params)}`, o),
+  explorerBalance: (bech32: string, o?: CallOptions) => getJson<BalanceAnswer>(`${EXPLORER}/balance/${seg(bech32)}`, o),
   explorerMilestoneBlocksByIndex: (
     index: number,
     params: { pageSize?: number; cursor?: string } = {},
     o?: CallOptions,
-  ) =>
-    getJson<{ blocks: { blockId: string; payloadType: number | null }[]; cursor: string | null }>(
-      `${EXPLORER}/milestones/by-index/${index}/blocks${query(params)}`,
-      o,
-    ),
+  ) => getJson<MilestoneBlocksPage>(`${EXPLORER}/milestones/by-index/${index}/blocks${query(params)}`, o),
   explorerBlockChildren: (blockId: string, params: { pageSize?: number; cursor?: string } = {}, o?: CallOptions) =>
-    getJson<{ blockId: string; maxResults: number; count: number; children: string[]; cursor: string | null }>(
-      `${EXPLORER}/blocks/${seg(blockId)}/children${query(params)}`,
-      o,
-    ),
+    getJson<ChildrenPage>(`${EXPLORER}/blocks/${seg(blockId)}/children${query(params)}`, o),
   explorerUpdatesByAddress: (
     bech32: string,
     params: { pageSize?: number; sort?: "newest" | "oldest"; cursor?: string; startMilestoneIndex?: number } = {},
     o?: CallOptions,
-  ) =>
-    getJson<{ address: string; items: Record<string, unknown>[]; cursor?: string | null }>(
-      `${EXPLORER}/ledger/updates/by-address/${seg(bech32)}${query(params)}`,
-      o,
-    ),
-  explorerUpdatesByMilestone: (
-    milestoneId: string,
-    params: { pageSize?: number; cursor?: string } = {},
-    o?: CallOptions,
-  ) =>
-    getJson<{ milestoneIndex: number; items: Record<string, unknown>[]; cursor?: string | null }>(
-      `${EXPLORER}/ledger/updates/by-milestone/${seg(milestoneId)}${query(params)}`,
-      o,
-    ),
+  ) => getJson<AddressUpdates>(`${EXPLORER}/ledger/updates/by-address/${seg(bech32)}${query(params)}`, o),
 
   peers: (token: string, o?: CallOptions) => getJson<Peer[]>(`${CORE}/peers`, { ...o, token }),
   addPeer: (token: string, multiAddress: string, alias?: string) =>

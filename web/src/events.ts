@@ -1,4 +1,5 @@
 import type { MqttClient } from "mqtt";
+import type { MilestoneInfoJson } from "../../src/api/json/core";
 
 /**
  * The node's event API (README, Event API: TIP-28 topics as inx-mqtt publishes them, MQTT 3.1.1
@@ -10,27 +11,11 @@ import type { MqttClient } from "mqtt";
  * so a page that shows no live data does not wait for it.
  */
 
-/** The topics the pages use (src/api/mqtt/topics.ts names the node's side). */
-export const Topics = {
-  milestoneLatest: "milestone-info/latest",
-  milestoneConfirmed: "milestone-info/confirmed",
-  milestones: "milestones",
-  blocks: "blocks",
-  blocksTransaction: "blocks/transaction",
-  blocksTaggedData: "blocks/tagged-data",
-  blockMetadataReferenced: "block-metadata/referenced",
-  blockMetadata: (blockId: string) => `block-metadata/${blockId}`,
-  output: (outputId: string) => `outputs/${outputId}`,
-  includedBlock: (transactionId: string) => `transactions/${transactionId}/included-block`,
-  addressOutputs: (bech32: string, spent = false) => `outputs/unlock/address/${bech32}${spent ? "/spent" : ""}`,
-} as const;
+/** The topics' names, the node's own (src/api/json/topics.ts). */
+export { blockMetadataTopic, Topic } from "../../src/api/json/topics";
 
-/** `milestone-info/*` payloads. */
-export interface MilestoneInfoEvent {
-  index: number;
-  timestamp: number;
-  milestoneId: string;
-}
+/** `milestone-info/*` payloads: the info route's milestone, always with its timestamp and ID. */
+export type MilestoneInfoEvent = Required<MilestoneInfoJson>;
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "offline";
 

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, messageOf } from "./api";
-import { events, type Handler } from "./events";
+import { events, type Handler, type MilestoneInfoEvent, Topic } from "./events";
 
 /** The state of an asynchronous load: its value, its failure in words, whether it runs. */
-export interface Loaded<T> {
+export interface FetchState<T> {
   data: T | undefined;
   error: string | undefined;
   /** The HTTP status of the failure (0: the node was not reached), when it was an answer. */
@@ -18,7 +18,11 @@ export interface Loaded<T> {
  * while a reload runs, and a failure is kept in words next to it. A load still running when the
  * component leaves (or deps change) is aborted.
  */
-export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[], everyMs?: number): Loaded<T> {
+export function useFetched<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: unknown[],
+  everyMs?: number,
+): FetchState<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [errorStatus, setErrorStatus] = useState<number | undefined>(undefined);
@@ -89,4 +93,47 @@ export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · ledger-node`;
   }, [title]);
+}
+
+/** Calls `handler` with each confirmed milestone the event API announces (the current one at once). */
+export function useConfirmedMilestone(handler: (milestone: MilestoneInfoEvent) => void): void {
+  useJsonEvent<MilestoneInfoEvent>(Topic.MilestoneInfoConfirmed, (m) => {
+    if (Number.isInteger(m.index)) handler(m);
+  });
+}
+
+/** Renders the component again every `ms`: texts such as "n s ago" and rates move on while nothing arrives. */
+export function useTick(ms = 1000): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((t) => t + 1), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}
+
+/** An action a form or a button starts (a POST, a DELETE): whether it runs, and its failure in words. */
+export interface Action {
+  busy: boolean;
+  error: string | undefined;
+  /** Says why the action is not started (the input is not what it needs). */
+  refuse: (message: string) => void;
+  /** Runs `action`, unless one runs already; its failure is said after `failed` ("The peer was not added: …"). */
+  run: (action: () => Promise<void>) => Promise<void>;
+}
+
+export function useAction(failed: string): Action {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(`${failed}: ${messageOf(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, refuse: setError, run };
 }

@@ -1,8 +1,8 @@
 import { type ComponentChildren, createContext } from "preact";
 import { useContext, useEffect, useRef } from "preact/hooks";
 import { api, type NodeInfo } from "./api";
-import { Topics } from "./events";
-import { type Loaded, useEvent, useLoad } from "./hooks";
+import { Topic } from "./events";
+import { type FetchState, useEvent, useFetched } from "./hooks";
 
 /**
  * `GET /api/core/v2/info`, shared by the shell (network name, synced state) and the pages:
@@ -13,10 +13,10 @@ import { type Loaded, useEvent, useLoad } from "./hooks";
 const INFO_REFRESH_MS = 10_000;
 const INFO_MIN_GAP_MS = 500;
 
-const NodeInfoContext = createContext<Loaded<NodeInfo> | undefined>(undefined);
+const NodeInfoContext = createContext<FetchState<NodeInfo> | undefined>(undefined);
 
 export function NodeInfoProvider({ children }: { children: ComponentChildren }) {
-  const info = useLoad((signal) => api.info({ signal }), [], INFO_REFRESH_MS);
+  const info = useFetched((signal) => api.info({ signal }), [], INFO_REFRESH_MS);
   const last = useRef(0);
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const refresh = () => {
@@ -28,14 +28,14 @@ export function NodeInfoProvider({ children }: { children: ComponentChildren }) 
       info.reload();
     }, wait);
   };
-  useEvent(Topics.milestoneConfirmed, refresh);
-  useEvent(Topics.milestoneLatest, refresh);
+  useEvent(Topic.MilestoneInfoConfirmed, refresh);
+  useEvent(Topic.MilestoneInfoLatest, refresh);
   useEffect(() => () => clearTimeout(pending.current), []);
   return <NodeInfoContext.Provider value={info}>{children}</NodeInfoContext.Provider>;
 }
 
 /** The shared node info (inside `NodeInfoProvider`). */
-export function useNodeInfo(): Loaded<NodeInfo> {
+export function useNodeInfo(): FetchState<NodeInfo> {
   const info = useContext(NodeInfoContext);
   if (!info) throw new Error("useNodeInfo outside NodeInfoProvider");
   return info;

@@ -1,11 +1,9 @@
-import type { ComponentType } from "preact";
 import { EXPLORER_ROUTES } from "./pages/Explorer";
 import { Faucet } from "./pages/Faucet";
 import { Home } from "./pages/Home";
 import { Peers } from "./pages/Peers";
 import { Tangle } from "./pages/Tangle";
-
-export { BASE, href } from "./paths";
+import type { AppRoute } from "./paths";
 
 /**
  * The dashboard's pages by URL. Every URL is real: the node answers `index.html` for any
@@ -13,13 +11,6 @@ export { BASE, href } from "./paths";
  * shared. One page per file under `pages/`; a page receives its path parameters as props
  * (preact-iso: `/explorer/block/:blockId` gives `blockId`).
  */
-
-export interface AppRoute {
-  /** A preact-iso pattern under BASE ("/explorer/block/:blockId"). */
-  path: string;
-  // biome-ignore lint/suspicious/noExplicitAny: each page takes its own route parameters
-  component: ComponentType<any>;
-}
 
 export const ROUTES: AppRoute[] = [
   { path: "/", component: Home },

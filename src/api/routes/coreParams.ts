@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fromHex } from "../../codec/hex.js";
 import { badRequest } from "../errors.js";
+import { MIME_SERIALIZER, MIME_SERIALIZER_ALIAS } from "../json/mediaTypes.js";
 
 /**
  * What the core routes share: the base path, the binary media types, reading the path
@@ -10,10 +11,7 @@ import { badRequest } from "../errors.js";
 
 export const CORE_V2 = "/api/core/v2";
 
-/** The binary form of blocks and milestones (raw TIP wire bytes); iota.js sends and asks for this one. */
-export const MIME_SERIALIZER = "application/vnd.iota.serializer-v1";
-/** The interface document's name for the same thing, accepted as an alias. */
-export const MIME_SERIALIZER_ALIAS = "application/vnd.node.serializer-v1";
+export { MIME_SERIALIZER, MIME_SERIALIZER_ALIAS };
 export const BINARY_MEDIA_TYPES = [MIME_SERIALIZER, MIME_SERIALIZER_ALIAS] as const;
 
 /** Reads a path parameter the schema has checked (fromHex still guards a route without one). */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import type { ApiNode } from "../apiNode.js";
 import type { ConnectionBudget } from "../connectionBudget.js";
-import { type ConnectionFiguresJson, connectionFigures } from "../connectionFigures.js";
+import { connectionFigures } from "../connectionFigures.js";
+import type { ConnectionFiguresJson, DashboardNodeJson } from "../json/dashboard.js";
 import { CachedDirectorySize } from "../metrics/databaseMetrics.js";
 import { eventApiOf } from "../mqtt/eventApi.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -17,14 +18,6 @@ import { closedObject, integer, Tag } from "../schemas/common.js";
  */
 
 export const DASHBOARD_V1 = "/api/dashboard/v1";
-
-/** The answer. Sizes in bytes. */
-export interface DashboardNodeJson {
-  uptimeSeconds: number;
-  memory: { rss: number; heapUsed: number; heapTotal: number };
-  databaseSize: number;
-  connections: ConnectionFiguresJson;
-}
 
 const OPEN_BY_KIND = closedObject<ConnectionFiguresJson["open"]>(
   {

@@ -4,6 +4,7 @@ import type { Repositories } from "../../storage/index.js";
 import type { Tangle } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
+import type { MilestonesPage } from "../json/explorer.js";
 import { getRoute, type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -45,11 +46,6 @@ export interface MilestonesQuery {
   pageSize: number;
   /** Index of the first milestone of the page (inclusive). */
   cursor?: number;
-}
-
-export interface MilestonesPage {
-  items: { milestoneId: string; index: number }[];
-  cursor: string | null;
 }
 
 /** Reads and checks the query; unknown or repeated parameters are bad input. */

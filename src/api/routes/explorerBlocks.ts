@@ -3,6 +3,7 @@ import { fromHex, toHex } from "../../codec/hex.js";
 import { blockChildren, milestoneBlocks } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest, notFound } from "../errors.js";
+import type { ChildrenPage, MilestoneBlocksPage } from "../json/explorer.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -26,19 +27,6 @@ import { paging, queryParams } from "./queryParams.js";
  * (inclusive), whose page size wins over `pageSize`; `cursor` is null on the last page.
  * Unknown query parameters are refused, as on every explorer route.
  */
-
-interface MilestoneBlocksPage {
-  blocks: { blockId: string; payloadType: number | null }[];
-  cursor: string | null;
-}
-
-interface ChildrenPage {
-  blockId: string;
-  maxResults: number;
-  count: number;
-  children: string[];
-  cursor: string | null;
-}
 
 const pageSizeSchema = () =>
   decimalString(

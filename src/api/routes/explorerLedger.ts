@@ -16,6 +16,7 @@ import {
 import type { KvStore } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
+import type { AddressUpdates, BalanceAnswer, Distribution, MilestoneUpdates, Richest } from "../json/explorer.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -55,30 +56,6 @@ import { paging, parsePageSize, parseU32, queryParams } from "./queryParams.js";
 
 export const DEFAULT_RICHEST_TOP = 200;
 export const MAX_RICHEST_TOP = RANKED_ADDRESSES;
-
-interface BalanceAnswer {
-  totalBalance: string;
-  availableBalance: string;
-  ledgerIndex: number;
-}
-interface MilestoneUpdates {
-  milestoneIndex: number;
-  items: { address: string; outputId: string; isSpent: boolean }[];
-  cursor: string | null;
-}
-interface AddressUpdates {
-  address: string;
-  items: { milestoneIndex: number; outputId: string; isSpent: boolean }[];
-  cursor: string | null;
-}
-interface Richest {
-  top: { address: string; balance: string }[];
-  ledgerIndex: number;
-}
-interface Distribution {
-  distribution: { addressCount: number; totalBalance: string; range: { start: number; end: number } }[];
-  ledgerIndex: number;
-}
 
 const bech32Param = (): Schema => ({
   type: "string",

@@ -3,6 +3,7 @@ import { type Faucet, FaucetErrorCode } from "../../faucet/index.js";
 import { LedgerNodeError } from "../../util/ledgerNodeError.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
+import type { FaucetEnqueued, FaucetInfo } from "../json/faucet.js";
 import { type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { closedObject, integer, responses, string, Tag } from "../schemas/common.js";
 import { BASE_TOKEN, nodeHealth } from "./core.js";
@@ -27,21 +28,6 @@ import { BASE_TOKEN, nodeHealth } from "./core.js";
  */
 
 export const FAUCET_V1 = "/api/faucet/v1";
-
-/** `GET /info`'s answer (inx-faucet's `InfoResponse`); the balance stays a bigint until written. */
-export interface FaucetInfo {
-  isHealthy: boolean;
-  address: string;
-  balance: bigint;
-  tokenName: string;
-  bech32Hrp: string;
-}
-
-/** `POST /enqueue`'s answer (inx-faucet's `EnqueueResponse`). */
-export interface FaucetEnqueued {
-  address: string;
-  waitingRequests: number;
-}
 
 /** A bech32 address is at most 90 characters (BIP-173); more is not read. */
 const MAX_ADDRESS_LENGTH = 90;

@@ -3,6 +3,7 @@ import { fromHex, toHex } from "../../codec/hex.js";
 import { POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
+import type { IndexerListingJson, IndexerLookupJson } from "../json/indexer.js";
 import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -94,7 +95,7 @@ function boolParam(description: string): Schema {
 const ledgerIndexSchema = () => integer("the confirmed milestone the items were read at");
 
 function listingSchema(what: string): Schema {
-  return closedObject(
+  return closedObject<IndexerListingJson>(
     {
       ledgerIndex: ledgerIndexSchema(),
       pageSize: integer("the page size used", 1, MAX_INDEXER_PAGE_SIZE),
@@ -107,7 +108,7 @@ function listingSchema(what: string): Schema {
 }
 
 function lookupSchema(what: string): Schema {
-  return closedObject(
+  return closedObject<IndexerLookupJson>(
     {
       ledgerIndex: ledgerIndexSchema(),
       items: arrayOf(outputIdSchema(), `the ID of the ${what}'s current unspent output`),
@@ -163,7 +164,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
 
   const none = new Set<string>();
   for (const lookup of LOOKUPS) {
-    registerRoute(app, lookupRoute(lookup), async (request) => {
+    registerRoute(app, lookupRoute(lookup), async (request): Promise<IndexerLookupJson> => {
       queryParams(request.query, none);
       const raw = (request.params as Record<string, unknown>)[lookup.param];
       const chainId = fromHex(raw, lookup.param, lookup.length);
@@ -178,7 +179,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
     registerRoute(
       app,
       listingRoute(listing),
-      async (request) => {
+      async (request): Promise<IndexerListingJson> => {
         const params = queryParams(request.query, listing.params);
         const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
         const ix = await indexer();

@@ -9,8 +9,8 @@ import type { ApiNode } from "../../../src/api/apiNode.js";
 import { defaultApiAuthOptions, registerAuth } from "../../../src/api/auth.js";
 import { registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
+import type { DashboardNodeJson } from "../../../src/api/json/dashboard.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
-import type { DashboardNodeJson } from "../../../src/api/routes/dashboard.js";
 import { type Harness, openHarness } from "./coreHarness.js";
 
 /**

@@ -1,7 +1,7 @@
+import { AddressType, OutputType } from "../../../src/codec/types";
 import { api, type OutputWithMetadata } from "../api";
 import { loadCodec } from "./codecLoader";
-import { AddressKind, foundryIdOf, isZeroId, outputIdOf, splitOutputId } from "./ids";
-import { OutputKind } from "./outputs";
+import { foundryIdOf, isZeroId, outputIdOf, splitOutputId } from "./ids";
 import { mapLimit } from "./parts";
 
 /**
@@ -24,9 +24,9 @@ export interface ChainStep extends OutputWithMetadata {
 const INPUT_READS = 6;
 
 const OUTPUT_TYPE: Record<ChainKind, number> = {
-  alias: OutputKind.Alias,
-  nft: OutputKind.Nft,
-  foundry: OutputKind.Foundry,
+  alias: OutputType.Alias,
+  nft: OutputType.Nft,
+  foundry: OutputType.Foundry,
 };
 
 /** Whether output `outputId` (of `kind`'s output type) belongs to chain `chainId`. */
@@ -38,7 +38,7 @@ async function ofChain(kind: ChainKind, chainId: string, step: ChainStep): Promi
       (c) => c.type === 6,
     )?.address;
     const scheme = o.tokenScheme as { type: number } | undefined;
-    if (alias?.type !== AddressKind.Alias || !alias.aliasId || !scheme) return false;
+    if (alias?.type !== AddressType.Alias || !alias.aliasId || !scheme) return false;
     return foundryIdOf(alias.aliasId, o.serialNumber as number, scheme.type) === chainId;
   }
   const field = (kind === "alias" ? o.aliasId : o.nftId) as string;

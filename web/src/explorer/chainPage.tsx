@@ -1,13 +1,14 @@
 import { useEffect, useState } from "preact/hooks";
+import { AddressType } from "../../../src/codec/types";
 import { ApiError, api, messageOf } from "../api";
-import { Card, ErrorNote, Loading } from "../components";
+import { Card, ErrorNote, Facts, Fetched, Loading } from "../components";
 import { formatNumber } from "../format";
-import { useLoad } from "../hooks";
+import { useFetched } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 import { type ChainKind, type ChainStep, previousStep } from "./chainHistory";
-import { AddressKind, addressToBech32, FOUNDRY_ID_BYTES, hexBytes, ID_BYTES, isHex } from "./ids";
+import { addressToBech32, FOUNDRY_ID_BYTES, ID_BYTES } from "./ids";
 import { OutputFields, tokenAmount } from "./outputs";
-import { Amount, EntityLink, ExplorerPage, Facts, TableWrap } from "./parts";
+import { Amount, EntityLink, IdPage, TableWrap } from "./parts";
 
 /**
  * The page of an alias, NFT or foundry: its current output (inx-indexer's lookup,
@@ -118,7 +119,7 @@ function History({ kind, chainId, current }: { kind: ChainKind; chainId: string;
 
 function ChainView({ kind, chainId }: { kind: ChainKind; chainId: string }) {
   const hrp = useNodeInfo().data?.protocol.bech32Hrp;
-  const current = useLoad(
+  const current = useFetched(
     async (signal): Promise<ChainStep> => {
       const lookup = await api.indexerChain(kind, chainId, { signal });
       const outputId = lookup.items[0]!;
@@ -129,20 +130,32 @@ function ChainView({ kind, chainId }: { kind: ChainKind; chainId: string }) {
   const ownAddress =
     hrp && kind !== "foundry"
       ? addressToBech32(
-          kind === "alias" ? { type: AddressKind.Alias, aliasId: chainId } : { type: AddressKind.Nft, nftId: chainId },
+          kind === "alias" ? { type: AddressType.Alias, aliasId: chainId } : { type: AddressType.Nft, nftId: chainId },
           hrp,
         )
       : undefined;
-  if (current.errorStatus === 404) {
-    return (
-      <ErrorNote
-        message={`No unspent output holds ${WORDS[kind].what} with this ID: it was destroyed, it never existed, or its outputs are pruned.`}
-      />
-    );
-  }
-  if (current.error) return <ErrorNote message={current.error} retry={current.reload} />;
-  if (!current.data) return <Loading what={`the ${WORDS[kind].noun}`} />;
-  const step = current.data;
+  return (
+    <Fetched
+      state={current}
+      what={`the ${WORDS[kind].noun}`}
+      notFound={`No unspent output holds ${WORDS[kind].what} with this ID: it was destroyed, it never existed, or its outputs are pruned.`}
+    >
+      {(step) => <ChainNow kind={kind} chainId={chainId} step={step} ownAddress={ownAddress} />}
+    </Fetched>
+  );
+}
+
+function ChainNow({
+  kind,
+  chainId,
+  step,
+  ownAddress,
+}: {
+  kind: ChainKind;
+  chainId: string;
+  step: ChainStep;
+  ownAddress: string | undefined;
+}) {
   return (
     <>
       <Card title="Now" id="chain-now">
@@ -166,16 +179,9 @@ function ChainView({ kind, chainId }: { kind: ChainKind; chainId: string }) {
 
 /** `/dashboard/explorer/{alias|nft|foundry}/:id`. */
 export function ChainPage({ kind, id }: { kind: ChainKind; id: string }) {
-  const chainId = id.toLowerCase();
-  const { title, noun, bytes } = WORDS[kind];
-  const valid = isHex(chainId) && hexBytes(chainId) === bytes;
   return (
-    <ExplorerPage kind={title} id={valid ? chainId : undefined}>
-      {valid ? (
-        <ChainView key={`${kind}:${chainId}`} kind={kind} chainId={chainId} />
-      ) : (
-        <ErrorNote message={`"${id}" is no ${noun} ID: it is 0x and ${bytes * 2} hex digits (${bytes} bytes).`} />
-      )}
-    </ExplorerPage>
+    <IdPage kind={WORDS[kind].title} raw={id} bytes={WORDS[kind].bytes}>
+      {(chainId) => <ChainView key={`${kind}:${chainId}`} kind={kind} chainId={chainId} />}
+    </IdPage>
   );
 }

@@ -1,6 +1,6 @@
 import { decodeBlock } from "../../../src/codec/block";
 import { bytesEqual, fromHex, toHex } from "../../../src/codec/hex";
-import { aliasIdFromOutputId, computeTransactionId } from "../../../src/codec/ids";
+import { aliasIdFromOutputId, blockIdFromBytes, computeTransactionId } from "../../../src/codec/ids";
 import {
   GENESIS_TRANSACTION_COMMITMENT,
   merkleProofNodeFromJson,
@@ -19,11 +19,39 @@ import {
 import type { OutputFull } from "../api";
 
 /**
- * The explorer's use of the node's own codec, in the page: loaded on demand (`loadCodec`,
- * codecLoader.ts) by the pages that must hash or decode bytes, so the rest of the dashboard
- * never downloads it. BLAKE2b-256 is hash-wasm's WebAssembly (src/crypto/blake2b.ts), which
- * the dashboard's CSP allows with 'wasm-unsafe-eval' (docs/decisions.md, Dashboard).
+ * The app's one codec: the node's own (src/codec), in the page, loaded on demand (`loadCodec`,
+ * codecLoader.ts) by the pages that must hash or decode bytes (the explorer's, the live
+ * tangle), so the rest of the dashboard never downloads it. BLAKE2b-256 is hash-wasm's
+ * WebAssembly (src/crypto/blake2b.ts), synchronous once loaded, which the dashboard's CSP
+ * allows with 'wasm-unsafe-eval' (docs/decisions.md, Dashboard).
  */
+
+/** What the live tangle draws of a block (tangle/model.ts). */
+export interface BlockSummary {
+  /** The block ID, 0x-prefixed lower-case hex. */
+  id: string;
+  /** The parents' block IDs, as the block lists them. */
+  parents: string[];
+  /** The payload's type; null for a block without payload. */
+  payloadType: number | null;
+  /** A milestone's index (payload type 7). */
+  milestoneIndex?: number;
+}
+
+/**
+ * A block's ID (BLAKE2b-256 of its bytes, TIP-24) and what the live tangle draws of it, from the
+ * bytes the `blocks` topic sends; throws a CodecError naming the field when they are not a block.
+ */
+export function summarizeBlock(bytes: Uint8Array): BlockSummary {
+  const block = decodeBlock(bytes);
+  const id = toHex(blockIdFromBytes(bytes));
+  const parents = block.parents.map(toHex);
+  const payload = block.payload;
+  const payloadType = payload?.type ?? null;
+  return payload?.type === PayloadType.Milestone
+    ? { id, parents, payloadType, milestoneIndex: payload.index }
+    : { id, parents, payloadType };
+}
 
 /** The ID of the transaction a block carries (TIP-20: BLAKE2b-256 of the payload), or undefined without one. */
 export function transactionIdOfBlock(blockBytes: Uint8Array): string | undefined {

@@ -1,3 +1,5 @@
+import { fromHex, hexU32Le, toHex } from "../../../src/codec/hex";
+import { AddressType } from "../../../src/codec/types";
 import { bech32Decode, bech32Encode } from "../../../src/crypto/bech32";
 
 /**
@@ -17,9 +19,6 @@ export const FOUNDRY_ID_BYTES = 38;
 /** A tag feature or tagged data tag holds at most 64 bytes (TIP-18, TIP-23). */
 export const MAX_TAG_BYTES = 64;
 
-/** Address type bytes (TIP-18): Ed25519, alias, NFT. */
-export const AddressKind = { Ed25519: 0, Alias: 8, Nft: 16 } as const;
-
 /** An address in TIP-25 JSON. */
 export type AddressJson =
   | { type: 0; pubKeyHash: string }
@@ -35,26 +34,8 @@ export function isHex(s: string): boolean {
 /** The number of bytes a 0x-hex string holds. */
 export const hexBytes = (s: string): number => (s.length - 2) / 2;
 
-/** Bytes of 0x-hex (assumed valid: check with isHex first). */
-export function hexToBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hexBytes(hex));
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 + 2 * i, 4 + 2 * i), 16);
-  return out;
-}
-
-/** 0x-prefixed lower-case hex of bytes. */
-export function bytesToHex(bytes: Uint8Array): string {
-  let s = "0x";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return s;
-}
-
-/** A u16 or u32 as the hex of its little-endian bytes, without prefix. */
-function hexLe(value: number, bytes: number): string {
-  let s = "";
-  for (let i = 0; i < bytes; i++) s += ((value >>> (8 * i)) & 0xff).toString(16).padStart(2, "0");
-  return s;
-}
+/** The hex of the first `bytes` little-endian bytes of a u32, without prefix (the codec's hexU32Le, shortened). */
+const hexLe = (value: number, bytes: 1 | 2 | 4): string => hexU32Le(value).slice(0, 2 * bytes);
 
 /** Output ID of output `index` of transaction `transactionId` (TIP-20). */
 export const outputIdOf = (transactionId: string, index: number): string =>
@@ -77,17 +58,17 @@ export const foundryIdOf = (aliasId: string, serialNumber: number, tokenSchemeTy
 /** The bytes of an address as bech32 serializes it: type ‖ hash or ID (TIP-31). */
 function addressBytes(address: AddressJson): Uint8Array | undefined {
   const id =
-    address.type === AddressKind.Ed25519
+    address.type === AddressType.Ed25519
       ? address.pubKeyHash
-      : address.type === AddressKind.Alias
+      : address.type === AddressType.Alias
         ? address.aliasId
-        : address.type === AddressKind.Nft
+        : address.type === AddressType.Nft
           ? address.nftId
           : undefined;
   if (typeof id !== "string" || !isHex(id) || hexBytes(id) !== ID_BYTES) return undefined;
   const out = new Uint8Array(1 + ID_BYTES);
   out[0] = address.type;
-  out.set(hexToBytes(id), 1);
+  out.set(fromHex(id, "address"), 1);
   return out;
 }
 
@@ -113,24 +94,10 @@ export function decodeBech32Address(value: string): DecodedAddress | { error: st
     return { error: `not a valid bech32 address (${(e as Error).message})` };
   }
   const { hrp, data } = decoded;
-  if (data.length !== 1 + ID_BYTES || !Object.values(AddressKind).includes(data[0] as 0 | 8 | 16)) {
+  if (data.length !== 1 + ID_BYTES || !Object.values(AddressType).includes(data[0] as 0 | 8 | 16)) {
     return { error: "not an address: bech32 of something other than an Ed25519, alias or NFT address" };
   }
-  return { hrp, type: data[0]!, id: bytesToHex(data.subarray(1)) };
-}
-
-/** The words for an address kind. */
-export function addressKindName(type: number): string {
-  switch (type) {
-    case AddressKind.Ed25519:
-      return "Ed25519 address";
-    case AddressKind.Alias:
-      return "alias address";
-    case AddressKind.Nft:
-      return "NFT address";
-    default:
-      return `address of unknown type ${type}`;
-  }
+  return { hrp, type: data[0]!, id: toHex(data.subarray(1)) };
 }
 
 /**
@@ -141,7 +108,7 @@ export function printableText(hex: string): string | undefined {
   if (!isHex(hex) || hex.length === 2) return undefined;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(hexToBytes(hex));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(fromHex(hex, "text"));
   } catch {
     return undefined;
   }
@@ -150,4 +117,4 @@ export function printableText(hex: string): string | undefined {
 }
 
 /** The hex of a text's UTF-8 bytes (a tag typed into the search). */
-export const utf8Hex = (text: string): string => bytesToHex(new TextEncoder().encode(text));
+export const utf8Hex = (text: string): string => toHex(new TextEncoder().encode(text));

@@ -1,10 +1,13 @@
 import type { ComponentChildren } from "preact";
+import { AddressType, FeatureType, OutputType, UnlockConditionType } from "../../../src/codec/types";
 import type { OutputJson } from "../api";
+import { Facts } from "../components";
 import { formatAgo, formatNumber, formatTime } from "../format";
-import { useLoad } from "../hooks";
+import { useFetched } from "../hooks";
+import { outputKindName } from "../kindNames";
 import { loadCodec } from "./codecLoader";
-import { type AddressJson, AddressKind, foundryIdOf, isZeroId } from "./ids";
-import { AddressLink, Amount, EntityLink, Facts, TableWrap, TextOrHex } from "./parts";
+import { type AddressJson, foundryIdOf, isZeroId } from "./ids";
+import { AddressLink, Amount, DataTable, EntityLink, TextOrHex } from "./parts";
 
 /**
  * Outputs in words (TIP-18): the kind, the amount and native tokens, every unlock condition and
@@ -12,42 +15,8 @@ import { AddressLink, Amount, EntityLink, Facts, TableWrap, TextOrHex } from "./
  * chains and tokens they name.
  */
 
-/** Output types (TIP-18). */
-export const OutputKind = { Treasury: 2, Basic: 3, Alias: 4, Foundry: 5, Nft: 6 } as const;
-
 /** The v3 read's type codes (docs/decisions.md, The v3 full-output read) back to Stardust's. */
 export const FROM_V3_TYPE: Record<number, number> = { 0: 3, 1: 4, 3: 5, 4: 6 };
-
-export function outputKindName(type: number): string {
-  switch (type) {
-    case OutputKind.Treasury:
-      return "treasury output";
-    case OutputKind.Basic:
-      return "basic output";
-    case OutputKind.Alias:
-      return "alias output";
-    case OutputKind.Foundry:
-      return "foundry output";
-    case OutputKind.Nft:
-      return "NFT output";
-    default:
-      return `output of unknown type ${type}`;
-  }
-}
-
-/** Unlock condition types (TIP-18). */
-const UnlockCondition = {
-  Address: 0,
-  StorageDepositReturn: 1,
-  Timelock: 2,
-  Expiration: 3,
-  StateController: 4,
-  Governor: 5,
-  ImmutableAlias: 6,
-} as const;
-
-/** Feature types (TIP-18). */
-const Feature = { Sender: 0, Issuer: 1, Metadata: 2, Tag: 3 } as const;
 
 interface UnlockConditionJson {
   type: number;
@@ -74,7 +43,11 @@ export const nativeTokensOf = (o: OutputJson) => (o.nativeTokens as NativeTokenJ
 
 /** The address that holds an output: its address, state controller or controlling alias condition. */
 export function ownerOf(o: OutputJson): AddressJson | undefined {
-  const owning: number[] = [UnlockCondition.Address, UnlockCondition.StateController, UnlockCondition.ImmutableAlias];
+  const owning: number[] = [
+    UnlockConditionType.Address,
+    UnlockConditionType.StateControllerAddress,
+    UnlockConditionType.ImmutableAliasAddress,
+  ];
   return conditionsOf(o).find((c) => owning.includes(c.type))?.address;
 }
 
@@ -101,9 +74,9 @@ function When({ unixTime }: { unixTime: number }) {
 function conditionFact(c: UnlockConditionJson, i: number): [string, ComponentChildren, string] {
   const address = c.address && <AddressLink address={c.address} />;
   switch (c.type) {
-    case UnlockCondition.Address:
+    case UnlockConditionType.Address:
       return ["Owner (address unlock condition)", address, `uc-address-${i}`];
-    case UnlockCondition.StorageDepositReturn:
+    case UnlockConditionType.StorageDepositReturn:
       return [
         "Storage deposit return",
         <>
@@ -112,7 +85,7 @@ function conditionFact(c: UnlockConditionJson, i: number): [string, ComponentChi
         </>,
         `uc-storage-deposit-return-${i}`,
       ];
-    case UnlockCondition.Timelock:
+    case UnlockConditionType.Timelock:
       return [
         "Timelock",
         <>
@@ -120,7 +93,7 @@ function conditionFact(c: UnlockConditionJson, i: number): [string, ComponentChi
         </>,
         `uc-timelock-${i}`,
       ];
-    case UnlockCondition.Expiration:
+    case UnlockConditionType.Expiration:
       return [
         "Expiration",
         <>
@@ -129,11 +102,11 @@ function conditionFact(c: UnlockConditionJson, i: number): [string, ComponentChi
         </>,
         `uc-expiration-${i}`,
       ];
-    case UnlockCondition.StateController:
+    case UnlockConditionType.StateControllerAddress:
       return ["State controller", address, `uc-state-controller-${i}`];
-    case UnlockCondition.Governor:
+    case UnlockConditionType.GovernorAddress:
       return ["Governor", address, `uc-governor-${i}`];
-    case UnlockCondition.ImmutableAlias:
+    case UnlockConditionType.ImmutableAliasAddress:
       return ["Controlling alias (immutable)", address, `uc-immutable-alias-${i}`];
     default:
       return [`Unlock condition of unknown type ${c.type}`, <code key="x">{JSON.stringify(c)}</code>, `uc-${i}`];
@@ -145,13 +118,13 @@ function featureFact(f: FeatureJson, i: number, immutable: boolean): [string, Co
   const suffix = immutable ? " (immutable)" : "";
   const key = (name: string) => `${immutable ? "immutable-" : ""}${name}-${i}`;
   switch (f.type) {
-    case Feature.Sender:
+    case FeatureType.Sender:
       return [`Sender${suffix}`, f.address && <AddressLink address={f.address} />, key("sender")];
-    case Feature.Issuer:
+    case FeatureType.Issuer:
       return [`Issuer${suffix}`, f.address && <AddressLink address={f.address} />, key("issuer")];
-    case Feature.Metadata:
+    case FeatureType.Metadata:
       return [`Metadata${suffix}`, <TextOrHex key="m" hex={f.data ?? "0x"} />, key("metadata")];
-    case Feature.Tag:
+    case FeatureType.Tag:
       return [
         `Tag${suffix}`,
         <>
@@ -173,7 +146,7 @@ function featureFact(f: FeatureJson, i: number, immutable: boolean): [string, Co
  */
 export function useChainId(outputId: string | undefined, field: string | undefined): string | undefined {
   const zero = field !== undefined && isZeroId(field);
-  const computed = useLoad(
+  const computed = useFetched(
     async () => (zero && outputId ? (await loadCodec()).chainIdOfOutput(outputId) : undefined),
     [zero, outputId],
   );
@@ -197,14 +170,14 @@ export function NativeTokens({ tokens }: { tokens: NativeTokenJson[] }) {
 /** Everything an output says, in words. `outputId` lets a chain output created here name its chain. */
 export function OutputFields({ output, outputId }: { output: OutputJson; outputId?: string }) {
   const type = output.type;
-  const aliasId = useChainId(outputId, type === OutputKind.Alias ? (output.aliasId as string) : undefined);
-  const nftId = useChainId(outputId, type === OutputKind.Nft ? (output.nftId as string) : undefined);
-  const controller = conditionsOf(output).find((c) => c.type === UnlockCondition.ImmutableAlias)?.address;
+  const aliasId = useChainId(outputId, type === OutputType.Alias ? (output.aliasId as string) : undefined);
+  const nftId = useChainId(outputId, type === OutputType.Nft ? (output.nftId as string) : undefined);
+  const controller = conditionsOf(output).find((c) => c.type === UnlockConditionType.ImmutableAliasAddress)?.address;
   const scheme = output.tokenScheme as
     | { type: number; mintedTokens: string; meltedTokens: string; maximumSupply: string }
     | undefined;
   const foundryId =
-    type === OutputKind.Foundry && controller?.type === AddressKind.Alias && scheme
+    type === OutputType.Foundry && controller?.type === AddressType.Alias && scheme
       ? foundryIdOf(controller.aliasId as string, output.serialNumber as number, scheme.type)
       : undefined;
 
@@ -214,27 +187,27 @@ export function OutputFields({ output, outputId }: { output: OutputJson; outputI
         ["Kind", outputKindName(type), "kind"],
         ["Amount", <Amount key="a" value={output.amount} />, "amount"],
         ["Native tokens", <NativeTokens key="n" tokens={nativeTokensOf(output)} />, "native-tokens"],
-        type === OutputKind.Alias && ["Alias", aliasId ? <EntityLink kind="alias" id={aliasId} /> : "…", "alias-id"],
-        type === OutputKind.Alias && ["State index", formatNumber(output.stateIndex as number), "state-index"],
-        type === OutputKind.Alias &&
+        type === OutputType.Alias && ["Alias", aliasId ? <EntityLink kind="alias" id={aliasId} /> : "…", "alias-id"],
+        type === OutputType.Alias && ["State index", formatNumber(output.stateIndex as number), "state-index"],
+        type === OutputType.Alias &&
           output.stateMetadata !== undefined && [
             "State metadata",
             <TextOrHex key="s" hex={output.stateMetadata as string} />,
             "state-metadata",
           ],
-        type === OutputKind.Alias && [
+        type === OutputType.Alias && [
           "Foundries created",
           formatNumber(output.foundryCounter as number),
           "foundry-counter",
         ],
-        type === OutputKind.Nft && ["NFT", nftId ? <EntityLink kind="nft" id={nftId} /> : "…", "nft-id"],
-        type === OutputKind.Foundry && [
+        type === OutputType.Nft && ["NFT", nftId ? <EntityLink kind="nft" id={nftId} /> : "…", "nft-id"],
+        type === OutputType.Foundry && [
           "Foundry (token ID)",
           foundryId ? <EntityLink kind="foundry" id={foundryId} /> : "unreadable",
           "foundry-id",
         ],
-        type === OutputKind.Foundry && ["Serial number", String(output.serialNumber), "serial-number"],
-        type === OutputKind.Foundry &&
+        type === OutputType.Foundry && ["Serial number", String(output.serialNumber), "serial-number"],
+        type === OutputType.Foundry &&
           scheme !== undefined && [
             "Token scheme",
             <span key="t" data-minted={BigInt(scheme.mintedTokens).toString()}>
@@ -271,21 +244,9 @@ export function OutputTable({
   children: ComponentChildren;
 }) {
   return (
-    <TableWrap label={label}>
-      <table {...tableData}>
-        <thead>
-          <tr>
-            {lead && <th scope="col">{lead}</th>}
-            <th scope="col">Output</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Amount</th>
-            <th scope="col">Owner</th>
-            {extra && <th scope="col">{extra}</th>}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </TableWrap>
+    <DataTable label={label} headings={[lead, "Output", "Kind", "Amount", "Owner", extra]} tableData={tableData}>
+      {children}
+    </DataTable>
   );
 }
 

@@ -1,8 +1,7 @@
 import type { ComponentChildren } from "preact";
 import { api, type OutputJson } from "../api";
-import { Card, ErrorNote, Loading } from "../components";
-import { useLoad } from "../hooks";
-import { Amount, EntityLink, mapLimit, Pager, ROW_READS, TableWrap, useCursorPages } from "./parts";
+import { PagedCard } from "./paging";
+import { Amount, DataTable, EntityLink, mapLimit, ROW_READS } from "./parts";
 
 /**
  * A card with a page of an inx-indexer listing of unspent outputs (`GET /api/indexer/v1/outputs/
@@ -38,51 +37,39 @@ export function PagedOutputs({
   /** A `data-*` attribute that names the table for tests and styling. */
   tableData: Record<`data-${string}`, string | true>;
 }) {
-  const pages = useCursorPages();
-  const listing = useLoad(
-    async (signal) => {
-      const page = await api.indexerOutputs(kind, { ...filter, pageSize, cursor: pages.cursor }, { signal });
-      return { page, outputs: await mapLimit(page.items, ROW_READS, (o) => api.output(o, { signal })) };
-    },
-    [kind, JSON.stringify(filter), pageSize, pages.cursor],
-  );
   return (
-    <Card title={title} id={id}>
-      {listing.error && <ErrorNote message={listing.error} retry={listing.reload} />}
-      {!listing.data && !listing.error && <Loading what="the outputs" />}
-      {listing.data &&
-        (listing.data.page.items.length === 0 ? (
-          <p>{empty}</p>
-        ) : (
-          <TableWrap label={title}>
-            <table {...tableData}>
-              <thead>
-                <tr>
-                  <th scope="col">Output</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">{column.heading}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {listing.data.page.items.map((outputId, i) => {
-                  const o = listing.data!.outputs[i]!.output;
-                  return (
-                    <tr key={outputId} data-output-row={outputId}>
-                      <td>
-                        <EntityLink kind="output" id={outputId} />
-                      </td>
-                      <td>
-                        <Amount value={o.amount} />
-                      </td>
-                      <td>{column.cell(o)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableWrap>
-        ))}
-      <Pager pages={pages} nextCursor={listing.data?.page.cursor} label={pagerLabel} busy={listing.loading} />
-    </Card>
+    <PagedCard
+      title={title}
+      id={id}
+      pageSize={pageSize}
+      load={async (ask, signal) => {
+        const page = await api.indexerOutputs(kind, { ...filter, pageSize, ...ask }, { signal });
+        return { ...page, outputs: await mapLimit(page.items, ROW_READS, (o) => api.output(o, { signal })) };
+      }}
+      deps={[kind, JSON.stringify(filter), pageSize]}
+      what="the outputs"
+      pagerLabel={pagerLabel}
+      items={(page) => page.items}
+      empty={empty}
+    >
+      {(outputIds, { outputs }) => (
+        <DataTable label={title} headings={["Output", "Amount", column.heading]} tableData={tableData}>
+          {outputIds.map((outputId, i) => {
+            const o = outputs[i]!.output;
+            return (
+              <tr key={outputId} data-output-row={outputId}>
+                <td>
+                  <EntityLink kind="output" id={outputId} />
+                </td>
+                <td>
+                  <Amount value={o.amount} />
+                </td>
+                <td>{column.cell(o)}</td>
+              </tr>
+            );
+          })}
+        </DataTable>
+      )}
+    </PagedCard>
   );
 }

@@ -1,10 +1,13 @@
 import type { ComponentChildren } from "preact";
-import { useState } from "preact/hooks";
+import { AddressType } from "../../../src/codec/types";
+import { ErrorNote } from "../components";
 import { formatAmount, formatNumber, shortBech32, shortHex } from "../format";
 import { useTitle } from "../hooks";
+import { addressKindName } from "../kindNames";
 import { useNodeInfo } from "../nodeInfo";
 import { href } from "../paths";
-import { type AddressJson, AddressKind, addressKindName, addressToBech32, printableText } from "./ids";
+import { type AddressJson, addressToBech32, hexBytes, isHex, printableText } from "./ids";
+import { type EntityKind, explorerHref } from "./links";
 import { SearchForm } from "./search";
 
 /**
@@ -12,22 +15,6 @@ import { SearchForm } from "./search";
  * URL, `/dashboard/explorer/<kind>/<id>`), IDs, addresses and amounts written the same way
  * everywhere, bytes as text when printable, lists of facts, and cursor paging.
  */
-
-/** The explorer's page kinds, as they appear in its URLs. */
-export type EntityKind =
-  | "block"
-  | "transaction"
-  | "output"
-  | "milestone"
-  | "address"
-  | "alias"
-  | "nft"
-  | "foundry"
-  | "tag";
-
-/** The URL of an explorer page. */
-export const explorerHref = (kind: EntityKind, id: string | number): string =>
-  href(`/explorer/${kind}/${encodeURIComponent(String(id))}`);
 
 /**
  * A link to an explorer page; its text is the ID shortened (the whole ID in `title`), or
@@ -56,6 +43,27 @@ export function EntityLink({
   );
 }
 
+/** Links to explorer pages of one kind as a plain list; `listData` attributes name it for tests and styling. */
+export function EntityList({
+  kind,
+  ids,
+  listData,
+}: {
+  kind: EntityKind;
+  ids: readonly (string | number)[];
+  listData: Record<`data-${string}`, string | true>;
+}) {
+  return (
+    <ul class="plain-list" {...listData}>
+      {ids.map((id) => (
+        <li key={id}>
+          <EntityLink kind={kind} id={id} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** An address (TIP-25 JSON) as a link to its page, in bech32 with the node's HRP. */
 export function AddressLink({ address }: { address: AddressJson }) {
   const hrp = useNodeInfo().data?.protocol.bech32Hrp;
@@ -66,7 +74,7 @@ export function AddressLink({ address }: { address: AddressJson }) {
   return (
     <>
       <EntityLink kind="address" id={bech32} />
-      {address.type !== AddressKind.Ed25519 && <span class="muted"> ({addressKindName(address.type)})</span>}
+      {address.type !== AddressType.Ed25519 && <span class="muted"> ({addressKindName(address.type)})</span>}
     </>
   );
 }
@@ -91,22 +99,6 @@ export function TextOrHex({ hex }: { hex: string }) {
     <span data-bytes="text" title={hex}>
       <q>{text}</q> <span class="muted">(UTF-8)</span>
     </span>
-  );
-}
-
-/** A list of facts, a label and a value per row; `data-fact` names each value for tests. */
-export function Facts({ items }: { items: ([label: string, value: ComponentChildren, key: string] | false)[] }) {
-  return (
-    <dl class="facts">
-      {items
-        .filter((x): x is [string, ComponentChildren, string] => x !== false)
-        .map(([label, value, key]) => (
-          <div class="fact" key={key}>
-            <dt>{label}</dt>
-            <dd data-fact={key}>{value}</dd>
-          </div>
-        ))}
-    </dl>
   );
 }
 
@@ -145,55 +137,51 @@ export function ExplorerPage({
   );
 }
 
-/** Pages of a cursor-paged listing: the cursors of the pages seen, to go forward and back. */
-export interface CursorPages {
-  /** The cursor of the page shown (undefined: the first). */
-  cursor: string | undefined;
-  /** 1 for the first page. */
-  page: number;
-  next: (cursor: string) => void;
-  previous: () => void;
-}
-
-export function useCursorPages(): CursorPages {
-  const [stack, setStack] = useState<(string | undefined)[]>([undefined]);
-  return {
-    cursor: stack[stack.length - 1],
-    page: stack.length,
-    next: (cursor) => setStack((s) => [...s, cursor]),
-    previous: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
-  };
-}
-
-/** Previous and next buttons of a paged listing; `label` names the listing (each pager's navigation is named). */
-export function Pager({
-  pages,
-  nextCursor,
-  label,
-  busy,
+/**
+ * The page of a thing named in its URL by a hex ID of `bytes` bytes (any case): `children` of the
+ * ID in lower case when it is one, else what such an ID is, in words (`detail`: what its bytes
+ * hold, by default how many they are).
+ */
+export function IdPage({
+  kind,
+  raw,
+  bytes,
+  detail = `${bytes} bytes`,
+  children,
 }: {
-  pages: CursorPages;
-  nextCursor: string | null | undefined;
-  label: string;
-  busy?: boolean;
+  /** The page's kind in words ("Block", "NFT"). */
+  kind: string;
+  /** The ID as the URL has it. */
+  raw: string;
+  bytes: number;
+  detail?: string;
+  children: (id: string) => ComponentChildren;
 }) {
-  if (pages.page === 1 && !nextCursor) return null;
+  const id = raw.toLowerCase();
+  const valid = isHex(id) && hexBytes(id) === bytes;
+  // "block", but "NFT"; "an" before a vowel's sound
+  const noun = kind === kind.toUpperCase() ? kind : kind.toLowerCase();
+  const article = /^[aeiouAEIOUN]/.test(noun) ? "an" : "a";
+  const invalid = `"${raw}" is no ${noun} ID: ${article} ${noun} ID is 0x and ${bytes * 2} hex digits (${detail}).`;
   return (
-    <nav class="pager" aria-label={`Pages of ${label}`}>
-      <button type="button" class="secondary" disabled={pages.page === 1 || busy} onClick={pages.previous}>
-        Previous page
-      </button>
-      <span data-page={pages.page}>Page {pages.page}</span>
-      {busy && <output class="loading">Loading page {pages.page}…</output>}
-      <button
-        type="button"
-        class="secondary"
-        disabled={!nextCursor || busy}
-        onClick={() => nextCursor && pages.next(nextCursor)}
-      >
-        Next page
-      </button>
-    </nav>
+    <ExplorerPage kind={kind} id={valid ? id : undefined}>
+      {valid ? children(id) : <ErrorNote message={invalid} />}
+    </ExplorerPage>
+  );
+}
+
+/** The page component of an `IdPage` whose ID is the route parameter `param`. */
+export function idPage<P extends string>(
+  param: P,
+  kind: string,
+  bytes: number,
+  view: (id: string) => ComponentChildren,
+  detail?: string,
+) {
+  return (props: Record<P, string>) => (
+    <IdPage kind={kind} raw={props[param]} bytes={bytes} {...(detail === undefined ? {} : { detail })}>
+      {view}
+    </IdPage>
   );
 }
 
@@ -204,6 +192,41 @@ export function TableWrap({ label, children }: { label: string; children: Compon
     <section class="table-wrap" aria-label={label} tabIndex={0}>
       {children}
     </section>
+  );
+}
+
+/**
+ * A table that scrolls sideways (TableWrap, named `label`): its column headings (false: a column
+ * left out), `tableData` attributes that name it for tests and styling, and its rows.
+ */
+export function DataTable({
+  label,
+  headings,
+  tableData,
+  children,
+}: {
+  label: string;
+  headings: (string | false | undefined)[];
+  tableData: Record<`data-${string}`, string | number | true>;
+  children: ComponentChildren;
+}) {
+  return (
+    <TableWrap label={label}>
+      <table {...tableData}>
+        <thead>
+          <tr>
+            {headings
+              .filter((h): h is string => typeof h === "string" && h !== "")
+              .map((h) => (
+                <th scope="col" key={h}>
+                  {h}
+                </th>
+              ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
   );
 }
 

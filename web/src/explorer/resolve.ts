@@ -10,7 +10,7 @@ import {
   OUTPUT_ID_BYTES,
   utf8Hex,
 } from "./ids";
-import type { EntityKind } from "./parts";
+import type { EntityKind } from "./links";
 
 /**
  * What a search names, as the IOTA explorer reads its search box (one box for every kind of ID):

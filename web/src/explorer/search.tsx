@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { messageOf } from "../api";
 import { useNodeInfo } from "../nodeInfo";
-import { explorerHref } from "./parts";
+import { explorerHref } from "./links";
 import { resolveSearch } from "./resolve";
 
 /**

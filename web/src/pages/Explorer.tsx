@@ -1,10 +1,9 @@
 import { api } from "../api";
-import { Card, ErrorNote, Loading } from "../components";
+import { Card, ErrorNote, FetchedCard } from "../components";
 import { EntityLink } from "../explorer/parts";
 import { SearchForm } from "../explorer/search";
-import { useLoad, useTitle } from "../hooks";
-import { href } from "../paths";
-import type { AppRoute } from "../routes";
+import { useFetched, useTitle } from "../hooks";
+import { type AppRoute, href } from "../paths";
 import { AddressPage } from "./explorer/Address";
 import { AliasPage } from "./explorer/Alias";
 import { BlockPage } from "./explorer/Block";
@@ -29,18 +28,16 @@ const MILESTONES_REFRESH_MS = 5_000;
 const LATEST_MILESTONES = 10;
 
 function LatestMilestones() {
-  const latest = useLoad(
+  const latest = useFetched(
     (signal) => api.explorerMilestones({ sort: "newest", pageSize: LATEST_MILESTONES }, { signal }),
     [],
     MILESTONES_REFRESH_MS,
   );
   return (
-    <Card title="Latest milestones" id="explorer-latest">
-      {latest.error && <ErrorNote message={latest.error} retry={latest.reload} />}
-      {!latest.data && !latest.error && <Loading what="the latest milestones" />}
-      {latest.data && (
+    <FetchedCard title="Latest milestones" id="explorer-latest" state={latest} what="the latest milestones">
+      {(page) => (
         <ul class="plain-list" data-latest-milestones>
-          {latest.data.items.map((m) => (
+          {page.items.map((m) => (
             <li key={m.index}>
               <EntityLink kind="milestone" id={m.index} />{" "}
               <span class="muted mono" title={m.milestoneId}>
@@ -50,7 +47,7 @@ function LatestMilestones() {
           ))}
         </ul>
       )}
-    </Card>
+    </FetchedCard>
   );
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type FaucetEnqueued, messageOf } from "../api";
-import { Card, ErrorNote, Loading, Stats } from "../components";
+import { ActionForm, Card, ErrorNote, Fetched, Stats, TextField } from "../components";
 import { formatAmount } from "../format";
-import { useLoad, useTitle } from "../hooks";
+import { useAction, useFetched, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 
 /**
@@ -27,61 +27,46 @@ type Tracking =
 
 function RequestForm({ hrp, onQueued }: { hrp: string; onQueued: (address: string, before: bigint) => void }) {
   const [address, setAddress] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
   const [answer, setAnswer] = useState<FaucetEnqueued | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const request = useAction("The faucet did not take the request");
+  const submit = () => {
     const a = address.trim().toLowerCase();
-    if (!a.startsWith(`${hrp}1`)) {
-      setError(`An address of this network starts with "${hrp}1".`);
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
+    if (!a.startsWith(`${hrp}1`)) return request.refuse(`An address of this network starts with "${hrp}1".`);
     setAnswer(undefined);
-    try {
+    return request.run(async () => {
       // the balance before the request, to see the payment arrive
       const before = BigInt((await api.explorerBalance(a)).totalBalance);
       const queued = await api.faucetEnqueue(a);
       setAnswer(queued);
       onQueued(a, before);
-    } catch (err) {
-      setError(`The faucet did not take the request: ${messageOf(err)}`);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
-    <form onSubmit={submit}>
-      <div class="field">
-        <label for="faucet-address">Address</label>
-        <input
-          id="faucet-address"
-          type="text"
-          autocomplete="off"
-          spellcheck={false}
-          placeholder={`${hrp}1…`}
-          aria-describedby="faucet-address-hint"
-          value={address}
-          onInput={(e) => setAddress((e.target as HTMLInputElement).value)}
-          required
-        />
-        <span id="faucet-address-hint" class="hint">
-          A bech32 address of this network; the faucet pays it with a later milestone.
-        </span>
-      </div>
-      {error && <ErrorNote message={error} />}
-      <button type="submit" disabled={busy}>
-        {busy ? "Requesting…" : "Request tokens"}
-      </button>
-      {answer && (
-        <output class="notice" data-queued={answer.waitingRequests}>
-          Queued for {answer.address}: {answer.waitingRequests} request{answer.waitingRequests === 1 ? "" : "s"}{" "}
-          waiting.
-        </output>
-      )}
-    </form>
+    <ActionForm
+      action={request}
+      onSubmit={submit}
+      label="Request tokens"
+      busyLabel="Requesting…"
+      after={
+        answer && (
+          <output class="notice" data-queued={answer.waitingRequests}>
+            Queued for {answer.address}: {answer.waitingRequests} request{answer.waitingRequests === 1 ? "" : "s"}{" "}
+            waiting.
+          </output>
+        )
+      }
+    >
+      <TextField
+        id="faucet-address"
+        label="Address"
+        value={address}
+        onValue={setAddress}
+        placeholder={`${hrp}1…`}
+        spellcheck={false}
+        required
+        hint="A bech32 address of this network; the faucet pays it with a later milestone."
+      />
+    </ActionForm>
   );
 }
 
@@ -157,7 +142,7 @@ function useBalanceTracking(): [Tracking | undefined, (address: string, before: 
 /** The faucet page. */
 export function Faucet() {
   useTitle("Faucet");
-  const faucet = useLoad((signal) => api.faucetInfo({ signal }), [], INFO_REFRESH_MS);
+  const faucet = useFetched((signal) => api.faucetInfo({ signal }), [], INFO_REFRESH_MS);
   const { data: node } = useNodeInfo();
   const [tracking, track, trackError] = useBalanceTracking();
   const format = (v: bigint | number) => formatAmount(BigInt(v), node?.baseToken);
@@ -166,35 +151,32 @@ export function Faucet() {
   return (
     <>
       <h1>Faucet</h1>
-      {noFaucet && (
+      {noFaucet ? (
         <Card title="No faucet here">
           <p>This node runs no faucet. A node of a test network runs one when it is given the faucet's key.</p>
         </Card>
-      )}
-      {faucet.error && !noFaucet && <ErrorNote message={faucet.error} retry={faucet.reload} />}
-      {!faucet.data && !faucet.error && <Loading what="the faucet" />}
-      {faucet.data && (
-        <>
-          <Card title="The faucet" id="faucet-info">
-            <Stats
-              items={[
-                ["Address", <code key="a">{faucet.data.address}</code>, "faucet-address"],
-                ["Balance", format(faucet.data.balance), "faucet-balance"],
-                ["Token", faucet.data.tokenName, "token"],
-                [
-                  "State",
-                  faucet.data.isHealthy ? "ready" : "not ready (node not healthy or out of funds)",
-                  "faucet-state",
-                ],
-              ]}
-            />
-          </Card>
-          <Card title="Request tokens" id="faucet-request">
-            <RequestForm hrp={faucet.data.bech32Hrp} onQueued={track} />
-          </Card>
-          {trackError && <ErrorNote message={trackError} />}
-          {tracking && <BalanceTracker tracking={tracking} format={format} />}
-        </>
+      ) : (
+        <Fetched state={faucet} what="the faucet">
+          {(f) => (
+            <>
+              <Card title="The faucet" id="faucet-info">
+                <Stats
+                  items={[
+                    ["Address", <code key="a">{f.address}</code>, "faucet-address"],
+                    ["Balance", format(f.balance), "faucet-balance"],
+                    ["Token", f.tokenName, "token"],
+                    ["State", f.isHealthy ? "ready" : "not ready (node not healthy or out of funds)", "faucet-state"],
+                  ]}
+                />
+              </Card>
+              <Card title="Request tokens" id="faucet-request">
+                <RequestForm hrp={f.bech32Hrp} onQueued={track} />
+              </Card>
+              {trackError && <ErrorNote message={trackError} />}
+              {tracking && <BalanceTracker tracking={tracking} format={format} />}
+            </>
+          )}
+        </Fetched>
       )}
     </>
   );

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type NodeInfo, type NodeStatus } from "../api";
 import { Chart } from "../chart";
-import { Card, ErrorNote, Loading, Stats } from "../components";
-import { type MilestoneInfoEvent, Topics } from "../events";
+import { Card, Fetched, FetchedCard, Loading, Stats } from "../components";
+import type { MilestoneInfoEvent } from "../events";
 import { formatAgo, formatBytes, formatDuration, formatNumber, formatPercent, shortHex } from "../format";
-import { useJsonEvent, useLoad, useTitle } from "../hooks";
+import { useConfirmedMilestone, useFetched, useTick, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 import { href } from "../paths";
 
@@ -69,13 +69,11 @@ function NodeStatusCard({ info }: { info: NodeInfo }) {
 }
 
 function ProcessCard() {
-  const { data, error, reload } = useLoad((signal) => api.nodeStatus({ signal }), [], PROCESS_REFRESH_MS);
+  const status = useFetched((signal) => api.nodeStatus({ signal }), [], PROCESS_REFRESH_MS);
   return (
     <>
-      <Card title="Process" id="process">
-        {error && <ErrorNote message={error} retry={reload} />}
-        {!data && !error && <Loading what="the process's figures" />}
-        {data && (
+      <FetchedCard title="Process" id="process" state={status} what="the process's figures">
+        {(data) => (
           <Stats
             items={[
               ["Uptime", formatDuration(data.uptimeSeconds), "uptime"],
@@ -89,8 +87,8 @@ function ProcessCard() {
             ]}
           />
         )}
-      </Card>
-      {data && <ConnectionsCard figures={data.connections} />}
+      </FetchedCard>
+      {status.data && <ConnectionsCard figures={status.data.connections} />}
     </>
   );
 }
@@ -122,16 +120,9 @@ function ConnectionsCard({ figures: c }: { figures: NodeStatus["connections"] })
 
 function MilestoneFeed() {
   const [feed, setFeed] = useState<MilestoneInfoEvent[]>([]);
-  const [, setNow] = useState(0);
-  useJsonEvent<MilestoneInfoEvent>(Topics.milestoneConfirmed, (m) => {
-    if (!Number.isInteger(m.index)) return;
-    setFeed((f) => (f.some((x) => x.index === m.index) ? f : [m, ...f].slice(0, MAX_FEED)));
-  });
+  useConfirmedMilestone((m) => setFeed((f) => (f.some((x) => x.index === m.index) ? f : [m, ...f].slice(0, MAX_FEED))));
   // "n s ago" moves on
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  useTick();
   return (
     <Card title="Confirmed milestones" id="milestones">
       {feed.length === 0 ? (
@@ -156,7 +147,8 @@ function MilestoneFeed() {
 /** The home page. */
 export function Home() {
   useTitle("Home");
-  const { data: info, error, reload } = useNodeInfo();
+  const nodeInfo = useNodeInfo();
+  const info = nodeInfo.data;
   const [samples, setSamples] = useState<Samples>(EMPTY);
   useEffect(() => {
     if (info) setSamples((s) => addSample(s, info));
@@ -165,9 +157,9 @@ export function Home() {
   return (
     <>
       <h1>Node</h1>
-      {error && <ErrorNote message={error} retry={reload} />}
-      {!info && !error && <Loading what="the node's status" />}
-      {info && <NodeStatusCard info={info} />}
+      <Fetched state={nodeInfo} what="the node's status">
+        {(i) => <NodeStatusCard info={i} />}
+      </Fetched>
       <ProcessCard />
       <div class="grid">
         <Card title="Blocks" id="blocks-chart">

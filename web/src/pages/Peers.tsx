@@ -1,9 +1,9 @@
 import { useState } from "preact/hooks";
-import { api, messageOf, type Peer } from "../api";
+import { api, type GossipMetrics, type Peer } from "../api";
 import { JWT_SHAPE, useToken } from "../auth";
-import { Card, ErrorNote, Loading } from "../components";
+import { ActionForm, Card, ErrorNote, Fetched, TextField } from "../components";
 import { formatNumber, shortHex } from "../format";
-import { useLoad, useTitle } from "../hooks";
+import { useAction, useFetched, useTitle } from "../hooks";
 
 /**
  * The node's peers, as node-dashboard's peers page lists them: connected peers, static peers
@@ -18,26 +18,16 @@ const REFRESH_MS = 3_000;
 
 function SignIn({ onToken }: { onToken: (token: string) => void }) {
   const [value, setValue] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const signIn = useAction("The node refused the token");
+  const submit = () => {
     const token = value.trim();
-    if (!JWT_SHAPE.test(token)) {
-      setError("That is not a JWT: it has three parts of letters, digits, - and _ separated by dots.");
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!JWT_SHAPE.test(token))
+      return signIn.refuse("That is not a JWT: it has three parts of letters, digits, - and _ separated by dots.");
+    return signIn.run(async () => {
       // the token is kept only once the node takes it
       await api.peers(token);
       onToken(token);
-    } catch (err) {
-      setError(`The node refused the token: ${messageOf(err)}`);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card title="Sign in" id="sign-in">
@@ -45,24 +35,9 @@ function SignIn({ onToken }: { onToken: (token: string) => void }) {
         The peer routes are protected. Paste a token of this node, printed by{" "}
         <code>npm run jwt -- --data-dir &lt;dir&gt;</code>. It is kept for this browser tab only.
       </p>
-      <form onSubmit={submit}>
-        <div class="field">
-          <label for="jwt">JWT</label>
-          <input
-            id="jwt"
-            type="password"
-            autocomplete="off"
-            spellcheck={false}
-            value={value}
-            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-            required
-          />
-        </div>
-        {error && <ErrorNote message={error} />}
-        <button type="submit" disabled={busy}>
-          {busy ? "Checking…" : "Sign in"}
-        </button>
-      </form>
+      <ActionForm action={signIn} onSubmit={submit} label="Sign in" busyLabel="Checking…">
+        <TextField id="jwt" label="JWT" type="password" value={value} onValue={setValue} spellcheck={false} required />
+      </ActionForm>
     </Card>
   );
 }
@@ -70,63 +45,33 @@ function SignIn({ onToken }: { onToken: (token: string) => void }) {
 function AddPeer({ token, onAdded }: { token: string; onAdded: (message: string) => void }) {
   const [address, setAddress] = useState("");
   const [alias, setAlias] = useState("");
-  const [error, setError] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const add = useAction("The peer was not added");
+  const submit = () => {
     const multiAddress = address.trim();
-    if (!multiAddress.startsWith("/")) {
-      setError("A multiaddr starts with a slash: /ip4/<host>/tcp/<port>/p2p/<peer id>.");
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
-    try {
+    if (!multiAddress.startsWith("/"))
+      return add.refuse("A multiaddr starts with a slash: /ip4/<host>/tcp/<port>/p2p/<peer id>.");
+    return add.run(async () => {
       const peer = await api.addPeer(token, multiAddress, alias.trim() || undefined);
       setAddress("");
       setAlias("");
       onAdded(`Added peer ${peer.alias ?? peer.id}${peer.connected ? ", connected" : "; the node keeps dialling it"}.`);
-    } catch (err) {
-      setError(`The peer was not added: ${messageOf(err)}`);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Card title="Add a peer" id="add-peer">
-      <form onSubmit={submit}>
-        <div class="field">
-          <label for="peer-address">Multiaddr</label>
-          <input
-            id="peer-address"
-            type="text"
-            autocomplete="off"
-            spellcheck={false}
-            placeholder="/ip4/10.0.0.2/tcp/15600/p2p/12D3KooW…"
-            aria-describedby="peer-address-hint"
-            value={address}
-            onInput={(e) => setAddress((e.target as HTMLInputElement).value)}
-            required
-          />
-          <span id="peer-address-hint" class="hint">
-            A TCP address ending in /p2p/&lt;peer id&gt;; the node keeps it as a static peer across restarts.
-          </span>
-        </div>
-        <div class="field">
-          <label for="peer-alias">Alias (optional)</label>
-          <input
-            id="peer-alias"
-            type="text"
-            autocomplete="off"
-            value={alias}
-            onInput={(e) => setAlias((e.target as HTMLInputElement).value)}
-          />
-        </div>
-        {error && <ErrorNote message={error} />}
-        <button type="submit" disabled={busy}>
-          {busy ? "Adding…" : "Add peer"}
-        </button>
-      </form>
+      <ActionForm action={add} onSubmit={submit} label="Add peer" busyLabel="Adding…">
+        <TextField
+          id="peer-address"
+          label="Multiaddr"
+          value={address}
+          onValue={setAddress}
+          placeholder="/ip4/10.0.0.2/tcp/15600/p2p/12D3KooW…"
+          spellcheck={false}
+          required
+          hint="A TCP address ending in /p2p/<peer id>; the node keeps it as a static peer across restarts."
+        />
+        <TextField id="peer-alias" label="Alias (optional)" value={alias} onValue={setAlias} />
+      </ActionForm>
     </Card>
   );
 }
@@ -165,8 +110,7 @@ function PeerTable({
         <tbody>
           {peers.map((p) => {
             const g = p.gossip;
-            const m = g?.metrics ?? {};
-            const n = (k: string) => formatNumber(m[k] ?? 0);
+            const n = (k: keyof GossipMetrics) => formatNumber(g?.metrics[k] ?? 0);
             const name = p.alias ?? shortHex(p.id, 8);
             return (
               <tr key={p.id} data-peer-id={p.id}>
@@ -212,24 +156,21 @@ function PeerTable({
 }
 
 function PeerLists({ token, onSignOut }: { token: string; onSignOut: () => void }) {
-  const peers = useLoad((signal) => api.peers(token, { signal }), [token], REFRESH_MS);
+  const peers = useFetched((signal) => api.peers(token, { signal }), [token], REFRESH_MS);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const [removeError, setRemoveError] = useState<string | undefined>(undefined);
+  const removal = useAction("The peer was not removed");
   const [removing, setRemoving] = useState<string | undefined>(undefined);
 
-  const remove = async (peer: Peer) => {
+  const remove = (peer: Peer) => {
     setRemoving(peer.id);
-    setRemoveError(undefined);
     setNotice(undefined);
-    try {
-      await api.removePeer(token, peer.id);
-      setNotice(`Removed peer ${peer.alias ?? peer.id}.`);
-      peers.reload();
-    } catch (err) {
-      setRemoveError(`The peer was not removed: ${messageOf(err)}`);
-    } finally {
-      setRemoving(undefined);
-    }
+    return removal
+      .run(async () => {
+        await api.removePeer(token, peer.id);
+        setNotice(`Removed peer ${peer.alias ?? peer.id}.`);
+        peers.reload();
+      })
+      .finally(() => setRemoving(undefined));
   };
 
   const list = peers.data ?? [];
@@ -256,22 +197,22 @@ function PeerLists({ token, onSignOut }: { token: string; onSignOut: () => void 
           {notice}
         </output>
       )}
-      {removeError && <ErrorNote message={removeError} />}
-      {peers.error && <ErrorNote message={peers.error} retry={peers.reload} />}
-      {!peers.data && !peers.error && <Loading what="the peers" />}
-      {peers.data && (
-        <>
-          <Card title={`Connected (${connected.length})`} id="peers-connected">
-            <PeerTable caption="Connected peers" peers={connected} onRemove={remove} busy={removing} />
-          </Card>
-          <Card title={`Static, not connected (${waiting.length})`} id="peers-waiting">
-            <PeerTable caption="Static peers not connected now" peers={waiting} onRemove={remove} busy={removing} />
-          </Card>
-          <Card title={`Banned (${banned.length})`} id="peers-banned">
-            <PeerTable caption="Banned peers" peers={banned} onRemove={remove} busy={removing} />
-          </Card>
-        </>
-      )}
+      {removal.error && <ErrorNote message={removal.error} />}
+      <Fetched state={peers} what="the peers">
+        {(_) => (
+          <>
+            <Card title={`Connected (${connected.length})`} id="peers-connected">
+              <PeerTable caption="Connected peers" peers={connected} onRemove={remove} busy={removing} />
+            </Card>
+            <Card title={`Static, not connected (${waiting.length})`} id="peers-waiting">
+              <PeerTable caption="Static peers not connected now" peers={waiting} onRemove={remove} busy={removing} />
+            </Card>
+            <Card title={`Banned (${banned.length})`} id="peers-banned">
+              <PeerTable caption="Banned peers" peers={banned} onRemove={remove} busy={removing} />
+            </Card>
+          </>
+        )}
+      </Fetched>
     </>
   );
 }

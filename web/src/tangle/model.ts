@@ -1,4 +1,5 @@
-import { type BlockSummary, PayloadType } from "./blockBytes";
+import { PayloadType } from "../../../src/codec/types";
+import type { BlockSummary } from "../explorer/codec";
 
 /**
  * The live tangle's window: the most recent blocks as the event API announced them, each with

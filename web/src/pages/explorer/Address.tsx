@@ -1,21 +1,14 @@
+import { AddressType, OutputType } from "../../../../src/codec/types";
 import { api, type IndexerPage } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
-import { AddressKind, addressKindName, decodeBech32Address } from "../../explorer/ids";
-import { NativeTokens, nativeTokensOf, OutputKind, useChainId } from "../../explorer/outputs";
+import { Card, ErrorNote, Facts, FetchedCard, Loading } from "../../components";
+import { decodeBech32Address } from "../../explorer/ids";
+import { NativeTokens, nativeTokensOf, useChainId } from "../../explorer/outputs";
 import { PagedOutputs } from "../../explorer/pagedOutputs";
-import {
-  Amount,
-  EntityLink,
-  ExplorerPage,
-  Facts,
-  mapLimit,
-  Pager,
-  ROW_READS,
-  TableWrap,
-  useCursorPages,
-} from "../../explorer/parts";
+import { PagedCard } from "../../explorer/paging";
+import { Amount, DataTable, EntityLink, ExplorerPage, mapLimit, ROW_READS } from "../../explorer/parts";
 import { formatNumber } from "../../format";
-import { useLoad } from "../../hooks";
+import { useFetched } from "../../hooks";
+import { addressKindName } from "../../kindNames";
 import { useNodeInfo } from "../../nodeInfo";
 
 /**
@@ -32,25 +25,30 @@ export const ADDRESS_PAGE_SIZE = 10;
 const NATIVE_TOKEN_SCAN = 100;
 
 function Balance({ bech32 }: { bech32: string }) {
-  const balance = useLoad((signal) => api.explorerBalance(bech32, { signal }), [bech32]);
+  const balance = useFetched((signal) => api.explorerBalance(bech32, { signal }), [bech32]);
   return (
-    <Card title="Balance" id="address-balance">
-      {balance.error && <ErrorNote message={balance.error} retry={balance.reload} />}
-      {!balance.data && !balance.error && <Loading what="the balance" />}
-      {balance.data && (
+    <FetchedCard
+      title="Balance"
+      id="address-balance"
+      state={balance}
+      what="the balance"
+      after={
+        <p class="hint">
+          Available leaves out outputs still timelocked and outputs whose expiration passed (they belong to their return
+          address now).
+        </p>
+      }
+    >
+      {(b) => (
         <Facts
           items={[
-            ["Total", <Amount key="t" value={balance.data.totalBalance} />, "total-balance"],
-            ["Available now", <Amount key="a" value={balance.data.availableBalance} />, "available-balance"],
-            ["As of", <EntityLink key="l" kind="milestone" id={balance.data.ledgerIndex} />, "balance-ledger-index"],
+            ["Total", <Amount key="t" value={b.totalBalance} />, "total-balance"],
+            ["Available now", <Amount key="a" value={b.availableBalance} />, "available-balance"],
+            ["As of", <EntityLink key="l" kind="milestone" id={b.ledgerIndex} />, "balance-ledger-index"],
           ]}
         />
       )}
-      <p class="hint">
-        Available leaves out outputs still timelocked and outputs whose expiration passed (they belong to their return
-        address now).
-      </p>
-    </Card>
+    </FetchedCard>
   );
 }
 
@@ -75,7 +73,7 @@ function Outputs({ bech32 }: { bech32: string }) {
 
 /** The native tokens of the address's basic outputs, added up over the first outputs that hold any. */
 function Tokens({ bech32 }: { bech32: string }) {
-  const tokens = useLoad(
+  const tokens = useFetched(
     async (signal) => {
       const page = await api.indexerOutputs(
         "basic",
@@ -95,14 +93,19 @@ function Tokens({ bech32 }: { bech32: string }) {
     [bech32],
   );
   return (
-    <Card title="Native tokens" id="address-tokens">
-      {tokens.error && <ErrorNote message={tokens.error} retry={tokens.reload} />}
-      {!tokens.data && !tokens.error && <Loading what="the native tokens" />}
-      {tokens.data && <NativeTokens tokens={tokens.data.tokens} />}
-      {tokens.data?.partial && (
-        <p class="muted">Added up over the first {NATIVE_TOKEN_SCAN} outputs that hold native tokens.</p>
-      )}
-    </Card>
+    <FetchedCard
+      title="Native tokens"
+      id="address-tokens"
+      state={tokens}
+      what="the native tokens"
+      after={
+        tokens.data?.partial && (
+          <p class="muted">Added up over the first {NATIVE_TOKEN_SCAN} outputs that hold native tokens.</p>
+        )
+      }
+    >
+      {(t) => <NativeTokens tokens={t.tokens} />}
+    </FetchedCard>
   );
 }
 
@@ -131,7 +134,7 @@ function Chains({
   kind: "alias" | "nft" | "foundry";
   load: (signal: AbortSignal) => Promise<IndexerPage[]>;
 }) {
-  const listed = useLoad(
+  const listed = useFetched(
     async (signal) => {
       const ids = [...new Set((await load(signal)).flatMap((p) => p.items))];
       const outputs = await mapLimit(ids, ROW_READS, (o) => api.output(o, { signal }));
@@ -140,119 +143,94 @@ function Chains({
     [bech32],
   );
   return (
-    <Card title={title} id={id}>
-      {listed.error && <ErrorNote message={listed.error} retry={listed.reload} />}
-      {!listed.data && !listed.error && <Loading what={title.toLowerCase()} />}
-      {listed.data &&
-        (listed.data.length === 0 ? (
+    <FetchedCard title={title} id={id} state={listed} what={title.toLowerCase()}>
+      {(chains) =>
+        chains.length === 0 ? (
           <p>None.</p>
         ) : (
           <ul class="plain-list" data-chains={kind}>
-            {listed.data.map(({ outputId, output }) => (
+            {chains.map(({ outputId, output }) => (
               <ChainItem
                 key={outputId}
                 kind={kind}
                 outputId={outputId}
                 field={
-                  output.type === OutputKind.Alias
+                  output.type === OutputType.Alias
                     ? (output.aliasId as string)
-                    : output.type === OutputKind.Nft
+                    : output.type === OutputType.Nft
                       ? (output.nftId as string)
                       : undefined
                 }
               />
             ))}
           </ul>
-        ))}
-    </Card>
+        )
+      }
+    </FetchedCard>
   );
 }
 
 /** A foundry's ID comes from its output (controlling alias, serial number, scheme): listed by output here. */
 function Foundries({ bech32 }: { bech32: string }) {
-  const listed = useLoad(
+  const listed = useFetched(
     (signal) => api.indexerOutputs("foundry", { aliasAddress: bech32, pageSize: 100 }, { signal }),
     [bech32],
   );
   return (
-    <Card title="Foundries of this alias" id="address-foundries">
-      {listed.error && <ErrorNote message={listed.error} retry={listed.reload} />}
-      {!listed.data && !listed.error && <Loading what="the foundries" />}
-      {listed.data &&
-        (listed.data.items.length === 0 ? (
+    <FetchedCard title="Foundries of this alias" id="address-foundries" state={listed} what="the foundries">
+      {(found) =>
+        found.items.length === 0 ? (
           <p>None.</p>
         ) : (
           <ul class="plain-list" data-chains="foundry">
-            {listed.data.items.map((o) => (
+            {found.items.map((o) => (
               <li key={o}>
                 foundry output <EntityLink kind="output" id={o} />
               </li>
             ))}
           </ul>
-        ))}
-    </Card>
+        )
+      }
+    </FetchedCard>
   );
-}
-
-interface Update {
-  milestoneIndex: number;
-  outputId: string;
-  isSpent: boolean;
 }
 
 function Updates({ bech32 }: { bech32: string }) {
-  const pages = useCursorPages();
-  // the rows carry the page they are of: the last page stays shown while the next one loads
-  const updates = useLoad(
-    async (signal) => ({
-      page: pages.page,
-      ...(await api.explorerUpdatesByAddress(
-        bech32,
-        pages.cursor ? { cursor: pages.cursor, sort: "newest" } : { pageSize: ADDRESS_PAGE_SIZE, sort: "newest" },
-        { signal },
-      )),
-    }),
-    [bech32, pages.cursor],
-  );
-  const items = (updates.data?.items ?? []) as unknown as Update[];
   return (
-    <Card title="Ledger updates, newest first" id="address-updates">
-      {updates.error && <ErrorNote message={updates.error} retry={updates.reload} />}
-      {!updates.data && !updates.error && <Loading what="the ledger updates" />}
-      {updates.data &&
-        (items.length === 0 ? (
-          <p>No output of this address was created or spent since the node keeps ledger updates.</p>
-        ) : (
-          <TableWrap label="Ledger updates">
-            <table data-updates data-page={updates.data.page}>
-              <thead>
-                <tr>
-                  <th scope="col">Milestone</th>
-                  <th scope="col">Output</th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((u) => (
-                  <tr
-                    key={`${u.outputId}-${u.isSpent}`}
-                    data-update={`${u.milestoneIndex}.${u.outputId}.${u.isSpent ? 1 : 0}`}
-                  >
-                    <td>
-                      <EntityLink kind="milestone" id={u.milestoneIndex} />
-                    </td>
-                    <td>
-                      <EntityLink kind="output" id={u.outputId} />
-                    </td>
-                    <td>{u.isSpent ? "spent" : "received"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        ))}
-      <Pager pages={pages} nextCursor={updates.data?.cursor} label="ledger updates" busy={updates.loading} />
-    </Card>
+    <PagedCard
+      title="Ledger updates, newest first"
+      id="address-updates"
+      pageSize={ADDRESS_PAGE_SIZE}
+      load={(ask, signal) => api.explorerUpdatesByAddress(bech32, { ...ask, sort: "newest" }, { signal })}
+      deps={[bech32]}
+      what="the ledger updates"
+      pagerLabel="ledger updates"
+      items={(page) => page.items}
+      empty="No output of this address was created or spent since the node keeps ledger updates."
+    >
+      {(updates, { page }) => (
+        <DataTable
+          label="Ledger updates"
+          headings={["Milestone", "Output", "Change"]}
+          tableData={{ "data-updates": true, "data-page": page }}
+        >
+          {updates.map((u) => (
+            <tr
+              key={`${u.outputId}-${u.isSpent}`}
+              data-update={`${u.milestoneIndex}.${u.outputId}.${u.isSpent ? 1 : 0}`}
+            >
+              <td>
+                <EntityLink kind="milestone" id={u.milestoneIndex} />
+              </td>
+              <td>
+                <EntityLink kind="output" id={u.outputId} />
+              </td>
+              <td>{u.isSpent ? "spent" : "received"}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </PagedCard>
   );
 }
 
@@ -264,11 +242,11 @@ function AddressView({ bech32, type, id }: { bech32: string; type: number; id: s
           items={[
             ["Kind", addressKindName(type), "address-kind"],
             [
-              type === AddressKind.Ed25519 ? "Public key hash" : type === AddressKind.Alias ? "Alias" : "NFT",
-              type === AddressKind.Ed25519 ? (
+              type === AddressType.Ed25519 ? "Public key hash" : type === AddressType.Alias ? "Alias" : "NFT",
+              type === AddressType.Ed25519 ? (
                 <code key="h">{id}</code>
               ) : (
-                <EntityLink key="c" kind={type === AddressKind.Alias ? "alias" : "nft"} id={id} />
+                <EntityLink key="c" kind={type === AddressType.Alias ? "alias" : "nft"} id={id} />
               ),
               "address-id",
             ],
@@ -297,7 +275,7 @@ function AddressView({ bech32, type, id }: { bech32: string; type: number; id: s
           ])
         }
       />
-      {type === AddressKind.Alias && <Foundries bech32={bech32} />}
+      {type === AddressType.Alias && <Foundries bech32={bech32} />}
       <Updates bech32={bech32} />
     </>
   );

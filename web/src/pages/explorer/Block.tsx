@@ -1,13 +1,16 @@
 import { useEffect, useState } from "preact/hooks";
+import { PayloadType } from "../../../../src/codec/types";
 import { api, type BlockJson, type BlockMetadata, type OutputJson } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
+import { Card, Facts, Fetched, Loading } from "../../components";
 import { loadCodec } from "../../explorer/codecLoader";
 import { conflictReasonWords } from "../../explorer/conflictReason";
-import { hexBytes, ID_BYTES, isHex, isZeroId, outputIdOf } from "../../explorer/ids";
+import { ID_BYTES, isZeroId, outputIdOf } from "../../explorer/ids";
 import { OutputRow, OutputTable } from "../../explorer/outputs";
-import { EntityLink, ExplorerPage, Facts, Pager, TextOrHex, useCursorPages } from "../../explorer/parts";
+import { PagedCard } from "../../explorer/paging";
+import { EntityLink, EntityList, idPage, TextOrHex } from "../../explorer/parts";
 import { formatNumber, formatTime } from "../../format";
-import { useLoad } from "../../hooks";
+import { useFetched } from "../../hooks";
+import { payloadKindName } from "../../kindNames";
 
 /**
  * A block (TIP-24): its payload decoded (a transaction with its inputs and outputs, tagged data,
@@ -20,25 +23,6 @@ import { useLoad } from "../../hooks";
 const UNREFERENCED_REFRESH_MS = 2_000;
 /** Children per page. */
 const CHILDREN_PAGE_SIZE = 25;
-
-/** Payload types (TIP-24). */
-export const PayloadKind = { TaggedData: 5, Transaction: 6, Milestone: 7 } as const;
-
-export function payloadKindName(type: number | null | undefined): string {
-  switch (type) {
-    case null:
-    case undefined:
-      return "no payload";
-    case PayloadKind.TaggedData:
-      return "tagged data";
-    case PayloadKind.Transaction:
-      return "transaction";
-    case PayloadKind.Milestone:
-      return "milestone";
-    default:
-      return `payload of unknown type ${type}`;
-  }
-}
 
 /** The inclusion state of a block in words. */
 function inclusionWords(meta: BlockMetadata): string {
@@ -173,9 +157,9 @@ function PayloadCard({ blockId, block }: { blockId: string; block: BlockJson }) 
   const payload = block.payload;
   // the transaction ID is the hash of the payload's bytes (TIP-20): read the block's bytes and
   // hash them with the node's codec, in the page
-  const txId = useLoad(
+  const txId = useFetched(
     async (signal) =>
-      payload?.type === PayloadKind.Transaction
+      payload?.type === PayloadType.Transaction
         ? (await loadCodec()).transactionIdOfBlock(await api.blockBytes(blockId, { signal }))
         : undefined,
     [blockId, payload?.type],
@@ -183,10 +167,10 @@ function PayloadCard({ blockId, block }: { blockId: string; block: BlockJson }) 
   return (
     <Card title={`Payload: ${payloadKindName(payload?.type)}`} id="block-payload">
       {!payload && <p>This block carries no payload.</p>}
-      {payload?.type === PayloadKind.TaggedData && (
+      {payload?.type === PayloadType.TaggedData && (
         <TaggedData tag={payload.tag as string} data={payload.data as string} />
       )}
-      {payload?.type === PayloadKind.Milestone && (
+      {payload?.type === PayloadType.Milestone && (
         <Facts
           items={[
             ["Milestone", <EntityLink key="m" kind="milestone" id={payload.index as number} />, "milestone-index"],
@@ -204,7 +188,7 @@ function PayloadCard({ blockId, block }: { blockId: string; block: BlockJson }) 
           ]}
         />
       )}
-      {payload?.type === PayloadKind.Transaction && (
+      {payload?.type === PayloadType.Transaction && (
         <>
           <Facts
             items={[
@@ -223,40 +207,28 @@ function PayloadCard({ blockId, block }: { blockId: string; block: BlockJson }) 
 }
 
 function Children({ blockId }: { blockId: string }) {
-  const pages = useCursorPages();
-  const children = useLoad(
-    (signal) =>
-      api.explorerBlockChildren(blockId, pages.cursor ? { cursor: pages.cursor } : { pageSize: CHILDREN_PAGE_SIZE }, {
-        signal,
-      }),
-    [blockId, pages.cursor],
-  );
   return (
-    <Card title="Children" id="block-children">
-      {children.error && <ErrorNote message={children.error} retry={children.reload} />}
-      {!children.data && !children.error && <Loading what="the children" />}
-      {children.data &&
-        (children.data.children.length === 0 ? (
-          <p>No block names this one as a parent yet.</p>
-        ) : (
-          <ul class="plain-list" data-children>
-            {children.data.children.map((c) => (
-              <li key={c}>
-                <EntityLink kind="block" id={c} />
-              </li>
-            ))}
-          </ul>
-        ))}
-      <Pager pages={pages} nextCursor={children.data?.cursor} label="children" busy={children.loading} />
-    </Card>
+    <PagedCard
+      title="Children"
+      id="block-children"
+      pageSize={CHILDREN_PAGE_SIZE}
+      load={(ask, signal) => api.explorerBlockChildren(blockId, ask, { signal })}
+      deps={[blockId]}
+      what="the children"
+      pagerLabel="children"
+      items={(page) => page.children}
+      empty="No block names this one as a parent yet."
+    >
+      {(children) => <EntityList kind="block" ids={children} listData={{ "data-children": true }} />}
+    </PagedCard>
   );
 }
 
 function BlockView({ blockId }: { blockId: string }) {
-  const block = useLoad((signal) => api.block(blockId, { signal }), [blockId]);
+  const block = useFetched((signal) => api.block(blockId, { signal }), [blockId]);
   // read again until a milestone references the block; then it no longer changes
   const [referenced, setReferenced] = useState(false);
-  const meta = useLoad(
+  const meta = useFetched(
     (signal) => api.blockMetadata(blockId, { signal }),
     [blockId],
     referenced ? undefined : UNREFERENCED_REFRESH_MS,
@@ -264,49 +236,29 @@ function BlockView({ blockId }: { blockId: string }) {
   useEffect(() => {
     if (meta.data?.referencedByMilestoneIndex !== undefined) setReferenced(true);
   }, [meta.data]);
-  const shownMeta = meta.data;
-  if (block.errorStatus === 404) {
-    return <ErrorNote message={`This node knows no block ${blockId} (never seen, or pruned).`} />;
-  }
-  if (block.error) return <ErrorNote message={block.error} retry={block.reload} />;
-  if (!block.data) return <Loading what="the block" />;
   return (
-    <>
-      {shownMeta ? <MetadataCard meta={shownMeta} /> : <Loading what="the metadata" />}
-      <PayloadCard blockId={blockId} block={block.data} />
-      <Card title="Parents" id="block-parents">
-        <ul class="plain-list" data-parents>
-          {block.data.parents.map((p) => (
-            <li key={p}>
-              <EntityLink kind="block" id={p} />
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Children blockId={blockId} />
-      <Card title="Block" id="block-fields">
-        <Facts
-          items={[
-            ["Protocol version", String(block.data.protocolVersion), "protocol-version"],
-            ["Nonce", <code key="n">{block.data.nonce}</code>, "nonce"],
-          ]}
-        />
-      </Card>
-    </>
+    <Fetched state={block} what="the block" notFound={`This node knows no block ${blockId} (never seen, or pruned).`}>
+      {(b) => (
+        <>
+          {meta.data ? <MetadataCard meta={meta.data} /> : <Loading what="the metadata" />}
+          <PayloadCard blockId={blockId} block={b} />
+          <Card title="Parents" id="block-parents">
+            <EntityList kind="block" ids={b.parents} listData={{ "data-parents": true }} />
+          </Card>
+          <Children blockId={blockId} />
+          <Card title="Block" id="block-fields">
+            <Facts
+              items={[
+                ["Protocol version", String(b.protocolVersion), "protocol-version"],
+                ["Nonce", <code key="n">{b.nonce}</code>, "nonce"],
+              ]}
+            />
+          </Card>
+        </>
+      )}
+    </Fetched>
   );
 }
 
 /** `/dashboard/explorer/block/:blockId`. */
-export function BlockPage({ blockId }: { blockId: string }) {
-  const id = blockId.toLowerCase();
-  const valid = isHex(id) && hexBytes(id) === ID_BYTES;
-  return (
-    <ExplorerPage kind="Block" id={valid ? id : undefined}>
-      {valid ? (
-        <BlockView key={id} blockId={id} />
-      ) : (
-        <ErrorNote message={`"${blockId}" is no block ID: a block ID is 0x and 64 hex digits (32 bytes).`} />
-      )}
-    </ExplorerPage>
-  );
-}
+export const BlockPage = idPage("blockId", "Block", ID_BYTES, (id) => <BlockView key={id} blockId={id} />);

@@ -1,13 +1,15 @@
 import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, type MilestonePayload } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
+import { api, type MilestonePayload, type UtxoChanges } from "../../api";
+import { Card, ErrorNote, Facts, Fetched, FetchedCard, Loading } from "../../components";
 import { COMMITMENT_ID_BYTES, hexBytes, ID_BYTES, isHex, isZeroId } from "../../explorer/ids";
-import { EntityLink, ExplorerPage, explorerHref, Facts, Pager, TableWrap, useCursorPages } from "../../explorer/parts";
+import { explorerHref } from "../../explorer/links";
+import { PagedCard } from "../../explorer/paging";
+import { DataTable, EntityLink, EntityList, ExplorerPage } from "../../explorer/parts";
 import { formatNumber, formatTime } from "../../format";
-import { useLoad } from "../../hooks";
+import { type FetchState, useFetched } from "../../hooks";
+import { payloadKindName } from "../../kindNames";
 import { useNodeInfo } from "../../nodeInfo";
-import { payloadKindName } from "./Block";
 
 /**
  * A milestone (TIP-29) by index: its fields, the public keys that signed it, links to the
@@ -36,102 +38,90 @@ async function milestoneIdOf(m: MilestonePayload, signal: AbortSignal): Promise<
 }
 
 function Blocks({ index }: { index: number }) {
-  const pages = useCursorPages();
-  // the rows carry the page they are of: the last page stays shown while the next one loads
-  const blocks = useLoad(
-    async (signal) => ({
-      page: pages.page,
-      ...(await api.explorerMilestoneBlocksByIndex(
-        index,
-        pages.cursor ? { cursor: pages.cursor } : { pageSize: MILESTONE_BLOCKS_PAGE_SIZE },
-        { signal },
-      )),
-    }),
-    [index, pages.cursor],
-  );
-  const first = ((blocks.data?.page ?? 1) - 1) * MILESTONE_BLOCKS_PAGE_SIZE;
   return (
-    <Card title="Referenced blocks, in white-flag order" id="milestone-blocks">
-      {blocks.error && <ErrorNote message={blocks.error} retry={blocks.reload} />}
-      {!blocks.data && !blocks.error && <Loading what="the referenced blocks" />}
-      {blocks.data &&
-        (blocks.data.blocks.length === 0 ? (
-          <p>This milestone referenced no block.</p>
-        ) : (
-          <TableWrap label="Referenced blocks">
-            <table data-milestone-blocks data-page={blocks.data.page}>
-              <thead>
-                <tr>
-                  <th scope="col">Position</th>
-                  <th scope="col">Block</th>
-                  <th scope="col">Payload</th>
-                </tr>
-              </thead>
-              <tbody>
-                {blocks.data.blocks.map((b, i) => (
-                  <tr key={b.blockId} data-block={b.blockId}>
-                    <td>{formatNumber(first + i)}</td>
-                    <td>
-                      <EntityLink kind="block" id={b.blockId} />
-                    </td>
-                    <td>{payloadKindName(b.payloadType)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        ))}
-      <Pager pages={pages} nextCursor={blocks.data?.cursor} label="referenced blocks" busy={blocks.loading} />
-    </Card>
+    <PagedCard
+      title="Referenced blocks, in white-flag order"
+      id="milestone-blocks"
+      pageSize={MILESTONE_BLOCKS_PAGE_SIZE}
+      load={(ask, signal) => api.explorerMilestoneBlocksByIndex(index, ask, { signal })}
+      deps={[index]}
+      what="the referenced blocks"
+      pagerLabel="referenced blocks"
+      items={(page) => page.blocks}
+      empty="This milestone referenced no block."
+    >
+      {(blocks, { page }) => (
+        <DataTable
+          label="Referenced blocks"
+          headings={["Position", "Block", "Payload"]}
+          tableData={{ "data-milestone-blocks": true, "data-page": page }}
+        >
+          {blocks.map((b, i) => (
+            <tr key={b.blockId} data-block={b.blockId}>
+              <td>{formatNumber((page - 1) * MILESTONE_BLOCKS_PAGE_SIZE + i)}</td>
+              <td>
+                <EntityLink kind="block" id={b.blockId} />
+              </td>
+              <td>{payloadKindName(b.payloadType)}</td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </PagedCard>
   );
 }
 
 function Transactions({ index }: { index: number }) {
-  const changes = useLoad((signal) => api.utxoChangesByIndex(index, { signal }), [index]);
-  // a transaction included by the milestone created at least one output (TIP-20: 1..128 outputs)
-  const transactions = changes.data ? [...new Set(changes.data.createdOutputs.map((o) => o.slice(0, 66)))] : [];
+  const changes = useFetched((signal) => api.utxoChangesByIndex(index, { signal }), [index]);
   return (
-    <Card title="Included transactions" id="milestone-transactions">
-      {changes.error && <ErrorNote message={changes.error} retry={changes.reload} />}
-      {!changes.data && !changes.error && <Loading what="the ledger changes" />}
-      {changes.data && transactions.length === 0 && <p>This milestone included no transaction.</p>}
-      {changes.data && transactions.length > 0 && (
-        <>
-          <p>
-            {formatNumber(transactions.length)} transaction{transactions.length === 1 ? "" : "s"} created{" "}
-            {formatNumber(changes.data.createdOutputs.length)} output
-            {changes.data.createdOutputs.length === 1 ? "" : "s"} and spent{" "}
-            {formatNumber(changes.data.consumedOutputs.length)}.
-          </p>
-          <ul class="plain-list" data-transactions>
-            {transactions.slice(0, MAX_TRANSACTIONS_SHOWN).map((t) => (
-              <li key={t}>
-                <EntityLink kind="transaction" id={t} />
-              </li>
-            ))}
-          </ul>
-          {transactions.length > MAX_TRANSACTIONS_SHOWN && (
-            <p class="muted">The first {MAX_TRANSACTIONS_SHOWN} are listed.</p>
-          )}
-        </>
+    <FetchedCard title="Included transactions" id="milestone-transactions" state={changes} what="the ledger changes">
+      {(c) => <IncludedTransactions changes={c} />}
+    </FetchedCard>
+  );
+}
+
+function IncludedTransactions({ changes }: { changes: UtxoChanges }) {
+  // a transaction included by the milestone created at least one output (TIP-20: 1..128 outputs)
+  const transactions = [...new Set(changes.createdOutputs.map((o) => o.slice(0, 66)))];
+  if (transactions.length === 0) return <p>This milestone included no transaction.</p>;
+  return (
+    <>
+      <p>
+        {formatNumber(transactions.length)} transaction{transactions.length === 1 ? "" : "s"} created{" "}
+        {formatNumber(changes.createdOutputs.length)} output
+        {changes.createdOutputs.length === 1 ? "" : "s"} and spent {formatNumber(changes.consumedOutputs.length)}.
+      </p>
+      <EntityList
+        kind="transaction"
+        ids={transactions.slice(0, MAX_TRANSACTIONS_SHOWN)}
+        listData={{ "data-transactions": true }}
+      />
+      {transactions.length > MAX_TRANSACTIONS_SHOWN && (
+        <p class="muted">The first {MAX_TRANSACTIONS_SHOWN} are listed.</p>
       )}
-    </Card>
+    </>
   );
 }
 
 function MilestoneView({ index }: { index: number }) {
-  const milestone = useLoad((signal) => api.milestoneByIndex(index, { signal }), [index]);
-  const id = useLoad(
+  const milestone = useFetched((signal) => api.milestoneByIndex(index, { signal }), [index]);
+  const id = useFetched(
     async (signal) => (milestone.data ? milestoneIdOf(milestone.data, signal) : undefined),
     [milestone.data],
   );
+  return (
+    <Fetched
+      state={milestone}
+      what="the milestone"
+      notFound={`This node has no milestone ${formatNumber(index)} (not issued yet, or pruned).`}
+    >
+      {(m) => <MilestoneFields index={index} m={m} id={id} />}
+    </Fetched>
+  );
+}
+
+function MilestoneFields({ index, m, id }: { index: number; m: MilestonePayload; id: FetchState<string | undefined> }) {
   const confirmed = useNodeInfo().data?.status.confirmedMilestone.index;
-  if (milestone.errorStatus === 404) {
-    return <ErrorNote message={`This node has no milestone ${formatNumber(index)} (not issued yet, or pruned).`} />;
-  }
-  if (milestone.error) return <ErrorNote message={milestone.error} retry={milestone.reload} />;
-  if (!milestone.data) return <Loading what="the milestone" />;
-  const m = milestone.data;
   const signatures = (m.signatures as { publicKey: string }[] | undefined) ?? [];
   const options = (m.options as { type: number }[] | undefined) ?? [];
   return (
@@ -176,13 +166,7 @@ function MilestoneView({ index }: { index: number }) {
           ]}
         />
         <h3>Parents</h3>
-        <ul class="plain-list" data-parents>
-          {m.parents.map((p) => (
-            <li key={p}>
-              <EntityLink kind="block" id={p} />
-            </li>
-          ))}
-        </ul>
+        <EntityList kind="block" ids={m.parents} listData={{ "data-parents": true }} />
         <h3>Signed by ({signatures.length})</h3>
         <ul class="plain-list" data-signatures>
           {signatures.map((s) => (
@@ -201,13 +185,15 @@ function MilestoneView({ index }: { index: number }) {
 /** A milestone ID or commitment ID in the URL: looked up, then the page moves to the index. */
 function RedirectById({ id }: { id: string }) {
   const { route } = useLocation();
-  const milestone = useLoad((signal) => api.milestoneById(id.slice(0, 2 + 2 * ID_BYTES), { signal }), [id]);
+  const milestone = useFetched((signal) => api.milestoneById(id.slice(0, 2 + 2 * ID_BYTES), { signal }), [id]);
   useEffect(() => {
     if (milestone.data) route(explorerHref("milestone", milestone.data.index), true);
   }, [milestone.data]);
-  if (milestone.errorStatus === 404) return <ErrorNote message={`This node knows no milestone with the ID ${id}.`} />;
-  if (milestone.error) return <ErrorNote message={milestone.error} retry={milestone.reload} />;
-  return <Loading what="the milestone" />;
+  return (
+    <Fetched state={milestone} what="the milestone" notFound={`This node knows no milestone with the ID ${id}.`}>
+      {() => <Loading what="the milestone" />}
+    </Fetched>
+  );
 }
 
 /** `/dashboard/explorer/milestone/:index` (an index, or a milestone ID that redirects to it). */

@@ -1,12 +1,12 @@
 import { api, type OutputFull, type OutputWithMetadata } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
+import { Card, Facts, Fetched } from "../../components";
 import type { ProofVerdict } from "../../explorer/codec";
 import { loadCodec } from "../../explorer/codecLoader";
-import { hexBytes, isHex, isZeroId, OUTPUT_ID_BYTES, splitOutputId } from "../../explorer/ids";
+import { isZeroId, OUTPUT_ID_BYTES, splitOutputId } from "../../explorer/ids";
 import { OutputFields } from "../../explorer/outputs";
-import { EntityLink, ExplorerPage, Facts } from "../../explorer/parts";
+import { EntityLink, idPage } from "../../explorer/parts";
 import { formatNumber, formatTime } from "../../format";
-import { useLoad } from "../../hooks";
+import { useFetched } from "../../hooks";
 
 /**
  * An output (TIP-18) with its place in the ledger: every field in words, the transaction that
@@ -100,7 +100,7 @@ function Verdict({ verdict }: { verdict: ProofVerdict }) {
 
 function ProofCard({ outputId, read, full }: { outputId: string; read: OutputWithMetadata; full: OutputFull }) {
   const { transactionId } = splitOutputId(outputId);
-  const verdict = useLoad(
+  const verdict = useFetched(
     async (signal) => {
       const [codec, outputBytes, includedBlockBytes] = await Promise.all([
         loadCodec(),
@@ -132,49 +132,42 @@ function ProofCard({ outputId, read, full }: { outputId: string; read: OutputWit
           ["Hashes on the path", String(depth(p.outputCommitmentProof)), "proof-depth"],
         ]}
       />
-      {verdict.error && (
-        <ErrorNote message={`The proof could not be checked: ${verdict.error}`} retry={verdict.reload} />
-      )}
-      {!verdict.data && !verdict.error && <Loading what="and checking the proof" />}
-      {verdict.data && <Verdict verdict={verdict.data} />}
+      <Fetched state={verdict} what="and checking the proof" failure={(m) => `The proof could not be checked: ${m}`}>
+        {(v) => <Verdict verdict={v} />}
+      </Fetched>
     </Card>
   );
 }
 
 function OutputView({ outputId }: { outputId: string }) {
-  const read = useLoad((signal) => api.output(outputId, { signal }), [outputId]);
-  const full = useLoad((signal) => api.outputFull(outputId, { signal }), [outputId]);
-  if (read.errorStatus === 404) {
-    return <ErrorNote message={`This node knows no output ${outputId} (not created yet, or pruned).`} />;
-  }
-  if (read.error) return <ErrorNote message={read.error} retry={read.reload} />;
-  if (!read.data) return <Loading what="the output" />;
+  const read = useFetched((signal) => api.output(outputId, { signal }), [outputId]);
+  const full = useFetched((signal) => api.outputFull(outputId, { signal }), [outputId]);
   return (
-    <>
-      <Card title="Output" id="output-fields">
-        <OutputFields output={read.data.output} outputId={outputId} />
-      </Card>
-      <LedgerCard outputId={outputId} read={read.data} />
-      {full.error && <ErrorNote message={`The proof could not be read: ${full.error}`} retry={full.reload} />}
-      {!full.data && !full.error && <Loading what="the proof" />}
-      {full.data && <ProofCard outputId={outputId} read={read.data} full={full.data} />}
-    </>
+    <Fetched
+      state={read}
+      what="the output"
+      notFound={`This node knows no output ${outputId} (not created yet, or pruned).`}
+    >
+      {(r) => (
+        <>
+          <Card title="Output" id="output-fields">
+            <OutputFields output={r.output} outputId={outputId} />
+          </Card>
+          <LedgerCard outputId={outputId} read={r} />
+          <Fetched state={full} what="the proof" failure={(m) => `The proof could not be read: ${m}`}>
+            {(f) => <ProofCard outputId={outputId} read={r} full={f} />}
+          </Fetched>
+        </>
+      )}
+    </Fetched>
   );
 }
 
 /** `/dashboard/explorer/output/:outputId`. */
-export function OutputPage({ outputId }: { outputId: string }) {
-  const id = outputId.toLowerCase();
-  const valid = isHex(id) && hexBytes(id) === OUTPUT_ID_BYTES;
-  return (
-    <ExplorerPage kind="Output" id={valid ? id : undefined}>
-      {valid ? (
-        <OutputView key={id} outputId={id} />
-      ) : (
-        <ErrorNote
-          message={`"${outputId}" is no output ID: an output ID is 0x and 68 hex digits (a transaction ID and a 2-byte index).`}
-        />
-      )}
-    </ExplorerPage>
-  );
-}
+export const OutputPage = idPage(
+  "outputId",
+  "Output",
+  OUTPUT_ID_BYTES,
+  (id) => <OutputView key={id} outputId={id} />,
+  "a transaction ID and a 2-byte index",
+);

@@ -1,8 +1,8 @@
-import { Card, ErrorNote } from "../../components";
+import { Card, ErrorNote, Facts } from "../../components";
 import { hexBytes, isHex, MAX_TAG_BYTES } from "../../explorer/ids";
 import { ownerOf } from "../../explorer/outputs";
 import { PagedOutputs } from "../../explorer/pagedOutputs";
-import { AddressLink, ExplorerPage, Facts, TextOrHex } from "../../explorer/parts";
+import { AddressLink, ExplorerPage, TextOrHex } from "../../explorer/parts";
 
 /**
  * The unspent outputs that carry a tag (the tag feature of TIP-18; inx-indexer's basic and NFT

@@ -1,10 +1,10 @@
-import { api, type OutputJson } from "../../api";
-import { Card, ErrorNote, Loading } from "../../components";
+import { api, type BlockMetadata, type OutputJson } from "../../api";
+import { Card, Facts, Fetched, FetchedCard } from "../../components";
 import { conflictReasonWords } from "../../explorer/conflictReason";
-import { hexBytes, ID_BYTES, isHex, outputIdOf } from "../../explorer/ids";
+import { ID_BYTES, outputIdOf } from "../../explorer/ids";
 import { OutputRow, OutputTable } from "../../explorer/outputs";
-import { EntityLink, ExplorerPage, Facts, mapLimit, ROW_READS } from "../../explorer/parts";
-import { useLoad } from "../../hooks";
+import { EntityLink, idPage, mapLimit, ROW_READS } from "../../explorer/parts";
+import { type FetchState, useFetched } from "../../hooks";
 import { TaggedData } from "./Block";
 
 /**
@@ -22,7 +22,7 @@ interface Essence {
 
 function Inputs({ essence }: { essence: Essence }) {
   const ids = essence.inputs.map((i) => outputIdOf(i.transactionId, i.transactionOutputIndex));
-  const spent = useLoad(
+  const spent = useFetched(
     (signal) => mapLimit(ids, ROW_READS, (id) => api.output(id, { signal }).catch(() => undefined)),
     [ids.join()],
   );
@@ -40,7 +40,7 @@ function Inputs({ essence }: { essence: Essence }) {
 
 function Outputs({ transactionId, essence }: { transactionId: string; essence: Essence }) {
   const ids = essence.outputs.map((_, i) => outputIdOf(transactionId, i));
-  const metadata = useLoad(
+  const metadata = useFetched(
     (signal) => mapLimit(ids, ROW_READS, (id) => api.outputMetadata(id, { signal }).catch(() => undefined)),
     [transactionId],
   );
@@ -76,25 +76,38 @@ function Outputs({ transactionId, essence }: { transactionId: string; essence: E
 }
 
 function TransactionView({ transactionId }: { transactionId: string }) {
-  const block = useLoad((signal) => api.includedBlock(transactionId, { signal }), [transactionId]);
-  const meta = useLoad((signal) => api.includedBlockMetadata(transactionId, { signal }), [transactionId]);
-  if (block.errorStatus === 404) {
-    return (
-      <ErrorNote
-        message={`No transaction ${transactionId} is in the ledger of this node: it is known once a milestone includes it (a conflicting one never is), and forgotten when pruned.`}
-      />
-    );
-  }
-  if (block.error) return <ErrorNote message={block.error} retry={block.reload} />;
-  if (!block.data) return <Loading what="the transaction" />;
-  const essence = (block.data.payload as unknown as { essence: Essence }).essence;
-  const m = meta.data;
+  const block = useFetched((signal) => api.includedBlock(transactionId, { signal }), [transactionId]);
+  const meta = useFetched((signal) => api.includedBlockMetadata(transactionId, { signal }), [transactionId]);
+  return (
+    <Fetched
+      state={block}
+      what="the transaction"
+      notFound={`No transaction ${transactionId} is in the ledger of this node: it is known once a milestone includes it (a conflicting one never is), and forgotten when pruned.`}
+    >
+      {(b) => (
+        <TransactionCards
+          transactionId={transactionId}
+          essence={(b.payload as unknown as { essence: Essence }).essence}
+          meta={meta}
+        />
+      )}
+    </Fetched>
+  );
+}
+
+function TransactionCards({
+  transactionId,
+  essence,
+  meta,
+}: {
+  transactionId: string;
+  essence: Essence;
+  meta: FetchState<BlockMetadata>;
+}) {
   return (
     <>
-      <Card title="Included" id="transaction-included">
-        {meta.error && <ErrorNote message={meta.error} retry={meta.reload} />}
-        {!m && !meta.error && <Loading what="the including block" />}
-        {m && (
+      <FetchedCard title="Included" id="transaction-included" state={meta} what="the including block">
+        {(m) => (
           <Facts
             items={[
               ["Included by block", <EntityLink key="b" kind="block" id={m.blockId} />, "included-block"],
@@ -117,7 +130,7 @@ function TransactionView({ transactionId }: { transactionId: string }) {
             ]}
           />
         )}
-      </Card>
+      </FetchedCard>
       <Inputs essence={essence} />
       <Outputs transactionId={transactionId} essence={essence} />
       {essence.payload && (
@@ -130,18 +143,6 @@ function TransactionView({ transactionId }: { transactionId: string }) {
 }
 
 /** `/dashboard/explorer/transaction/:transactionId`. */
-export function TransactionPage({ transactionId }: { transactionId: string }) {
-  const id = transactionId.toLowerCase();
-  const valid = isHex(id) && hexBytes(id) === ID_BYTES;
-  return (
-    <ExplorerPage kind="Transaction" id={valid ? id : undefined}>
-      {valid ? (
-        <TransactionView key={id} transactionId={id} />
-      ) : (
-        <ErrorNote
-          message={`"${transactionId}" is no transaction ID: a transaction ID is 0x and 64 hex digits (32 bytes).`}
-        />
-      )}
-    </ExplorerPage>
-  );
-}
+export const TransactionPage = idPage("transactionId", "Transaction", ID_BYTES, (id) => (
+  <TransactionView key={id} transactionId={id} />
+));
