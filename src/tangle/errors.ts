@@ -1,4 +1,4 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /** Why a block was refused at intake; the API maps every code to 400 unless noted. */
 export enum BlockErrorCode {
@@ -9,6 +9,10 @@ export enum BlockErrorCode {
   /** A milestone whose index is not above the latest one. */
   StaleMilestone = "BLOCK_STALE_MILESTONE",
 }
+
+/** An error of this layer: the one error class with one of its codes. */
+export type BlockError = LedgerNodeError<BlockErrorCode>;
+export const isBlockError = errorGuard<BlockError>(BlockErrorCode);
 
 /** Why the tangle refused an operation. */
 export enum TangleErrorCode {
@@ -25,13 +29,5 @@ export enum TangleErrorCode {
 }
 
 /** An error of this layer: the one error class with one of its codes. */
-export type BlockError = LedgerNodeError<BlockErrorCode>;
 export type TangleError = LedgerNodeError<TangleErrorCode>;
-
-export function isBlockError(e: unknown, code?: BlockErrorCode): e is BlockError {
-  return isLedgerNodeError(e, BlockErrorCode, code);
-}
-
-export function isTangleError(e: unknown, code?: TangleErrorCode): e is TangleError {
-  return isLedgerNodeError(e, TangleErrorCode, code);
-}
+export const isTangleError = errorGuard<TangleError>(TangleErrorCode);
