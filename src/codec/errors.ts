@@ -1,4 +1,4 @@
-import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
  * Codec errors. Every decode or syntactic failure is a `CodecError` carrying a string code
@@ -32,12 +32,9 @@ export enum CodecErrorCode {
 
 /** A codec error: `data.field` is the dotted path of the field, e.g. "block.payload.essence.outputs[2].amount". */
 export type CodecError = LedgerNodeError<CodecErrorCode, { field: string }>;
+export const isCodecError = errorGuard<CodecError>(CodecErrorCode);
 
 /** The error for `field`: its message names the field first. */
 export function codecError(code: CodecErrorCode, field: string, reason: string): CodecError {
   return new LedgerNodeError(code, `${field}: ${reason}`, { field });
-}
-
-export function isCodecError(e: unknown, code?: CodecErrorCode): e is CodecError {
-  return isLedgerNodeError(e, CodecErrorCode, code);
 }

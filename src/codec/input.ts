@@ -1,6 +1,6 @@
 import { CodecErrorCode, codecError } from "./errors.js";
 import { toHex } from "./hex.js";
-import { expectHex, expectInt, expectObject, expectU16, type JsonObject } from "./json.js";
+import { expectArray, expectHex, expectInt, expectObject, expectU16, type JsonObject } from "./json.js";
 import type { ReadStream } from "./readStream.js";
 import { type Input, InputType, type TreasuryInput, type UtxoInput } from "./types.js";
 import type { WriteStream } from "./writeStream.js";
@@ -136,4 +136,17 @@ export function inputFromJson(json: unknown, field: string): Input {
 export function checkCount(n: number, field: string, min: number, max: number): void {
   if (n < min || n > max)
     throw codecError(CodecErrorCode.CountOutOfRange, field, `must be in [${min}, ${max}], got ${n}`);
+}
+
+/** A JSON array of `min` to `max` elements, each read by `read` under its path `${field}[i]`. */
+export function listFromJson<T>(
+  json: unknown,
+  field: string,
+  min: number,
+  max: number,
+  read: (item: unknown, field: string) => T,
+): T[] {
+  const items = expectArray(json, field);
+  checkCount(items.length, field, min, max);
+  return items.map((item, i) => read(item, `${field}[${i}]`));
 }

@@ -1,7 +1,7 @@
 import { CodecErrorCode, codecError } from "./errors.js";
 import { compareBytes, toHex } from "./hex.js";
-import { checkCount, jsonType, unexpectedType, writeFixed } from "./input.js";
-import { expectArray, expectHex, expectObject, expectU8, expectU32, type JsonObject } from "./json.js";
+import { checkCount, jsonType, listFromJson, unexpectedType, writeFixed } from "./input.js";
+import { expectHex, expectObject, expectU8, expectU32, type JsonObject } from "./json.js";
 import {
   deserializeMilestoneOptions,
   milestoneOptionsFromJson,
@@ -54,9 +54,9 @@ export function deserializeParents(r: ReadStream, field: string): Uint8Array[] {
 }
 
 export function parentsFromJson(json: unknown, field: string): Uint8Array[] {
-  const list = expectArray(json, field);
-  checkCount(list.length, field, MIN_PARENTS_COUNT, MAX_PARENTS_COUNT);
-  const parents = list.map((x, i) => expectHex(x, `${field}[${i}]`, BLOCK_ID_LENGTH));
+  const parents = listFromJson(json, field, MIN_PARENTS_COUNT, MAX_PARENTS_COUNT, (x, f) =>
+    expectHex(x, f, BLOCK_ID_LENGTH),
+  );
   checkParents(parents, field);
   return parents;
 }
@@ -92,33 +92,29 @@ export const encodeMilestone = (m: MilestonePayload): Uint8Array => encodeWith(s
 export function deserializeMilestone(r: ReadStream, field: string): MilestonePayload {
   const type = r.u32(`${field}.type`);
   if (type !== PayloadType.Milestone) unexpectedType(field, type, "milestone payload type");
-  const index = r.u32(`${field}.index`);
-  const timestamp = r.u32(`${field}.timestamp`);
-  const protocolVersion = r.u8(`${field}.protocolVersion`);
-  const previousMilestoneId = r.bytesN(BLOCK_ID_LENGTH, `${field}.previousMilestoneId`);
-  const parents = deserializeParents(r, `${field}.parents`);
-  const inclusionMerkleRoot = r.bytesN(MERKLE_ROOT_LENGTH, `${field}.inclusionMerkleRoot`);
-  const appliedMerkleRoot = r.bytesN(MERKLE_ROOT_LENGTH, `${field}.appliedMerkleRoot`);
-  const metadata = r.bytesN(r.u16(`${field}.metadata.length`), `${field}.metadata`);
-  const options = deserializeMilestoneOptions(r, `${field}.options`);
-  const count = r.u8(`${field}.signatures.length`);
-  checkCount(count, `${field}.signatures`, 1, MAX_MILESTONE_SIGNATURES);
-  const signatures: Ed25519Signature[] = [];
-  for (let i = 0; i < count; i++) signatures.push(deserializeSignature(r, `${field}.signatures[${i}]`));
-  checkSignatureOrder(signatures, `${field}.signatures`);
   return {
     type: PayloadType.Milestone,
-    index,
-    timestamp,
-    protocolVersion,
-    previousMilestoneId,
-    parents,
-    inclusionMerkleRoot,
-    appliedMerkleRoot,
-    metadata,
-    options,
-    signatures,
+    index: r.u32(`${field}.index`),
+    timestamp: r.u32(`${field}.timestamp`),
+    protocolVersion: r.u8(`${field}.protocolVersion`),
+    previousMilestoneId: r.bytesN(BLOCK_ID_LENGTH, `${field}.previousMilestoneId`),
+    parents: deserializeParents(r, `${field}.parents`),
+    inclusionMerkleRoot: r.bytesN(MERKLE_ROOT_LENGTH, `${field}.inclusionMerkleRoot`),
+    appliedMerkleRoot: r.bytesN(MERKLE_ROOT_LENGTH, `${field}.appliedMerkleRoot`),
+    metadata: r.bytesN(r.u16(`${field}.metadata.length`), `${field}.metadata`),
+    options: deserializeMilestoneOptions(r, `${field}.options`),
+    signatures: deserializeSignatures(r, `${field}.signatures`),
   };
+}
+
+/** 1 to 255 signatures, in the order `checkSignatureOrder` asks. */
+function deserializeSignatures(r: ReadStream, field: string): Ed25519Signature[] {
+  const count = r.u8(`${field}.length`);
+  checkCount(count, field, 1, MAX_MILESTONE_SIGNATURES);
+  const signatures: Ed25519Signature[] = [];
+  for (let i = 0; i < count; i++) signatures.push(deserializeSignature(r, `${field}[${i}]`));
+  checkSignatureOrder(signatures, field);
+  return signatures;
 }
 
 /** Signatures ascend strictly by public key: sorted, each key once (TIP-29). */
@@ -173,31 +169,31 @@ export function milestoneFromJson(json: unknown, field: string): MilestonePayloa
     ],
     ["metadata", "options"],
   );
-  const index = expectU32(o.index, `${field}.index`);
-  const timestamp = expectU32(o.timestamp, `${field}.timestamp`);
-  const protocolVersion = expectU8(o.protocolVersion, `${field}.protocolVersion`);
-  const previousMilestoneId = expectHex(o.previousMilestoneId, `${field}.previousMilestoneId`, BLOCK_ID_LENGTH);
-  const parents = parentsFromJson(o.parents, `${field}.parents`);
-  const inclusionMerkleRoot = expectHex(o.inclusionMerkleRoot, `${field}.inclusionMerkleRoot`, MERKLE_ROOT_LENGTH);
-  const appliedMerkleRoot = expectHex(o.appliedMerkleRoot, `${field}.appliedMerkleRoot`, MERKLE_ROOT_LENGTH);
-  const metadata = o.metadata === undefined ? new Uint8Array(0) : expectHex(o.metadata, `${field}.metadata`);
-  checkCount(metadata.length, `${field}.metadata`, 0, 0xffff);
-  const options = o.options === undefined ? [] : milestoneOptionsFromJson(o.options, `${field}.options`);
-  const signaturesJson = expectArray(o.signatures, `${field}.signatures`);
-  checkCount(signaturesJson.length, `${field}.signatures`, 1, MAX_MILESTONE_SIGNATURES);
-  const signatures = signaturesJson.map((x, i) => signatureFromJson(x, `${field}.signatures[${i}]`));
-  checkSignatureOrder(signatures, `${field}.signatures`);
   return {
     type: PayloadType.Milestone,
-    index,
-    timestamp,
-    protocolVersion,
-    previousMilestoneId,
-    parents,
-    inclusionMerkleRoot,
-    appliedMerkleRoot,
-    metadata,
-    options,
-    signatures,
+    index: expectU32(o.index, `${field}.index`),
+    timestamp: expectU32(o.timestamp, `${field}.timestamp`),
+    protocolVersion: expectU8(o.protocolVersion, `${field}.protocolVersion`),
+    previousMilestoneId: expectHex(o.previousMilestoneId, `${field}.previousMilestoneId`, BLOCK_ID_LENGTH),
+    parents: parentsFromJson(o.parents, `${field}.parents`),
+    inclusionMerkleRoot: expectHex(o.inclusionMerkleRoot, `${field}.inclusionMerkleRoot`, MERKLE_ROOT_LENGTH),
+    appliedMerkleRoot: expectHex(o.appliedMerkleRoot, `${field}.appliedMerkleRoot`, MERKLE_ROOT_LENGTH),
+    metadata: metadataFromJson(o.metadata, `${field}.metadata`),
+    options: o.options === undefined ? [] : milestoneOptionsFromJson(o.options, `${field}.options`),
+    signatures: signaturesFromJson(o.signatures, `${field}.signatures`),
   };
+}
+
+/** Missing metadata is empty; at most 65535 bytes (its length is a u16). */
+function metadataFromJson(json: unknown, field: string): Uint8Array {
+  const metadata = json === undefined ? new Uint8Array(0) : expectHex(json, field);
+  checkCount(metadata.length, field, 0, 0xffff);
+  return metadata;
+}
+
+/** Rejects what `deserializeSignatures` rejects, under the same code and field path. */
+function signaturesFromJson(json: unknown, field: string): Ed25519Signature[] {
+  const signatures = listFromJson(json, field, 1, MAX_MILESTONE_SIGNATURES, signatureFromJson);
+  checkSignatureOrder(signatures, field);
+  return signatures;
 }

@@ -1,5 +1,5 @@
-import { checkCount, jsonType, unexpectedType } from "./input.js";
-import { expectArray, expectObject, type JsonObject } from "./json.js";
+import { checkCount, jsonType, listFromJson, unexpectedType } from "./input.js";
+import { expectObject, type JsonObject } from "./json.js";
 import type { ReadStream } from "./readStream.js";
 import {
   deserializeTransactionEssence,
@@ -51,8 +51,7 @@ export function transactionFromJson(json: unknown, field: string): TransactionPa
   if (type !== PayloadType.Transaction) unexpectedType(field, type, "transaction payload type");
   const o = expectObject(json, field, ["type", "essence", "unlocks"]);
   const essence = transactionEssenceFromJson(o.essence, `${field}.essence`);
-  const unlocksJson = expectArray(o.unlocks, `${field}.unlocks`);
-  checkCount(unlocksJson.length, `${field}.unlocks`, essence.inputs.length, essence.inputs.length);
-  const unlocks = unlocksJson.map((x, i) => unlockFromJson(x, `${field}.unlocks[${i}]`));
+  const n = essence.inputs.length;
+  const unlocks = listFromJson(o.unlocks, `${field}.unlocks`, n, n, unlockFromJson);
   return { type: PayloadType.Transaction, essence, unlocks };
 }

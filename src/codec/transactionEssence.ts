@@ -4,13 +4,14 @@ import {
   checkCount,
   deserializeUtxoInput,
   jsonType,
+  listFromJson,
   serializeUtxoInput,
   unexpectedType,
   utxoInputFromJson,
   utxoInputToJson,
   writeFixed,
 } from "./input.js";
-import { expectArray, expectHex, expectObject, expectU64String, type JsonObject } from "./json.js";
+import { expectHex, expectObject, expectU64String, type JsonObject } from "./json.js";
 import { deserializeOutput, outputFromJson, outputToJson, serializeOutput } from "./outputs/output.js";
 import { ReadStream } from "./readStream.js";
 import { deserializeTaggedData, serializeTaggedData, taggedDataFromJson, taggedDataToJson } from "./taggedData.js";
@@ -64,40 +65,49 @@ export const encodeTransactionEssence = (e: RegularTransactionEssence): Uint8Arr
   encodeWith(serializeTransactionEssence, e, 512);
 
 export function deserializeTransactionEssence(r: ReadStream, field: string): RegularTransactionEssence {
-  // 1. type and network
   const type = r.u8(`${field}.type`);
   if (type !== EssenceType.Regular) unexpectedType(field, type, "transaction essence type");
-  const networkId = r.u64(`${field}.networkId`);
-  // 2. inputs: 1..128 UTXO inputs, no output ID twice
-  const inputCount = r.u16(`${field}.inputs.length`);
-  checkCount(inputCount, `${field}.inputs`, 1, MAX_INPUTS_COUNT);
-  const inputs: UtxoInput[] = [];
-  for (let i = 0; i < inputCount; i++) inputs.push(deserializeUtxoInput(r, `${field}.inputs[${i}]`));
-  checkUniqueInputs(inputs, `${field}.inputs`);
-  const inputsCommitment = r.bytesN(INPUTS_COMMITMENT_LENGTH, `${field}.inputsCommitment`);
-  // 3. outputs: 1..128, the treasury output belongs to milestones only
-  const outputCount = r.u16(`${field}.outputs.length`);
-  checkCount(outputCount, `${field}.outputs`, 1, MAX_OUTPUTS_COUNT);
-  const outputs: Output[] = [];
-  for (let i = 0; i < outputCount; i++) {
-    const f = `${field}.outputs[${i}]`;
-    const outputType = r.peekU8(`${f}.type`);
-    if (outputType === OutputType.Treasury) unexpectedType(f, outputType, "output type in a transaction");
-    outputs.push(deserializeOutput(r, f));
-  }
-  // 4. optional tagged data payload in a u32 frame it must fill exactly
-  const payload = deserializeEssencePayload(r, `${field}.payload`);
   const essence: RegularTransactionEssence = {
     type: EssenceType.Regular,
-    networkId,
-    inputs,
-    inputsCommitment,
-    outputs,
+    networkId: r.u64(`${field}.networkId`),
+    inputs: deserializeInputs(r, `${field}.inputs`),
+    inputsCommitment: r.bytesN(INPUTS_COMMITMENT_LENGTH, `${field}.inputsCommitment`),
+    outputs: deserializeOutputs(r, `${field}.outputs`),
   };
+  const payload = deserializeEssencePayload(r, `${field}.payload`);
   if (payload !== undefined) essence.payload = payload;
   return essence;
 }
 
+/** 1..128 UTXO inputs, no output ID twice. */
+function deserializeInputs(r: ReadStream, field: string): UtxoInput[] {
+  const count = r.u16(`${field}.length`);
+  checkCount(count, field, 1, MAX_INPUTS_COUNT);
+  const inputs: UtxoInput[] = [];
+  for (let i = 0; i < count; i++) inputs.push(deserializeUtxoInput(r, `${field}[${i}]`));
+  checkUniqueInputs(inputs, field);
+  return inputs;
+}
+
+/** 1..128 outputs, none a treasury output. */
+function deserializeOutputs(r: ReadStream, field: string): Output[] {
+  const count = r.u16(`${field}.length`);
+  checkCount(count, field, 1, MAX_OUTPUTS_COUNT);
+  const outputs: Output[] = [];
+  for (let i = 0; i < count; i++) {
+    const f = `${field}[${i}]`;
+    expectNoTreasury(r.peekU8(`${f}.type`), f);
+    outputs.push(deserializeOutput(r, f));
+  }
+  return outputs;
+}
+
+/** The treasury output belongs to milestones only (TIP-20). */
+function expectNoTreasury(outputType: number, field: string): void {
+  if (outputType === OutputType.Treasury) unexpectedType(field, outputType, "output type in a transaction");
+}
+
+/** An optional tagged data payload in a u32 frame it must fill exactly. */
 function deserializeEssencePayload(r: ReadStream, field: string): TaggedDataPayload | undefined {
   const length = r.u32(`${field}.length`);
   if (length === 0) return undefined;
@@ -142,26 +152,12 @@ export function transactionEssenceFromJson(json: unknown, field: string): Regula
   const type = jsonType(json, field);
   if (type !== EssenceType.Regular) unexpectedType(field, type, "transaction essence type");
   const o = expectObject(json, field, ["type", "networkId", "inputs", "inputsCommitment", "outputs"], ["payload"]);
-  const networkId = expectU64String(o.networkId, `${field}.networkId`);
-  const inputsJson = expectArray(o.inputs, `${field}.inputs`);
-  checkCount(inputsJson.length, `${field}.inputs`, 1, MAX_INPUTS_COUNT);
-  const inputs = inputsJson.map((x, i) => utxoInputFromJson(x, `${field}.inputs[${i}]`));
-  checkUniqueInputs(inputs, `${field}.inputs`);
-  const inputsCommitment = expectHex(o.inputsCommitment, `${field}.inputsCommitment`, INPUTS_COMMITMENT_LENGTH);
-  const outputsJson = expectArray(o.outputs, `${field}.outputs`);
-  checkCount(outputsJson.length, `${field}.outputs`, 1, MAX_OUTPUTS_COUNT);
-  const outputs = outputsJson.map((x, i) => {
-    const f = `${field}.outputs[${i}]`;
-    const outputType = jsonType(x, f);
-    if (outputType === OutputType.Treasury) unexpectedType(f, outputType, "output type in a transaction");
-    return outputFromJson(x, f);
-  });
   const essence: RegularTransactionEssence = {
     type: EssenceType.Regular,
-    networkId,
-    inputs,
-    inputsCommitment,
-    outputs,
+    networkId: expectU64String(o.networkId, `${field}.networkId`),
+    inputs: inputsFromJson(o.inputs, `${field}.inputs`),
+    inputsCommitment: expectHex(o.inputsCommitment, `${field}.inputsCommitment`, INPUTS_COMMITMENT_LENGTH),
+    outputs: outputsFromJson(o.outputs, `${field}.outputs`),
   };
   if (o.payload !== undefined && o.payload !== null) {
     const f = `${field}.payload`;
@@ -170,4 +166,19 @@ export function transactionEssenceFromJson(json: unknown, field: string): Regula
     essence.payload = taggedDataFromJson(o.payload, f);
   }
   return essence;
+}
+
+/** Rejects what `deserializeInputs` rejects, under the same code and field path. */
+function inputsFromJson(json: unknown, field: string): UtxoInput[] {
+  const inputs = listFromJson(json, field, 1, MAX_INPUTS_COUNT, utxoInputFromJson);
+  checkUniqueInputs(inputs, field);
+  return inputs;
+}
+
+/** Rejects what `deserializeOutputs` rejects, under the same code and field path. */
+function outputsFromJson(json: unknown, field: string): Output[] {
+  return listFromJson(json, field, 1, MAX_OUTPUTS_COUNT, (x, f) => {
+    expectNoTreasury(jsonType(x, f), f);
+    return outputFromJson(x, f);
+  });
 }

@@ -88,13 +88,13 @@ export function checkTypedListElement(
 
 /** Fails when a mandatory type is missing from a complete list. */
 export function checkTypedListRequired(
-  types: readonly number[],
+  list: readonly { type: number }[],
   rules: TypedListRules,
   what: string,
   field: string,
 ): void {
   for (const req of rules.required) {
-    if (!types.includes(req)) {
+    if (!list.some((e) => e.type === req)) {
       throw codecError(CodecErrorCode.SyntacticRule, field, `a ${rules.owner} requires a ${what} of type ${req}`);
     }
   }
@@ -183,12 +183,7 @@ export function deserializeUnlockConditions(r: ReadStream, field: string, rules:
     checkTypedListElement(type, out[i - 1]?.type, rules, isUnlockConditionType, "unlock condition", `${f}.type`);
     out.push(deserializeUnlockConditionBody(r, type, f));
   }
-  checkTypedListRequired(
-    out.map((u) => u.type),
-    rules,
-    "unlock condition",
-    field,
-  );
+  checkTypedListRequired(out, rules, "unlock condition", field);
   return out;
 }
 
@@ -271,12 +266,7 @@ export function unlockConditionsFromJson(json: unknown, field: string, rules: Ty
     checkTypedListElement(type, out[i - 1]?.type, rules, isUnlockConditionType, "unlock condition", `${f}.type`);
     out.push(unlockConditionBodyFromJson(items[i], type, f));
   }
-  checkTypedListRequired(
-    out.map((u) => u.type),
-    rules,
-    "unlock condition",
-    field,
-  );
+  checkTypedListRequired(out, rules, "unlock condition", field);
   return out;
 }
 

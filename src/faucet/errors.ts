@@ -1,4 +1,4 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
  * Why the faucet refused a request (the API maps each code to a status; the messages are
@@ -31,8 +31,6 @@ export enum FaucetErrorCode {
   NotSubmitted = "FAUCET_NOT_SUBMITTED",
 }
 
+/** An error of this layer: the one error class with one of its codes. */
 export type FaucetError = LedgerNodeError<FaucetErrorCode>;
-
-export function isFaucetError(e: unknown, code?: FaucetErrorCode): e is FaucetError {
-  return isLedgerNodeError(e, FaucetErrorCode, code);
-}
+export const isFaucetError = errorGuard<FaucetError>(FaucetErrorCode);

@@ -1,4 +1,5 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /** Why the indexer could not answer; the API answers 500 with the message as the reason. */
 export enum IndexerErrorCode {
   /** The indexes have not been built yet (or have another layout version). */
@@ -20,7 +21,4 @@ export enum IndexerErrorCode {
 
 /** An error of this layer: the one error class with one of its codes. */
 export type IndexerError = LedgerNodeError<IndexerErrorCode>;
-
-export function isIndexerError(e: unknown, code?: IndexerErrorCode): e is IndexerError {
-  return isLedgerNodeError(e, IndexerErrorCode, code);
-}
+export const isIndexerError = errorGuard<IndexerError>(IndexerErrorCode);

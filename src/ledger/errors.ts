@@ -1,4 +1,4 @@
-import { isLedgerNodeError, LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, LedgerNodeError } from "../util/ledgerNodeError.js";
 import type { ConflictReason } from "./conflictReason.js";
 
 /**
@@ -21,10 +21,7 @@ export type LedgerError = LedgerNodeError<
   LedgerErrorCode,
   { conflictReason?: ConflictReason; missingBlockId?: Uint8Array } | undefined
 >;
-
-export function isLedgerError(e: unknown, code?: LedgerErrorCode): e is LedgerError {
-  return isLedgerNodeError(e, LedgerErrorCode, code);
-}
+export const isLedgerError = errorGuard<LedgerError>(LedgerErrorCode);
 
 /** A semantic rule failed: `conflictReason` says which, the message is the detail. */
 export function transactionConflict(conflictReason: ConflictReason, details: string): LedgerError {

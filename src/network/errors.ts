@@ -1,4 +1,5 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /** Why the network layer refused something; tests and logs assert the code, never the message. */
 export enum NetworkErrorCode {
   /** A request/response message that does not decode (unknown type, wrong length). */
@@ -31,7 +32,4 @@ export enum NetworkErrorCode {
 
 /** An error of this layer: the one error class with one of its codes. */
 export type NetworkError = LedgerNodeError<NetworkErrorCode>;
-
-export function isNetworkError(e: unknown, code?: NetworkErrorCode): e is NetworkError {
-  return isLedgerNodeError(e, NetworkErrorCode, code);
-}
+export const isNetworkError = errorGuard<NetworkError>(NetworkErrorCode);

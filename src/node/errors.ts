@@ -1,4 +1,4 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /** Why the node refused to create or start from what it was given; tests assert the code. */
 export enum NodeErrorCode {
@@ -10,8 +10,6 @@ export enum NodeErrorCode {
   DataDirInUse = "NODE_DATA_DIR_IN_USE",
 }
 
+/** An error of this layer: the one error class with one of its codes. */
 export type NodeError = LedgerNodeError<NodeErrorCode>;
-
-export function isNodeError(e: unknown, code?: NodeErrorCode): e is NodeError {
-  return isLedgerNodeError(e, NodeErrorCode, code);
-}
+export const isNodeError = errorGuard<NodeError>(NodeErrorCode);

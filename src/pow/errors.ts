@@ -1,4 +1,5 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /**
  * Proof-of-work errors. Every failure of scoring or mining is a `PowError` with a string code,
  * so the API can map codes to HTTP statuses in one place (`Disabled` becomes 503) and tests
@@ -25,13 +26,6 @@ export enum PowErrorCode {
   NonceRejected = "POW_NONCE_REJECTED",
 }
 
-/** The one error class of `src/pow`; callers branch on `code`. */
-
-/** True for a `PowError`, optionally of the given code. */
-
 /** An error of this layer: the one error class with one of its codes. */
 export type PowError = LedgerNodeError<PowErrorCode>;
-
-export function isPowError(e: unknown, code?: PowErrorCode): e is PowError {
-  return isLedgerNodeError(e, PowErrorCode, code);
-}
+export const isPowError = errorGuard<PowError>(PowErrorCode);

@@ -1,4 +1,5 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /**
  * Snapshot errors: every failure to read, write or import a TIP-35 file is a `SnapshotError`
  * with a string code and a human reason. The API maps codes to statuses in one place:
@@ -38,7 +39,4 @@ export enum SnapshotErrorCode {
 
 /** An error of this layer: the one error class with one of its codes. */
 export type SnapshotError = LedgerNodeError<SnapshotErrorCode>;
-
-export function isSnapshotError(e: unknown, code?: SnapshotErrorCode): e is SnapshotError {
-  return isLedgerNodeError(e, SnapshotErrorCode, code);
-}
+export const isSnapshotError = errorGuard<SnapshotError>(SnapshotErrorCode);

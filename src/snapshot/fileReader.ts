@@ -194,16 +194,7 @@ export async function readSnapshot(
   visitor: SnapshotVisitor = {},
   options: ReadSnapshotOptions = {},
 ): Promise<SnapshotReadResult> {
-  let fh: FileHandle;
-  try {
-    fh = await open(path, "r");
-  } catch (e) {
-    throw new LedgerNodeError(SnapshotErrorCode.Unreadable, `cannot open ${path}: ${(e as Error).message}`, {
-      cause: e,
-    });
-  }
-  try {
-    const size = (await fh.stat()).size;
+  return withSnapshotFile(path, async (fh, size) => {
     const src = new FileSource(fh, size, options.onProgress);
     const header = await readHeader(src);
     if (options.expectedType !== undefined && header.type !== options.expectedType) {
@@ -258,13 +249,16 @@ export async function readSnapshot(
       if (r) await r;
     }
     return { header, fileSize: size, sha256: await src.finish() };
-  } finally {
-    await fh.close().catch(() => {});
-  }
+  });
 }
 
 /** Only the header of a snapshot file. */
-export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> {
+export function readSnapshotHeader(path: string): Promise<SnapshotHeader> {
+  return withSnapshotFile(path, (fh, size) => readHeader(new FileSource(fh, size)));
+}
+
+/** Runs `read` on the open file and its size, and closes it; a file that does not open is `Unreadable`. */
+async function withSnapshotFile<T>(path: string, read: (fh: FileHandle, size: number) => Promise<T>): Promise<T> {
   let fh: FileHandle;
   try {
     fh = await open(path, "r");
@@ -274,7 +268,7 @@ export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> 
     });
   }
   try {
-    return await readHeader(new FileSource(fh, (await fh.stat()).size));
+    return await read(fh, (await fh.stat()).size);
   } finally {
     await fh.close().catch(() => {});
   }

@@ -1,4 +1,5 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
+
 /** Storage errors: the database could not be opened, holds what this node cannot use, or refuses writes. */
 export enum StorageErrorCode {
   /** LevelDB could not open the directory (locked by another process, permissions, corruption). */
@@ -13,7 +14,4 @@ export enum StorageErrorCode {
 
 /** An error of this layer: the one error class with one of its codes. */
 export type StorageError = LedgerNodeError<StorageErrorCode>;
-
-export function isStorageError(e: unknown, code?: StorageErrorCode): e is StorageError {
-  return isLedgerNodeError(e, StorageErrorCode, code);
-}
+export const isStorageError = errorGuard<StorageError>(StorageErrorCode);

@@ -1,4 +1,4 @@
-import { isLedgerNodeError, type LedgerNodeError } from "../util/ledgerNodeError.js";
+import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /** Why a block was refused at intake; the API maps every code to 400 unless noted. */
 export enum BlockErrorCode {
@@ -20,6 +20,10 @@ export enum BlockErrorCode {
   ParentBelowMaxDepth = "BLOCK_PARENT_BELOW_MAX_DEPTH",
 }
 
+/** An error of this layer: the one error class with one of its codes. */
+export type BlockError = LedgerNodeError<BlockErrorCode>;
+export const isBlockError = errorGuard<BlockError>(BlockErrorCode);
+
 /** Why the tangle refused an operation. */
 export enum TangleErrorCode {
   /** A received milestone does not follow the ledger, or white-flag gives other Merkle roots (TIP-4). */
@@ -35,13 +39,5 @@ export enum TangleErrorCode {
 }
 
 /** An error of this layer: the one error class with one of its codes. */
-export type BlockError = LedgerNodeError<BlockErrorCode>;
 export type TangleError = LedgerNodeError<TangleErrorCode>;
-
-export function isBlockError(e: unknown, code?: BlockErrorCode): e is BlockError {
-  return isLedgerNodeError(e, BlockErrorCode, code);
-}
-
-export function isTangleError(e: unknown, code?: TangleErrorCode): e is TangleError {
-  return isLedgerNodeError(e, TangleErrorCode, code);
-}
+export const isTangleError = errorGuard<TangleError>(TangleErrorCode);

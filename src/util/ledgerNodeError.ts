@@ -29,3 +29,17 @@ export function isLedgerNodeError<E extends CodeEnum>(
   if (!(e instanceof LedgerNodeError)) return false;
   return code !== undefined ? e.code === code : Object.values(codes).includes(e.code);
 }
+
+/**
+ * The guard of a layer's error type `Err`, whose codes are the values of `codes`: each
+ * `src/<layer>/errors.ts` is its enum, its error type and
+ * `export const isXError = errorGuard<XError>(XErrorCode)`. The guard answers whether `e` is an
+ * `Err` (and, when given, of exactly `code`), e.g. `isCodecError(e, CodecErrorCode.Truncated)`.
+ */
+export function errorGuard<Err extends LedgerNodeError<string, unknown>>(
+  codes: Record<string, Err["code"]>,
+): (e: unknown, code?: Err["code"]) => e is Err {
+  const all = new Set<string>(Object.values(codes));
+  return (e, code): e is Err =>
+    e instanceof LedgerNodeError && (code !== undefined ? e.code === code : all.has(e.code));
+}

@@ -1,107 +1,55 @@
 import { ADDRESS_HASH_LENGTH } from "../address.js";
-import {
-  deserializeFeatures,
-  type FeatureJson,
-  featuresFromJson,
-  featuresToJson,
-  NFT_FEATURES,
-  NFT_IMMUTABLE_FEATURES,
-  serializeFeatures,
-} from "../features.js";
+import { NFT_FEATURES, NFT_IMMUTABLE_FEATURES } from "../features.js";
 import { toHex } from "../hex.js";
-import { expectHex, expectObject, expectU8, expectU64String } from "../json.js";
-import {
-  deserializeNativeTokens,
-  type NativeTokenJson,
-  nativeTokensFromJson,
-  nativeTokensToJson,
-  serializeNativeTokens,
-} from "../nativeTokens.js";
+import { expectHex } from "../json.js";
 import type { ReadStream } from "../readStream.js";
 import { type NftOutput, OutputType } from "../types.js";
-import {
-  deserializeUnlockConditions,
-  NFT_UNLOCK_CONDITIONS,
-  serializeUnlockConditions,
-  type UnlockConditionJson,
-  unlockConditionsFromJson,
-  unlockConditionsToJson,
-} from "../unlockConditions.js";
+import { NFT_UNLOCK_CONDITIONS } from "../unlockConditions.js";
 import type { WriteStream } from "../writeStream.js";
-import { expectOutputType } from "./expectOutputType.js";
+import { type ChainOutputJson, OutputKind } from "./outputFields.js";
 
 /**
  * NFT output (TIP-18 "NFT Output"). Layout: u8 type (6) | u64 amount | native tokens |
- * 32-byte NFT ID | unlock conditions | features | immutable features.
+ * 32-byte NFT ID | unlock conditions | features | immutable features: the NFT ID between the
+ * shared head and tail (`outputFields.ts`).
  */
 
 /** TIP-25 JSON form; empty lists are left out. */
-export interface NftOutputJson {
-  type: 6;
-  amount: string;
-  nativeTokens?: NativeTokenJson[];
+export interface NftOutputJson extends ChainOutputJson<6> {
   nftId: string;
-  unlockConditions: UnlockConditionJson[];
-  features?: FeatureJson[];
-  immutableFeatures?: FeatureJson[];
 }
 
-const expectType = (type: number, field: string) => expectOutputType(type, OutputType.Nft, "NFT", field);
+const NFT = OutputKind.chain(OutputType.Nft, "NFT", {
+  unlockConditions: NFT_UNLOCK_CONDITIONS,
+  features: NFT_FEATURES,
+  immutableFeatures: NFT_IMMUTABLE_FEATURES,
+});
 
 /** Writes as given; decoding and `validateOutput` hold the rules. */
 export function serializeNftOutput(w: WriteStream, o: NftOutput): void {
-  w.u8(o.type);
-  w.u64(o.amount);
-  serializeNativeTokens(w, o.nativeTokens);
+  NFT.serializeHead(w, o);
   w.bytes(o.nftId);
-  serializeUnlockConditions(w, o.unlockConditions);
-  serializeFeatures(w, o.features);
-  serializeFeatures(w, o.immutableFeatures);
+  NFT.serializeTail(w, o);
 }
 
 /** `field` is the output's path; errors name fields below it, e.g. `${field}.amount`. */
 export function deserializeNftOutput(r: ReadStream, field: string): NftOutput {
-  expectType(r.u8(`${field}.type`), field);
-  return {
-    type: OutputType.Nft,
-    amount: r.u64(`${field}.amount`),
-    nativeTokens: deserializeNativeTokens(r, `${field}.nativeTokens`),
-    nftId: r.bytesN(ADDRESS_HASH_LENGTH, `${field}.nftId`),
-    unlockConditions: deserializeUnlockConditions(r, `${field}.unlockConditions`, NFT_UNLOCK_CONDITIONS),
-    features: deserializeFeatures(r, `${field}.features`, NFT_FEATURES),
-    immutableFeatures: deserializeFeatures(r, `${field}.immutableFeatures`, NFT_IMMUTABLE_FEATURES),
-  };
+  const { amount, nativeTokens } = NFT.deserializeHead(r, field);
+  const nftId = r.bytesN(ADDRESS_HASH_LENGTH, `${field}.nftId`);
+  const { unlockConditions, features, immutableFeatures } = NFT.deserializeTail(r, field);
+  return { type: OutputType.Nft, amount, nativeTokens, nftId, unlockConditions, features, immutableFeatures };
 }
 
-/** Empty lists (and empty state metadata) are left out, as Stardust nodes answer them. */
+/** Empty lists are left out, as Stardust nodes answer them. */
 export function nftOutputToJson(o: NftOutput): NftOutputJson {
-  return {
-    type: o.type,
-    amount: o.amount.toString(),
-    ...(o.nativeTokens.length > 0 && { nativeTokens: nativeTokensToJson(o.nativeTokens) }),
-    nftId: toHex(o.nftId),
-    unlockConditions: unlockConditionsToJson(o.unlockConditions),
-    ...(o.features.length > 0 && { features: featuresToJson(o.features) }),
-    ...(o.immutableFeatures.length > 0 && { immutableFeatures: featuresToJson(o.immutableFeatures) }),
-  };
+  return NFT.toJson(o, { nftId: toHex(o.nftId) });
 }
 
 /** Rejects what the binary decoder rejects, under the same code and field path; missing optional lists mean empty. */
 export function nftOutputFromJson(json: unknown, field: string): NftOutput {
-  const o = expectObject(
-    json,
-    field,
-    ["type", "amount", "nftId", "unlockConditions"],
-    ["nativeTokens", "features", "immutableFeatures"],
-  );
-  expectType(expectU8(o.type, `${field}.type`), field);
-  return {
-    type: OutputType.Nft,
-    amount: expectU64String(o.amount, `${field}.amount`),
-    nativeTokens: nativeTokensFromJson(o.nativeTokens, `${field}.nativeTokens`),
-    nftId: expectHex(o.nftId, `${field}.nftId`, ADDRESS_HASH_LENGTH),
-    unlockConditions: unlockConditionsFromJson(o.unlockConditions, `${field}.unlockConditions`, NFT_UNLOCK_CONDITIONS),
-    features: featuresFromJson(o.features, `${field}.features`, NFT_FEATURES),
-    immutableFeatures: featuresFromJson(o.immutableFeatures, `${field}.immutableFeatures`, NFT_IMMUTABLE_FEATURES),
-  };
+  const o = NFT.expectJson(json, field, ["nftId"]);
+  const { amount, nativeTokens } = NFT.headFromJson(o, field);
+  const nftId = expectHex(o.nftId, `${field}.nftId`, ADDRESS_HASH_LENGTH);
+  const { unlockConditions, features, immutableFeatures } = NFT.tailFromJson(o, field);
+  return { type: OutputType.Nft, amount, nativeTokens, nftId, unlockConditions, features, immutableFeatures };
 }
