@@ -7,14 +7,15 @@ import type { ConflictReason } from "./conflictReason.js";
  * validation context that does not describe the transaction); `TransactionConflictError` carries
  * a conflict between the rule that found it and the function that turns it into a result.
  */
-export enum LedgerErrorCode {
+export const LedgerErrorCode = {
   /** The validation context does not describe the transaction (consumed output count or IDs). */
-  InvalidContext = "LEDGER_INVALID_CONTEXT",
+  InvalidContext: "LEDGER_INVALID_CONTEXT",
   /** The transaction breaks a semantic rule; `conflictReason` says which. */
-  TransactionConflict = "LEDGER_TRANSACTION_CONFLICT",
+  TransactionConflict: "LEDGER_TRANSACTION_CONFLICT",
   /** A milestone's past cone misses a block (white-flag needs a solid cone). */
-  ConeNotSolid = "LEDGER_CONE_NOT_SOLID",
-}
+  ConeNotSolid: "LEDGER_CONE_NOT_SOLID",
+} as const;
+export type LedgerErrorCode = (typeof LedgerErrorCode)[keyof typeof LedgerErrorCode];
 
 /** An error of this layer: the one error class with one of its codes. */
 export type LedgerError = LedgerNodeError<

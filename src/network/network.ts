@@ -1,8 +1,10 @@
 import "./polyfill.js";
 import type { Connection, PeerId, Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
+import { decodeBlock } from "../codec/block.js";
+import { PayloadType } from "../codec/types.js";
 import type { NodeEventMap } from "../tangle/events.js";
-import type { BlockIntake, CheckedBlock, IntakeVerdict } from "../tangle/intake.js";
+import { type BlockIntake, type CheckedBlock, IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
 import type { MilestoneConfirmer } from "../tangle/milestoneConfirmer.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
@@ -381,12 +383,11 @@ export class Network implements NetworkView {
 
   /**
    * Checks every block a peer answered with (the intake's checks, nothing stored yet): a rejected
-   * block discards the answer and costs score; ignored ones (a milestone confirmed meanwhile)
-   * are left out.
+   * block discards the answer and costs score. The verdicts come back in the answer's order;
+   * ignored ones (known here already, a milestone confirmed meanwhile) are not taken in.
    */
-  private async checkAnswer(peer: string, blocks: Uint8Array[]): Promise<CheckedBlock[]> {
+  private async checkAnswer(peer: string, blocks: Uint8Array[]): Promise<IntakeVerdict[]> {
     const verdicts = await Promise.all(blocks.map((b) => this.deps.intake.check(b, "peer")));
-    const accepted: CheckedBlock[] = [];
     for (const v of verdicts) {
       if (v.kind === "rejected") {
         this.invalid(peer, { code: v.code, reason: v.details });
@@ -395,19 +396,17 @@ export class Network implements NetworkView {
           `${peer} answered with an invalid block: ${v.details}`,
         );
       }
-      if (v.kind === "accepted") accepted.push(v);
     }
-    return accepted;
+    return verdicts;
   }
 
   private async fetchCone(peer: string, index: number): Promise<void> {
     this.metrics.of(peer).sentMilestoneRequests++;
     const blocks = await requestMilestoneCone(this.openStream, peer, index, this.options.requestTimeoutMs);
-    const valid = await this.checkAnswer(peer, blocks);
+    const verdicts = await this.checkAnswer(peer, blocks);
     // confirmed meanwhile (its milestone block was ignored as stale): nothing left to take in
     if (index <= this.deps.tangle.latestMilestone.index) return;
-    const last = valid[valid.length - 1]!;
-    if (last.milestone?.index !== index) {
+    if (!endsInMilestone(blocks, verdicts, index)) {
       this.invalid(peer, {
         code: NetworkErrorCode.UnexpectedResponse,
         reason: `cone ${index} ends in no milestone ${index}`,
@@ -417,14 +416,14 @@ export class Network implements NetworkView {
         `${peer}: cone ${index} does not end in its milestone`,
       );
     }
-    await Promise.all(valid.map((v) => this.ingest(v, peer)));
+    await Promise.all(verdicts.map((v) => (v.kind === "accepted" ? this.ingest(v, peer) : undefined)));
   }
 
   private async fetchBlock(peer: string, blockId: Uint8Array): Promise<void> {
     this.metrics.of(peer).sentBlockRequests++;
     const bytes = await requestBlock(this.openStream, peer, blockId, this.options.requestTimeoutMs);
-    const [valid] = await this.checkAnswer(peer, [bytes]);
-    if (valid) await this.ingest(valid, peer);
+    const [verdict] = await this.checkAnswer(peer, [bytes]);
+    if (verdict?.kind === "accepted") await this.ingest(verdict, peer);
   }
 
   private readonly openStream: OpenStream = async (peer, signal) => {
@@ -482,5 +481,21 @@ export class Network implements NetworkView {
     if (!this.peering?.isStatic(id)) this.metrics.forget(id);
     this.scores.forgetIfClean(id);
     this.log.info({ peer: id }, "peer disconnected");
+  }
+}
+
+/**
+ * Whether a cone's answer ends in milestone `index`: its last block, checked now or known here
+ * already (a duplicate's verdict carries no block: its bytes are read again, a few fields).
+ */
+function endsInMilestone(blocks: Uint8Array[], verdicts: IntakeVerdict[], index: number): boolean {
+  const last = verdicts[verdicts.length - 1];
+  if (last?.kind === "accepted") return last.milestone?.index === index;
+  if (last?.kind !== "ignored" || last.reason !== IgnoreReason.Duplicate) return false;
+  try {
+    const payload = decodeBlock(blocks[blocks.length - 1]!).payload;
+    return payload?.type === PayloadType.Milestone && payload.index === index;
+  } catch {
+    return false;
   }
 }

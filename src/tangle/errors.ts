@@ -1,42 +1,44 @@
 import { errorGuard, type LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /** Why a block was refused at intake; the API maps every code to 400 unless noted. */
-export enum BlockErrorCode {
+export const BlockErrorCode = {
   /** The block's PoW score is below the network's minimum (TIP-12). */
-  InsufficientPow = "BLOCK_INSUFFICIENT_POW",
+  InsufficientPow: "BLOCK_INSUFFICIENT_POW",
   /** A milestone payload not signed by the coordinator key(s) of the protocol configuration. */
-  InvalidMilestoneSignature = "BLOCK_INVALID_MILESTONE_SIGNATURE",
+  InvalidMilestoneSignature: "BLOCK_INVALID_MILESTONE_SIGNATURE",
   /** A milestone whose index is not above the latest one. */
-  StaleMilestone = "BLOCK_STALE_MILESTONE",
+  StaleMilestone: "BLOCK_STALE_MILESTONE",
   /** The node has the block already: no error to a client (201), an error where a block must be new (the coordinator's). */
-  Duplicate = "BLOCK_DUPLICATE",
+  Duplicate: "BLOCK_DUPLICATE",
   /** A client's block while the node is behind the network (503: it cannot judge the parents yet). */
-  NotSynced = "BLOCK_NOT_SYNCED",
+  NotSynced: "BLOCK_NOT_SYNCED",
   /** A block that names no parents (they are filled by tip selection) but carries a nonce. */
-  NonceWithoutParents = "BLOCK_NONCE_WITHOUT_PARENTS",
+  NonceWithoutParents: "BLOCK_NONCE_WITHOUT_PARENTS",
   /** A client's block names a parent this node does not know. */
-  UnknownParent = "BLOCK_UNKNOWN_PARENT",
+  UnknownParent: "BLOCK_UNKNOWN_PARENT",
   /** A client's block names a parent below max depth: it could never be confirmed. */
-  ParentBelowMaxDepth = "BLOCK_PARENT_BELOW_MAX_DEPTH",
-}
+  ParentBelowMaxDepth: "BLOCK_PARENT_BELOW_MAX_DEPTH",
+} as const;
+export type BlockErrorCode = (typeof BlockErrorCode)[keyof typeof BlockErrorCode];
 
 /** An error of this layer: the one error class with one of its codes. */
 export type BlockError = LedgerNodeError<BlockErrorCode>;
 export const isBlockError = errorGuard<BlockError>(BlockErrorCode);
 
 /** Why the tangle refused an operation. */
-export enum TangleErrorCode {
+export const TangleErrorCode = {
   /** A received milestone does not follow the ledger, or white-flag gives other Merkle roots (TIP-4). */
-  MilestoneMismatch = "TANGLE_MILESTONE_MISMATCH",
+  MilestoneMismatch: "TANGLE_MILESTONE_MISMATCH",
   /** The node follows a network: it holds no coordinator key and issues no milestones. */
-  NotCoordinator = "TANGLE_NOT_COORDINATOR",
+  NotCoordinator: "TANGLE_NOT_COORDINATOR",
   /** A signed and stored milestone's batch could not be written: the coordinator stopped. */
-  MilestoneNotApplied = "TANGLE_MILESTONE_NOT_APPLIED",
+  MilestoneNotApplied: "TANGLE_MILESTONE_NOT_APPLIED",
   /** A pruning run was asked for while a requested one is still running, or the node is stopping. */
-  PruningBusy = "TANGLE_PRUNING_BUSY",
+  PruningBusy: "TANGLE_PRUNING_BUSY",
   /** A milestone's plan and its white-flag result disagree (an output without its proof or its stored record): a bug, never input. */
-  ConfirmationInconsistent = "TANGLE_CONFIRMATION_INCONSISTENT",
-}
+  ConfirmationInconsistent: "TANGLE_CONFIRMATION_INCONSISTENT",
+} as const;
+export type TangleErrorCode = (typeof TangleErrorCode)[keyof typeof TangleErrorCode];
 
 /** An error of this layer: the one error class with one of its codes. */
 export type TangleError = LedgerNodeError<TangleErrorCode>;

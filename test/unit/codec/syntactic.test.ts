@@ -24,7 +24,7 @@ import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
 import { Rng } from "../../helpers/random.js";
 import { BLOCK_KINDS, DEV_PARAMS, randomBlock, randomMilestone } from "../../helpers/randomBlocks.js";
 
-function expectRule(fn: () => unknown, field: string, code = CodecErrorCode.SyntacticRule): void {
+function expectRule(fn: () => unknown, field: string, code: CodecErrorCode = CodecErrorCode.SyntacticRule): void {
   assert.throws(fn, (e: unknown) => {
     assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
     assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
