@@ -6,9 +6,9 @@ import { toHex } from "../../src/codec/hex.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
 import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
 import { type Json, NodeProcess, unspentBasicOutputs, until } from "../e2e/networkProcess.js";
+import { devWallet, genesisInput, payment } from "../helpers/network.js";
 import { Rng } from "../helpers/random.js";
 import { wallet } from "../helpers/txBuilder.js";
-import { devWallet, genesisInput, payment } from "../unit/network/harness.js";
 
 /**
  * Threat: crashes at any moment. The node process is killed with SIGKILL six times, each at a

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { freePort, waitFor } from "../helpers/nodeProcess.js";
 
 /**
  * Fault: the disk fills up under load. The data dir is a 64 MiB tmpfs where the machine lets the

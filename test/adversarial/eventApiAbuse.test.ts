@@ -3,7 +3,7 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import mqttPacket from "mqtt-packet";
-import { freePort, type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { freePort, type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
 import { rssMiB } from "./helpers/roguePeer.js";
 
 /**

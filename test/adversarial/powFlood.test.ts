@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { encodeBlock } from "../../src/codec/block.js";
 import { fromHex } from "../../src/codec/hex.js";
 import { closeMinerPool, minerPool, powDigest, withNonce } from "../../src/pow/index.js";
-import { type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 
 /**
  * Threat: node-side PoW for anyone, without a quota. Clients flood the node with blocks without

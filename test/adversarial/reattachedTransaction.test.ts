@@ -4,9 +4,9 @@ import { encodeBlock } from "../../src/codec/block.js";
 import { fromHex, toHex } from "../../src/codec/hex.js";
 import { networkIdFromName } from "../../src/codec/ids.js";
 import type { Payload } from "../../src/codec/types.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { genesisInput, payment } from "../helpers/network.js";
+import { type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
 import { basic, buildTransaction, wallet } from "../helpers/txBuilder.js";
-import { genesisInput, payment } from "../unit/network/harness.js";
 
 /**
  * Threat: anyone can block a valid spend. A confirmed transaction T1 copied into a new block

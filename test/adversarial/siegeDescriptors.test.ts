@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { freePort, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   ANSWER_MS,
   connectedMqtt,

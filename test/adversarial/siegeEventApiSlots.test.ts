@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { freePort, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { connectedMqtt, destroyAll, inBatches, type RawMqtt, rawMqtt, startCadence } from "./helpers/siege.js";
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { ATTACKER_ADDRESSES, describeProbes, destroyAll, probeHonestly, startCadence } from "./helpers/siege.js";
 
 /**

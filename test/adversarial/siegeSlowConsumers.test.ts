@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { freePort, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { rssMiB } from "./helpers/roguePeer.js";
 import {
   ATTACKER_ADDRESSES,

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
 
 /**
  * Threat: slow clients hold sockets forever. A body trickled a byte at a time is cut off after

@@ -5,9 +5,9 @@ import { networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
 import type { Payload } from "../../src/codec/types.js";
 import { MAX_EXAMINED_PER_REQUEST } from "../../src/indexer/indexer.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { devWallet, genesisInput } from "../helpers/network.js";
+import { type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
 import { basic, buildTransaction } from "../helpers/txBuilder.js";
-import { devWallet, genesisInput } from "../unit/network/harness.js";
 
 /**
  * Threat: unbounded scans on request. A ledger of more unspent outputs than one request may

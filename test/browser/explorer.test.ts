@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../e2e/helpers/iota.js";
+import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../helpers/iota.js";
 import {
   basicOutput,
   DEV_SEED,
@@ -10,7 +10,7 @@ import {
   StardustWallet,
   type SubmittedTransaction,
   WALLET_TAG,
-} from "../e2e/helpers/stardustWallet.js";
+} from "../helpers/stardustWallet.js";
 import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
 
 /**

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
-import { freePort, waitFor as until } from "./helpers/nodeProcess.js";
+import { freePort, waitFor as until } from "../helpers/nodeProcess.js";
 
 /**
  * Issue #3's crash test against the real node process: value transactions built and signed by

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { waitFor as until } from "./helpers/nodeProcess.js";
+import { waitFor as until } from "../helpers/nodeProcess.js";
 import { type Json, NodeProcess } from "./networkProcess.js";
 
 /**

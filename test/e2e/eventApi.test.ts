@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import { addressToBech32 } from "../../src/codec/address.js";
-import { devWallet } from "../unit/network/harness.js";
+import type { Json } from "../helpers/iota.js";
+import { devWallet } from "../helpers/network.js";
 import { EventSubscriber } from "./helpers/eventSubscriber.js";
-import type { Json } from "./helpers/iota.js";
 import { client, DevWallet, freePort, NodeProcess, until } from "./networkProcess.js";
 
 /**

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
-import { type CoreClient, iota, type Json } from "./helpers/iota.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "./helpers/nodeProcess.js";
-import { StardustWallet } from "./helpers/stardustWallet.js";
+import { type CoreClient, iota, type Json } from "../helpers/iota.js";
+import { type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
+import { StardustWallet } from "../helpers/stardustWallet.js";
 
 /**
  * The faucet of a real dev node process, asked by the official SDK: `@iota/sdk-wasm@1.1.3`'s

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { freePort, type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
+import { freePort, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 
 /**
  * The node process as an operator runs it: at the default log level a hundred requests leave no

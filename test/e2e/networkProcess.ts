@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
-import { freePort, waitFor as until } from "./helpers/nodeProcess.js";
+import { freePort, waitFor as until } from "../helpers/nodeProcess.js";
 
 /**
  * Real node processes (`dist/src/cli/main.js`) for the network e2e tests: each on its own data

@@ -5,7 +5,6 @@ import { toHex } from "../../src/codec/hex.js";
 import { networkConfigPath } from "../../src/network/index.js";
 import { importSnapshot, writeFullSnapshot } from "../../src/snapshot/index.js";
 import { Bucket, decodeMilestoneRecord, defaultKvStoreOptions, indexKey, KvStore } from "../../src/storage/index.js";
-import { wallet } from "../helpers/txBuilder.js";
 import {
   genesisInput,
   makeBlock,
@@ -17,7 +16,8 @@ import {
   taggedData,
   tempDir,
   until,
-} from "../unit/network/harness.js";
+} from "../helpers/network.js";
+import { wallet } from "../helpers/txBuilder.js";
 
 /**
  * Issue #7's fault test "start a fourth node from a snapshot of A and it syncs": a full TIP-35

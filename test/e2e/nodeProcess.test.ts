@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, waitFor } from "./helpers/nodeProcess.js";
+import { freePort, waitFor } from "../helpers/nodeProcess.js";
 
 interface Info {
   status: { latestMilestone: { index: number; milestoneId: string; timestamp: number } };

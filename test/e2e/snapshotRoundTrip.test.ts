@@ -7,7 +7,6 @@ import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
 import type { LedgerNode } from "../../src/node/node.js";
 import { SnapshotManager } from "../../src/snapshot/index.js";
 import { Bucket, decodeMilestoneRecord, idKey, indexKey } from "../../src/storage/index.js";
-import { basic, wallet } from "../helpers/txBuilder.js";
 import {
   assertSameLedger,
   History,
@@ -15,7 +14,8 @@ import {
   readLedgerState,
   submitTransaction,
   tempDir,
-} from "../unit/snapshot/history.js";
+} from "../helpers/snapshotHistory.js";
+import { basic, wallet } from "../helpers/txBuilder.js";
 
 /**
  * The snapshot round trip: a node confirms transactions over 24 milestones; snapshots are taken

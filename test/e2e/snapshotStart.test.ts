@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess, waitFor } from "./helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
 
 /**
  * Issue #5 through the real process: node A takes automatic snapshots (`--snapshot-interval`);

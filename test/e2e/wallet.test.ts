@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { EventSubscriber } from "./helpers/eventSubscriber.js";
 import {
   type CoreClient,
   type IndexerClient,
@@ -11,9 +10,8 @@ import {
   outputBytes,
   plain,
   utf8,
-} from "./helpers/iota.js";
-import { type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
-import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
+} from "../helpers/iota.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   basicOutput,
   DEV_SEED,
@@ -22,7 +20,9 @@ import {
   StardustWallet,
   type SubmittedTransaction,
   WALLET_TAG,
-} from "./helpers/stardustWallet.js";
+} from "../helpers/stardustWallet.js";
+import { EventSubscriber } from "./helpers/eventSubscriber.js";
+import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
 
 /**
  * Acceptance test of the node process (`dist/src/cli/main.js`) over HTTP only, driven by an

@@ -8,9 +8,9 @@ import { transactionToJson } from "../../src/codec/transaction.js";
 import type { Block } from "../../src/codec/types.js";
 import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
 import { closeMinerPool } from "../../src/pow/index.js";
+import { BINARY, basicTo, CORE, devKey, devTransaction, type Harness, openHarness } from "../helpers/coreHarness.js";
 import { Rng } from "../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../helpers/randomBlocks.js";
-import { BINARY, basicTo, CORE, devKey, devTransaction, type Harness, openHarness } from "../unit/api/coreHarness.js";
 
 /**
  * 10,000 mutated submissions to `POST /api/core/v2/blocks`: valid blocks as TIP-25 JSON,

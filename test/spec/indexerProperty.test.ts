@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { buildServer } from "../../src/api/server.js";
-import { Rng } from "../helpers/random.js";
 import {
   buildFilterWorld,
   expected,
@@ -12,8 +11,9 @@ import {
   type LedgerOutput,
   ROUTES_OF,
   unspentOutputs,
-} from "../unit/indexer/filterFixture.js";
-import { TestLedger } from "../unit/indexer/ledgerFixture.js";
+} from "../helpers/filterFixture.js";
+import { TestLedger } from "../helpers/ledgerFixture.js";
+import { Rng } from "../helpers/random.js";
 
 /**
  * Random combinations of indexer filters on every listing, paged with random page sizes,

@@ -14,7 +14,7 @@ import {
   indexKey,
   type KvStore,
 } from "../../src/storage/index.js";
-import { History, tempDir } from "../unit/snapshot/history.js";
+import { History, tempDir } from "../helpers/snapshotHistory.js";
 
 /**
  * A TIP-35 (version 2) reader written from the TIP's tables alone, sharing nothing with the

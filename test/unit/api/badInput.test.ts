@@ -6,10 +6,10 @@ import { addressToBech32 } from "../../../src/codec/address.js";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { closeMinerPool, minerPool, powDigest, withNonce } from "../../../src/pow/index.js";
+import { assertError, CORE, devKey, type Harness, openHarness } from "../../helpers/coreHarness.js";
 import { BLOCKS, type Ctx, JSON_TYPE, MIN_POW, type Of } from "./badInputCases.js";
 import { ROUTE_ROWS } from "./badInputRoutes.js";
 import { SUBMIT_ROWS } from "./badInputSubmit.js";
-import { assertError, CORE, devKey, type Harness, openHarness } from "./coreHarness.js";
 
 /**
  * Bad input of every kind against every route group, as a table: each row

@@ -1,6 +1,6 @@
 import type { InjectOptions } from "fastify";
 import { transactionToJson } from "../../../src/codec/transaction.js";
-import { BINARY, basicTo, CORE, devKey, devTransaction } from "./coreHarness.js";
+import { BINARY, basicTo, CORE, devKey, devTransaction } from "../../helpers/coreHarness.js";
 
 /**
  * The vocabulary of the bad-input table (badInput.test.ts): a row is one request and the exact

@@ -1,4 +1,5 @@
 import { addressToBech32 } from "../../../src/codec/address.js";
+import { CORE, devKey } from "../../helpers/coreHarness.js";
 import {
   BASIC,
   BLOCKS,
@@ -13,7 +14,6 @@ import {
   snapshot,
   TEXT,
 } from "./badInputCases.js";
-import { CORE, devKey } from "./coreHarness.js";
 
 /** Bad requests to the other routes: IDs, queries, control bodies, methods and bodies where none belong. */
 export const ROUTE_ROWS: Row[] = [

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../../src/api/auth.js";
 import { parseSnapshotRequest } from "../../../src/api/routes/control.js";
 import { buildServer } from "../../../src/api/server.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+import { TestLedger } from "../../helpers/ledgerFixture.js";
 
 const URL = "/api/core/v2/control/snapshot/create";
 

@@ -17,7 +17,7 @@ import {
   type Harness,
   HEX32,
   openHarness,
-} from "./coreHarness.js";
+} from "../../helpers/coreHarness.js";
 
 describe("block reads", () => {
   let h: Harness;

@@ -17,7 +17,7 @@ import {
   devTransaction,
   type Harness,
   openHarness,
-} from "./coreHarness.js";
+} from "../../helpers/coreHarness.js";
 
 describe("milestone reads", () => {
   let h: Harness;

@@ -14,7 +14,7 @@ import {
   devTransaction,
   type Harness,
   openHarness,
-} from "./coreHarness.js";
+} from "../../helpers/coreHarness.js";
 
 describe("output reads", () => {
   let h: Harness;

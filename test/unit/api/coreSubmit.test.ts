@@ -19,7 +19,7 @@ import {
   HEX32,
   openHarness,
   viewWith,
-} from "./coreHarness.js";
+} from "../../helpers/coreHarness.js";
 
 const MIN_POW = 100;
 const tagged = (tag: string, data = "0x") => ({ type: 5, tag, data });

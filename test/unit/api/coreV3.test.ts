@@ -14,7 +14,7 @@ import {
 import { encodeOutput, outputFromJson } from "../../../src/codec/outputs/output.js";
 import { merkleLeafHash, merkleRoot } from "../../../src/crypto/merkle.js";
 import { devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { buildHistory, type History, TestLedger } from "../indexer/ledgerFixture.js";
+import { buildHistory, type History, TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface FullOutput {
   output: Record<string, unknown>;

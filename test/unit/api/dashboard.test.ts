@@ -11,7 +11,7 @@ import { registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
 import type { DashboardNodeJson } from "../../../src/api/routes/dashboard.js";
-import { type Harness, openHarness } from "./coreHarness.js";
+import { type Harness, openHarness } from "../../helpers/coreHarness.js";
 
 /**
  * The dashboard's static serving (src/api/dashboard.ts) over a bundle laid out as Vite writes

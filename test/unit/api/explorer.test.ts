@@ -6,7 +6,7 @@ import { parseMilestonesQuery, registerExplorerRoutes } from "../../../src/api/r
 import { buildServer } from "../../../src/api/server.js";
 import { toHex } from "../../../src/codec/hex.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+import { TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface Page {
   items: { milestoneId: string; index: number }[];

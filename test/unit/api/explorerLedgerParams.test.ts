@@ -7,9 +7,9 @@ import type { Address } from "../../../src/codec/types.js";
 import { IndexerErrorCode, isIndexerError, ledgerRankingsAt } from "../../../src/indexer/index.js";
 import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
+import { assertError } from "../../helpers/coreHarness.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
-import { assertError } from "./coreHarness.js";
 
 const V2 = "/api/explorer/v2";
 

@@ -3,8 +3,8 @@ import { after, before, describe, it } from "node:test";
 import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
+import { assertError, devKey, type Harness, openHarness, viewWith } from "../../helpers/coreHarness.js";
 import { wallet } from "../../helpers/txBuilder.js";
-import { assertError, devKey, type Harness, openHarness, viewWith } from "./coreHarness.js";
 
 /**
  * The faucet's routes in process, on a dev node whose faucet pays from the dev key: inx-faucet's

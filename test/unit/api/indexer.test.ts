@@ -5,7 +5,7 @@ import { formatIndexerCursor, parseIndexerCursor } from "../../../src/api/routes
 import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32, aliasAddressOf } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { buildHistory, FUTURE, type History, TAG, TestLedger } from "../indexer/ledgerFixture.js";
+import { buildHistory, FUTURE, type History, TAG, TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface Listing {
   ledgerIndex: number;

@@ -13,8 +13,8 @@ import {
   type LedgerOutput,
   ROUTES_OF,
   unspentOutputs,
-} from "../indexer/filterFixture.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+} from "../../helpers/filterFixture.js";
+import { TestLedger } from "../../helpers/ledgerFixture.js";
 
 const V1 = "/api/indexer/v1/outputs";
 

@@ -9,8 +9,8 @@ import { metricsOf } from "../../../src/api/metrics/metricsRoute.js";
 import { RequestCounts, UNMATCHED_ROUTE } from "../../../src/api/metrics/restApiMetrics.js";
 import { buildPrometheusServer, buildServer } from "../../../src/api/server.js";
 import { closeMinerPool } from "../../../src/pow/index.js";
+import { assertError, CORE, type Harness, openHarness, viewWith } from "../../helpers/coreHarness.js";
 import { Scrape } from "../../helpers/prometheus.js";
-import { assertError, CORE, type Harness, openHarness, viewWith } from "./coreHarness.js";
 
 /**
  * `GET /metrics` on an in-process node: protected by default, the Prometheus text format as a

@@ -22,7 +22,7 @@ import { EXPLORER_LEDGER_ROUTES } from "../../../src/api/routes/explorerLedger.j
 import { FAUCET_ROUTES } from "../../../src/api/routes/faucet.js";
 import { NODE_ROUTES } from "../../../src/api/routes/routes.js";
 import { buildExplorerServer } from "../../../src/api/server.js";
-import { type Harness, openHarness } from "./coreHarness.js";
+import { type Harness, openHarness } from "../../helpers/coreHarness.js";
 import { checkAnswers } from "./openapiAnswers.js";
 
 /**

@@ -5,7 +5,7 @@ import { toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { transactionToJson } from "../../../src/codec/transaction.js";
 import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { basicTo, CORE, devKey, devTransaction, type Harness } from "./coreHarness.js";
+import { basicTo, CORE, devKey, devTransaction, type Harness } from "../../helpers/coreHarness.js";
 
 /**
  * Real answers of the routes checked against the schemas the OpenAPI document publishes for

@@ -14,9 +14,9 @@ import { readSnapshotHeader } from "../../../src/snapshot/fileReader.js";
 import { SnapshotType } from "../../../src/snapshot/format.js";
 import { isTangleError, TangleErrorCode } from "../../../src/tangle/errors.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
+import { assertError } from "../../helpers/coreHarness.js";
+import { devWallet, GENESIS, type SentTransaction, TestLedger } from "../../helpers/ledgerFixture.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
-import { devWallet, GENESIS, type SentTransaction, TestLedger } from "../indexer/ledgerFixture.js";
-import { assertError } from "./coreHarness.js";
 
 const CORE = "/api/core/v2";
 const PRUNE = `${CORE}/control/database/prune`;

@@ -22,8 +22,8 @@ import {
 import { IndexedField } from "../../../src/indexer/index.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import { InclusionState } from "../../../src/storage/index.js";
+import { basicTo, devKey, devTransaction, type Harness, openHarness } from "../../helpers/coreHarness.js";
 import { wallet } from "../../helpers/txBuilder.js";
-import { basicTo, devKey, devTransaction, type Harness, openHarness } from "../api/coreHarness.js";
 
 /**
  * The faucet on a real node (in process, milestones issued by hand): the queue and its

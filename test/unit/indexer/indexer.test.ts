@@ -15,7 +15,6 @@ import {
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { Bucket } from "../../../src/storage/index.js";
 import { readLedgerIndex } from "../../../src/tangle/tangle.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
 import {
   aliasAddressOf,
   buildHistory,
@@ -25,7 +24,8 @@ import {
   type History,
   TAG,
   TestLedger,
-} from "./ledgerFixture.js";
+} from "../../helpers/ledgerFixture.js";
+import { basic, wallet } from "../../helpers/txBuilder.js";
 
 const hexes = (ids: Uint8Array[]) => ids.map(toHex);
 const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0]): FieldValue => ({

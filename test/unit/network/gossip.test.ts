@@ -12,7 +12,6 @@ import { decodeBlock } from "../../../src/codec/block.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { blocksTopic } from "../../../src/network/index.js";
 import { powScore } from "../../../src/pow/index.js";
-import { wallet } from "../../helpers/txBuilder.js";
 import {
   genesisInput,
   ledgerState,
@@ -24,7 +23,8 @@ import {
   type TestNode,
   taggedData,
   until,
-} from "./harness.js";
+} from "../../helpers/network.js";
+import { wallet } from "../../helpers/txBuilder.js";
 
 /**
  * Three in-process nodes in a line, A (coordinator) - B - C (followers), with PoW required

@@ -5,7 +5,6 @@ import { buildServer } from "../../../src/api/server.js";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { NetworkErrorCode } from "../../../src/network/index.js";
-import { wallet } from "../../helpers/txBuilder.js";
 import {
   freePort,
   genesisInput,
@@ -19,7 +18,8 @@ import {
   type TestNode,
   taggedData,
   until,
-} from "./harness.js";
+} from "../../helpers/network.js";
+import { wallet } from "../../helpers/txBuilder.js";
 
 /**
  * Catching up: a follower that is behind the network says so (info, /health), refuses blocks

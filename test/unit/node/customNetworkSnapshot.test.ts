@@ -8,7 +8,7 @@ import { toHex } from "../../../src/codec/hex.js";
 import { networkConfigPath } from "../../../src/network/index.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
-import { startNode, until } from "../network/harness.js";
+import { startNode, until } from "../../helpers/network.js";
 
 /**
  * A snapshot carries its network (TIP-35 protocol parameters): a node started from a snapshot of

@@ -13,7 +13,7 @@ import {
   verifyFullSnapshot,
 } from "../../../src/snapshot/index.js";
 import { Bucket, idKey } from "../../../src/storage/index.js";
-import { assertSameLedger, History, type LedgerState, ledgerEntry, tempDir } from "./history.js";
+import { assertSameLedger, History, type LedgerState, ledgerEntry, tempDir } from "../../helpers/snapshotHistory.js";
 
 /** The ledger at the target of a full snapshot file: its outputs rolled back by its diffs. */
 async function ledgerInFile(path: string): Promise<LedgerState> {

@@ -19,7 +19,7 @@ import {
   sha256OfFile,
   writeSnapshotOutput,
 } from "../../../src/snapshot/index.js";
-import { tempDir } from "./history.js";
+import { tempDir } from "../../helpers/snapshotHistory.js";
 
 /** The file writer (temporary name, checksum) and the reader's answers to malformed files. */
 describe("snapshot files", () => {

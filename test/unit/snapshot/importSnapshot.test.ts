@@ -32,7 +32,7 @@ import {
   KvStore,
 } from "../../../src/storage/index.js";
 import { Rng } from "../../helpers/random.js";
-import { assertSameLedger, History, readLedgerState, tempDir } from "./history.js";
+import { assertSameLedger, History, readLedgerState, tempDir } from "../../helpers/snapshotHistory.js";
 
 /**
  * Importing snapshot files: damaged files (truncated at any offset, bytes flipped, another

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { progressBar, runInspectCommand } from "../../../src/cli/inspect.js";
 import { SnapshotManager } from "../../../src/snapshot/index.js";
-import { History, tempDir } from "./history.js";
+import { History, tempDir } from "../../helpers/snapshotHistory.js";
 
 /** `inspect`: header and counts of a snapshot file, a progress bar for big files, clean failures. */
 describe("inspect command", () => {

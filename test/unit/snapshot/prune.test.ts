@@ -15,8 +15,14 @@ import {
   nodeStateKey,
 } from "../../../src/storage/index.js";
 import { Pruner, readPruningIndex } from "../../../src/tangle/prune.js";
+import {
+  assertSameLedger,
+  History,
+  nodeFromSnapshot,
+  readLedgerState,
+  tempDir,
+} from "../../helpers/snapshotHistory.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
-import { assertSameLedger, History, nodeFromSnapshot, readLedgerState, tempDir } from "./history.js";
 
 /**
  * Pruning below a horizon: milestones, their diffs, the blocks they referenced and the outputs

@@ -12,7 +12,7 @@ import { defaultNodeOptions } from "../../../src/node/options.js";
 import { confirmMilestoneBlock } from "../../../src/tangle/confirmMilestone.js";
 import { UNCONFIRMABLE_MARGIN } from "../../../src/tangle/tangle.js";
 import { type UnconfirmableEntry, unconfirmableBlocks } from "../../../src/tangle/unconfirmable.js";
-import { ledgerState, makeBlock, taggedData } from "../network/harness.js";
+import { ledgerState, makeBlock, taggedData } from "../../helpers/network.js";
 
 const entry = (key: string, parentKeys: string[], arrivalIndex: number, milestone = false): UnconfirmableEntry => ({
   key,

@@ -7,24 +7,24 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aliasAddressOf } from "../../../src/codec/address.js";
-import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
-import { fromHex } from "../../../src/codec/hex.js";
-import { blockIdFromBytes, computeFoundryId, outputIdFromParts } from "../../../src/codec/ids.js";
+import { aliasAddressOf } from "../../src/codec/address.js";
+import { decodeBlock, encodeBlock } from "../../src/codec/block.js";
+import { fromHex } from "../../src/codec/hex.js";
+import { blockIdFromBytes, computeFoundryId, outputIdFromParts } from "../../src/codec/ids.js";
 import {
   type Block,
   FeatureType,
   type Output,
   type TransactionPayload,
   UnlockConditionType,
-} from "../../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/index.js";
-import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
-import { Bucket, decodeBlockMetadata, idKey } from "../../../src/storage/index.js";
-import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
+} from "../../src/codec/types.js";
+import { ed25519KeyPairFromSeed } from "../../src/crypto/ed25519.js";
+import type { ConsumedOutput } from "../../src/ledger/semantic/index.js";
+import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
+import { LedgerNode } from "../../src/node/node.js";
+import { defaultNodeOptions, type NodeOptions } from "../../src/node/options.js";
+import { Bucket, decodeBlockMetadata, idKey } from "../../src/storage/index.js";
+import type { MilestoneInfo } from "../../src/tangle/tangle.js";
 import {
   alias,
   basic,
@@ -36,7 +36,7 @@ import {
   type Unlocker,
   type Wallet,
   wallet,
-} from "../../helpers/txBuilder.js";
+} from "./txBuilder.js";
 
 export const devWallet = (): Wallet => ({
   keyPair: ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed")),

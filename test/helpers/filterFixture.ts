@@ -4,10 +4,10 @@
  * oracle the filter tests compare the indexer with: every unspent output of the ledger decoded
  * and judged from the output itself, not from the index entries.
  */
-import { addressToBech32, aliasAddressOf } from "../../../src/codec/address.js";
-import { compareBytes, toHex } from "../../../src/codec/hex.js";
-import { aliasIdFromOutputId } from "../../../src/codec/ids.js";
-import { decodeOutput } from "../../../src/codec/outputs/output.js";
+import { addressToBech32, aliasAddressOf } from "../../src/codec/address.js";
+import { compareBytes, toHex } from "../../src/codec/hex.js";
+import { aliasIdFromOutputId } from "../../src/codec/ids.js";
+import { decodeOutput } from "../../src/codec/outputs/output.js";
 import {
   type Address,
   FeatureType,
@@ -15,11 +15,11 @@ import {
   OutputType,
   type UnlockCondition,
   UnlockConditionType,
-} from "../../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
-import { Bucket, decodeOutputRecord, idKey } from "../../../src/storage/index.js";
-import { alias, basic, foundry, nft, token, tokenId, wallet } from "../../helpers/txBuilder.js";
+} from "../../src/codec/types.js";
+import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
+import { Bucket, decodeOutputRecord, idKey } from "../../src/storage/index.js";
 import { devWallet, FUTURE, GENESIS, type TestLedger } from "./ledgerFixture.js";
+import { alias, basic, foundry, nft, token, tokenId, wallet } from "./txBuilder.js";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

@@ -9,19 +9,19 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes, toHex } from "../../../src/codec/hex.js";
-import { networkIdFromName } from "../../../src/codec/ids.js";
-import { decodeOutput } from "../../../src/codec/outputs/output.js";
-import type { Output } from "../../../src/codec/types.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
-import { writeCoordinatorSeeds } from "../../../src/node/keyFiles.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
-import { importSnapshot } from "../../../src/snapshot/index.js";
-import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
-import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "../../helpers/txBuilder.js";
+import { encodeBlock } from "../../src/codec/block.js";
+import { compareBytes, toHex } from "../../src/codec/hex.js";
+import { networkIdFromName } from "../../src/codec/ids.js";
+import { decodeOutput } from "../../src/codec/outputs/output.js";
+import type { Output } from "../../src/codec/types.js";
+import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
+import { writeCoordinatorSeeds } from "../../src/node/keyFiles.js";
+import { LedgerNode } from "../../src/node/node.js";
+import { defaultNodeOptions } from "../../src/node/options.js";
+import { importSnapshot } from "../../src/snapshot/index.js";
+import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../src/storage/index.js";
+import { TangleBuilder } from "./tangleBuilder.js";
+import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "./txBuilder.js";
 
 /**
  * Every unspent output (hex ID → its booking and bytes: block ID ‖ booked index ‖ booked

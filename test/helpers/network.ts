@@ -2,20 +2,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes, fromHex, toHex } from "../../../src/codec/hex.js";
-import { networkIdFromName, outputIdFromParts } from "../../../src/codec/ids.js";
-import type { Block, Payload, TransactionPayload } from "../../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
-import type { Network, NetworkLogger, NetworkOptions } from "../../../src/network/index.js";
-import { networkConfigPath } from "../../../src/network/index.js";
-import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
-import { minerPool, powDigest, withNonce } from "../../../src/pow/index.js";
-import { Bucket, decodeMilestoneRecord, indexKey } from "../../../src/storage/index.js";
-import { basic, buildTransaction, type Wallet } from "../../helpers/txBuilder.js";
+import { encodeBlock } from "../../src/codec/block.js";
+import { compareBytes, fromHex, toHex } from "../../src/codec/hex.js";
+import { networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
+import type { Block, Payload, TransactionPayload } from "../../src/codec/types.js";
+import { ed25519KeyPairFromSeed } from "../../src/crypto/ed25519.js";
+import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
+import type { Network, NetworkLogger, NetworkOptions } from "../../src/network/index.js";
+import { networkConfigPath } from "../../src/network/index.js";
+import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
+import { LedgerNode } from "../../src/node/node.js";
+import { defaultNodeOptions, type NodeOptions } from "../../src/node/options.js";
+import { minerPool, powDigest, withNonce } from "../../src/pow/index.js";
+import { Bucket, decodeMilestoneRecord, indexKey } from "../../src/storage/index.js";
+import { basic, buildTransaction, type Wallet } from "./txBuilder.js";
 
 /**
  * In-process nodes for the network tests: real LedgerNodes on temporary data dirs, each with

@@ -7,21 +7,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import type { ApiNode } from "../../../src/api/apiNode.js";
-import { STATUS_MESSAGES } from "../../../src/api/errors.js";
-import { type ApiServerOptions, buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
-import { fromHex } from "../../../src/codec/hex.js";
-import {
-  essenceSigningHash,
-  inputsCommitment,
-  networkIdFromName,
-  utxoInputOfOutputId,
-} from "../../../src/codec/ids.js";
-import { type BasicOutput, type Output, PayloadType, type TransactionPayload } from "../../../src/codec/types.js";
-import { type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/ed25519.js";
-import { DEV_KEY } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
+import type { ApiNode } from "../../src/api/apiNode.js";
+import { STATUS_MESSAGES } from "../../src/api/errors.js";
+import { type ApiServerOptions, buildServer, defaultApiServerOptions } from "../../src/api/server.js";
+import { fromHex } from "../../src/codec/hex.js";
+import { essenceSigningHash, inputsCommitment, networkIdFromName, utxoInputOfOutputId } from "../../src/codec/ids.js";
+import { type BasicOutput, type Output, PayloadType, type TransactionPayload } from "../../src/codec/types.js";
+import { type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../../src/crypto/ed25519.js";
+import { DEV_KEY } from "../../src/node/devNetwork.js";
+import { LedgerNode } from "../../src/node/node.js";
+import { defaultNodeOptions, type NodeOptions } from "../../src/node/options.js";
 
 export const CORE = "/api/core/v2";
 export const BINARY = "application/vnd.iota.serializer-v1";
