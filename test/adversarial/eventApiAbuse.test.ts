@@ -3,8 +3,10 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import mqttPacket from "mqtt-packet";
-import { freePort, type NodeProcess, startNodeProcess, waitFor } from "../helpers/nodeProcess.js";
-import { rssMiB } from "./helpers/roguePeer.js";
+import { freePort } from "../helpers/node.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { rssMiB } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Threat: abusive clients of the event API. Over plain MQTT/TCP (`--mqtt-port`) and WebSocket,
@@ -34,7 +36,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
       "--log-level",
       "info",
     ]);
-    honest = await mqtt.connectAsync(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`);
+    honest = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`);
     honest.on("message", (topic, payload) => {
       if (topic === "milestone-info/confirmed")
         confirmed.push((JSON.parse(payload.toString()) as { index: number }).index);
@@ -48,7 +50,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   });
   after(async () => {
     await honest?.endAsync(true);
-    await node?.stop();
+    await node?.close();
   });
 
   /** A raw TCP connection to the MQTT port; resolves `closed` when the node closes it. */
@@ -144,10 +146,10 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
     // 16 KB blocks until the node gives up on the reader (its queue bound is 8 MiB)
     const data = `0x${"ab".repeat(16_000)}`;
     let sent = 0;
-    while (!/fell too far behind/.test(node.output()) && sent < 4_000) {
+    while (!/fell too far behind/.test(node.output) && sent < 4_000) {
       await Promise.all(
         Array.from({ length: 8 }, async (_, i) => {
-          const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+          const res = await fetch(`${node.url}/api/core/v2/blocks`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({
@@ -161,7 +163,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
       sent += 8;
       peak = Math.max(peak, rssMiB(node.pid));
     }
-    assert.match(node.output(), /fell too far behind/, `not dropped after ${sent} blocks`);
+    assert.match(node.output, /fell too far behind/, `not dropped after ${sent} blocks`);
     // it reads again: all it gets is what was queued before it was dropped, then the end
     slow.socket.resume();
     await within(slow.closed, 10_000, "the slow subscriber's connection closed");
@@ -176,7 +178,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
       "every milestone once, in order",
     );
     assert.ok(honest.connected);
-    const log = node.output();
+    const log = node.output;
     assert.match(log, /fell too far behind/);
     assert.match(log, /oversized packet/);
     assert.match(log, /tried to publish/);

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
-import { freePort, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
-import { rssMiB } from "./helpers/roguePeer.js";
+import { freePort } from "../helpers/node.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { rssMiB } from "../helpers/roguePeer.js";
 import {
   ATTACKER_ADDRESSES,
   connectedMqtt,
@@ -44,13 +45,13 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
   after(async () => {
     for (const c of tcp) c.socket.destroy();
     for (const w of ws) w.terminate();
-    await node?.stop();
+    await node?.close();
   });
 
   /** A WebSocket subscriber to `blocks` from `localAddress` that stops reading after its SUBACK. */
   const wsSubscriber = (i: number, localAddress: string): Promise<WebSocket | undefined> =>
     new Promise((resolve) => {
-      const w = new WebSocket(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
+      const w = new WebSocket(`${node.url.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
       const timer = setTimeout(() => resolve(undefined), 10_000);
       w.on("error", () => {});
       w.on("close", () => resolve(undefined));
@@ -91,7 +92,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
 
     const rssBefore = rssMiB(node.pid);
     let rssPeak = rssBefore;
-    const cadence = await startCadence(node.endpoint);
+    const cadence = await startCadence(node.url);
     const started = Date.now();
     const submitting = () => Date.now() - started < SUBMIT_MS;
     const watch = setInterval(() => {
@@ -101,7 +102,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
         // the process is gone: the assertions below say so
       }
     }, 200);
-    const probes = probeHonestly(node.endpoint, submitting);
+    const probes = probeHonestly(node.url, submitting);
     const data = `0x${"ab".repeat(DATA_BYTES)}`;
     let sent = 0;
     let accepted = 0;
@@ -109,7 +110,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
       Array.from({ length: SUBMIT_CONCURRENCY }, async () => {
         while (submitting()) {
           const n = sent++;
-          const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+          const res = await fetch(`${node.url}/api/core/v2/blocks`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({

@@ -13,7 +13,6 @@ import {
   nodeFromSnapshot,
   readLedgerState,
   submitTransaction,
-  tempDir,
 } from "../helpers/snapshotHistory.js";
 import { basic, wallet } from "../helpers/txBuilder.js";
 
@@ -26,7 +25,6 @@ import { basic, wallet } from "../helpers/txBuilder.js";
  */
 describe("snapshot round trip between two nodes", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let manager: SnapshotManager;
   const OLD = 9;
   const DELTA = 17;
@@ -35,11 +33,9 @@ describe("snapshot round trip between two nodes", () => {
   const opened: LedgerNode[] = [];
 
   before(async () => {
-    h = await History.create();
-    await h.run(24, 3);
-    latest = h.node.tangle.latestMilestone.index;
-    dir = await tempDir("roundtrip");
-    manager = new SnapshotManager(h.node.store, { directory: join(dir.path, "snapshots") }, { belowMaxDepth: 15 });
+    h = await History.create("roundtrip", 24, 3);
+    latest = h.latest;
+    manager = h.snapshots();
     paths.old = (await manager.createFull(OLD)).filePath;
     const delta = await manager.createDelta(DELTA);
     assert.equal(delta.fullIndex, OLD);
@@ -51,11 +47,10 @@ describe("snapshot round trip between two nodes", () => {
   after(async () => {
     for (const n of opened) await n.close();
     await h.dispose();
-    await dir.dispose();
   });
 
   const start = async (name: string, files: { fullPath: string; deltaPath?: string }) => {
-    const node = await nodeFromSnapshot(join(dir.path, name), files, h.node.secrets.coordinatorSeeds[0]);
+    const node = await nodeFromSnapshot(join(h.dir, name), files, h.node.secrets.coordinatorSeeds[0]);
     opened.push(node);
     return node;
   };
@@ -150,7 +145,7 @@ describe("snapshot round trip between two nodes", () => {
     await continuesFrom(second, OLD);
     const own = new SnapshotManager(
       second.store,
-      { directory: join(dir.path, "second-snapshots") },
+      { directory: join(h.dir, "second-snapshots") },
       { belowMaxDepth: 15 },
     );
     const file = await own.createFull(OLD + 1);

@@ -79,6 +79,13 @@ export function wallet(name: string): Wallet {
   return { keyPair, address: ed25519AddressOf(blake2b256(keyPair.publicKey)) };
 }
 
+/** The wallets the tests name: `wallet(name)` of their names. */
+export const alice = wallet("alice");
+export const bob = wallet("bob");
+export const carol = wallet("carol");
+export const controller = wallet("state controller");
+export const governor = wallet("governor");
+
 // ---------------------------------------------------------------- outputs
 
 export interface OutputExtras {

@@ -6,9 +6,8 @@ import { blockToJson, encodeBlock } from "../../src/codec/block.js";
 import { compareBytes, toHex } from "../../src/codec/hex.js";
 import { transactionToJson } from "../../src/codec/transaction.js";
 import type { Block } from "../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
 import { closeMinerPool } from "../../src/pow/index.js";
-import { BINARY, basicTo, CORE, devKey, devTransaction, type Harness, openHarness } from "../helpers/coreHarness.js";
+import { BINARY, CORE, genesisPayment, type Harness, openHarness } from "../helpers/coreHarness.js";
 import { Rng } from "../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../helpers/randomBlocks.js";
 
@@ -237,12 +236,7 @@ describe("POST /api/core/v2/blocks under 10,000 mutated bodies", () => {
     h = await openHarness({ minPowScore: 0, powWorkers: 1 });
     await h.node.coordinator.issueMilestone();
     const tips = h.node.tangle.selectParents().sort(compareBytes);
-    const dev = devKey();
-    const pay = devTransaction(
-      [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-      [basicTo(new Uint8Array(32).fill(8), 1_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 1_000_000n)],
-      dev.keyPair,
-    );
+    const pay = genesisPayment(new Uint8Array(32).fill(8), 1_000_000n);
     jsonSeeds.push({ protocolVersion: 2, payload: transactionToJson(pay) });
     for (let i = 0; i < SEEDS; i++) {
       const random = randomBlock(rng, BLOCK_KINDS[i % BLOCK_KINDS.length]);

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -12,6 +11,7 @@ import { registerErrorHandling } from "../../../src/api/errors.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
 import type { DashboardNodeJson } from "../../../src/api/routes/dashboard.js";
 import { type Harness, openHarness } from "../../helpers/coreHarness.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
  * The dashboard's static serving (src/api/dashboard.ts) over a bundle laid out as Vite writes
@@ -37,7 +37,7 @@ describe("the dashboard's static files", () => {
   let missing: FastifyInstance;
 
   before(async () => {
-    root = await mkdtemp(join(tmpdir(), "ledger-node-dashboard-"));
+    root = await tempDir("dashboard");
     const dir = join(root, "web");
     await mkdir(join(dir, "assets"), { recursive: true });
     await writeFile(join(dir, "index.html"), INDEX);
@@ -50,7 +50,7 @@ describe("the dashboard's static files", () => {
   after(async () => {
     await built.close();
     await missing.close();
-    await rm(root, { recursive: true, force: true });
+    await removeDir(root);
   });
 
   it("answers index.html at /dashboard and at every path that is not a file, revalidated", async () => {

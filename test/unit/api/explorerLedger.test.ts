@@ -10,7 +10,7 @@ import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwor
 import { Bucket } from "../../../src/storage/index.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, type Wallet, wallet } from "../../helpers/txBuilder.js";
+import { alice, basic, bob, carol, type Wallet, wallet } from "../../helpers/txBuilder.js";
 
 const V2 = "/api/explorer/v2";
 
@@ -18,9 +18,6 @@ describe("explorer: balances and ledger updates", () => {
   let tb: TangleBuilder;
   let app: FastifyInstance;
   let dev: Wallet;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
-  const carol = wallet("carol");
   let ms1: MilestoneInfo;
   let ms2: MilestoneInfo;
   let payIds: string[];

@@ -9,7 +9,7 @@ import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { assertError } from "../../helpers/coreHarness.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
+import { alice, basic, bob, carol, wallet } from "../../helpers/txBuilder.js";
 
 const V2 = "/api/explorer/v2";
 
@@ -23,9 +23,6 @@ const V2 = "/api/explorer/v2";
 describe("explorer: startMilestoneIndex and ledgerIndex", () => {
   let tb: TangleBuilder;
   let app: FastifyInstance;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
-  const carol = wallet("carol");
   const milestones: MilestoneInfo[] = [];
   /** The answers without `ledgerIndex` after each milestone, by its index. */
   const richestAt = new Map<number, unknown>();

@@ -15,8 +15,9 @@ import { SnapshotType } from "../../../src/snapshot/format.js";
 import { isTangleError, TangleErrorCode } from "../../../src/tangle/errors.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { assertError } from "../../helpers/coreHarness.js";
-import { devWallet, GENESIS, type SentTransaction, TestLedger } from "../../helpers/ledgerFixture.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
+import { GENESIS, type SentTransaction, TestLedger } from "../../helpers/ledgerFixture.js";
+import { alice, basic, bob } from "../../helpers/txBuilder.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 const CORE = "/api/core/v2";
 const PRUNE = `${CORE}/control/database/prune`;
@@ -81,8 +82,6 @@ describe("POST /api/core/v2/control/database/prune", () => {
   let paid: SentTransaction;
   let spend: SentTransaction;
   let ms1: MilestoneInfo;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
 
   const prune = (body: unknown, auth = true) =>
     app.inject({
@@ -113,11 +112,9 @@ describe("POST /api/core/v2/control/database/prune", () => {
     await ledger.milestone();
     await ledger.assertIncluded(spend);
     while (ledgerIndex() < 30) await ledger.milestone();
-    app = buildServer(ledger.node, "silent");
-    token = await issueApiToken(ledger.node.jwtSecret);
+    ({ app, token } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

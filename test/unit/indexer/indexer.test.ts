@@ -18,7 +18,6 @@ import { readLedgerIndex } from "../../../src/tangle/tangle.js";
 import {
   aliasAddressOf,
   buildHistory,
-  devWallet,
   FUTURE,
   GENESIS,
   type History,
@@ -26,6 +25,7 @@ import {
   TestLedger,
 } from "../../helpers/ledgerFixture.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 const hexes = (ids: Uint8Array[]) => ids.map(toHex);
 const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0]): FieldValue => ({

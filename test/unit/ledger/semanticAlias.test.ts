@@ -6,20 +6,18 @@ import {
   AMOUNT,
   alias,
   aliasAddressOf,
+  alice,
   assertConflict,
   assertValid,
   basic,
+  bob,
   buildTransaction,
   consumed,
+  controller,
+  governor,
   idOf,
   implicitAliasId,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const controller = wallet("state controller");
-const governor = wallet("governor");
-const alice = wallet("alice");
-const bob = wallet("bob");
 
 const aliasId = idOf("alias");
 const aliasAddress = aliasAddressOf(aliasId);

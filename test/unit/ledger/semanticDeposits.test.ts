@@ -3,21 +3,19 @@ import { FeatureType, UnlockConditionType } from "../../../src/codec/types.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import {
   AMOUNT,
+  alice,
   assertConflict,
   assertValid,
   basic,
+  bob,
   buildTransaction,
+  carol,
   consumed,
   idOf,
   MILESTONE_TIMESTAMP,
   token,
   tokenId,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const alice = wallet("alice");
-const bob = wallet("bob");
-const carol = wallet("carol");
 
 // A basic output with only an Ed25519 address needs 100 × (1 × 46 + 10 × 34 + 40) = 42 600.
 const RETURN = 50_000n;

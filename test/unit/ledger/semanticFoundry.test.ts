@@ -4,22 +4,20 @@ import {
   type AliasFields,
   AMOUNT,
   alias,
+  alice,
   assertConflict,
   assertValid,
   basic,
   buildTransaction,
   consumed,
+  controller,
   type FoundryFields,
   foundry,
+  governor,
   idOf,
   token,
   tokenId,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const controller = wallet("state controller");
-const governor = wallet("governor");
-const alice = wallet("alice");
 
 const aliasId = idOf("token issuer");
 const aliasState = (fields: Partial<AliasFields> = {}) =>

@@ -3,9 +3,11 @@ import { FeatureType, UnlockConditionType } from "../../../src/codec/types.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import {
   AMOUNT,
+  alice,
   assertConflict,
   assertValid,
   basic,
+  bob,
   buildTransaction,
   consumed,
   idOf,
@@ -13,11 +15,7 @@ import {
   type NftFields,
   nft,
   nftAddressOf,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const alice = wallet("alice");
-const bob = wallet("bob");
 
 const nftId = idOf("nft");
 const nftAddress = nftAddressOf(nftId);

@@ -6,18 +6,16 @@ import { isLedgerError, LedgerErrorCode } from "../../../src/ledger/errors.js";
 import { validateTransaction } from "../../../src/ledger/semantic/index.js";
 import {
   AMOUNT,
+  alice,
   assertConflict,
   assertValid,
   basic,
+  bob,
   buildTransaction,
+  carol,
   consumed,
   MILESTONE_TIMESTAMP,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const alice = wallet("alice");
-const bob = wallet("bob");
-const carol = wallet("carol");
 
 describe("semantic validation: signatures and references (TIP-20)", () => {
   it("accepts a signed transfer", () => {

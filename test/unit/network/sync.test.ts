@@ -6,11 +6,8 @@ import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { NetworkErrorCode } from "../../../src/network/index.js";
 import {
-  freePort,
-  genesisInput,
   ledgerState,
   makeBlock,
-  payment,
   removeNode,
   startCoordinator,
   startFollower,
@@ -19,7 +16,9 @@ import {
   taggedData,
   until,
 } from "../../helpers/network.js";
+import { freePort } from "../../helpers/node.js";
 import { wallet } from "../../helpers/txBuilder.js";
+import { genesisInput, payment } from "../../helpers/wallet.js";
 
 /**
  * Catching up: a follower that is behind the network says so (info, /health), refuses blocks

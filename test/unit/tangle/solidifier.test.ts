@@ -1,26 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { compareBytes } from "../../../src/codec/hex.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import type { Block } from "../../../src/codec/types.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
+import type { LedgerNode } from "../../../src/node/node.js";
+import { openTempNode, type TempNode } from "../../helpers/node.js";
 
 describe("solidifier", () => {
-  let dir: string;
+  let t: TempNode;
   let node: LedgerNode;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-solid-"));
-    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0 });
+    t = await openTempNode("solid");
+    node = t.node;
     await node.coordinator.issueMilestone();
   });
   after(async () => {
-    await node.close();
-    await rm(dir, { recursive: true, force: true });
+    await t.close();
   });
 
   const make = (parents: Uint8Array[], tag: number) => {
