@@ -3,7 +3,6 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import mqttPacket from "mqtt-packet";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { rssMiB } from "../helpers/roguePeer.js";
 import { waitFor } from "../helpers/waitFor.js";
@@ -18,24 +17,15 @@ import { waitFor } from "../helpers/waitFor.js";
  */
 describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   let honest: mqtt.MqttClient;
   const confirmed: number[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess([
-      "--milestone-interval",
-      "250",
-      "--min-pow-score",
-      "0",
-      "--p2p-port",
-      "0",
-      "--mqtt-port",
-      String(mqttPort),
-      "--log-level",
-      "info",
-    ]);
+    node = await startNodeProcess(
+      ["--milestone-interval", "250", "--min-pow-score", "0", "--p2p-port", "0", "--log-level", "info"],
+      20_000,
+      { mqtt: true },
+    );
     honest = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`);
     honest.on("message", (topic, payload) => {
       if (topic === "milestone-info/confirmed")
@@ -55,7 +45,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
 
   /** A raw TCP connection to the MQTT port; resolves `closed` when the node closes it. */
   const raw = async (): Promise<{ socket: Socket; closed: Promise<void> }> => {
-    const socket = tcpConnect(mqttPort, "127.0.0.1");
+    const socket = tcpConnect(node.mqttPort!, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
     socket.on("error", () => {});
@@ -96,7 +86,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
     const seen: string[] = [];
     honest.on("message", (_topic, payload) => seen.push(payload.toString()));
     await honest.subscribeAsync("milestones");
-    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${node.mqttPort!}`, { reconnectPeriod: 0 });
     const gone = new Promise<void>((resolve) => publisher.once("close", () => resolve()));
     publisher.publish("milestones", "forged milestone");
     publisher.publish("milestone-info/confirmed", JSON.stringify({ index: 1e9 }));
@@ -109,7 +99,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   });
 
   it("refuses subscriptions to invalid topics and disconnects a client past 1,000 subscriptions", async () => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${node.mqttPort!}`, { reconnectPeriod: 0 });
     // the client library turns a refused SUBACK entry into an error carrying the SUBACK
     const suback = await client
       .subscribeAsync([

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   ANSWER_MS,
@@ -36,14 +35,10 @@ const openFiles = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length
 
 describe("siege: event API subscribers under a 1,024 open-file limit", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const subscribers: RawMqtt[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)], 20_000, {
-      openFileLimit: OPEN_FILE_LIMIT,
-    });
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true, openFileLimit: OPEN_FILE_LIMIT });
   });
   after(async () => {
     destroyAll(subscribers.map((s) => s.socket));
@@ -63,7 +58,7 @@ describe("siege: event API subscribers under a 1,024 open-file limit", { timeout
       Array.from({ length: count }, (_, i) => i),
       50,
       async (i) => {
-        const c = await connectedMqtt(mqttPort, ATTACKER, `fd-${i}`);
+        const c = await connectedMqtt(node.mqttPort!, ATTACKER, `fd-${i}`);
         if (!c) return;
         subscribers.push(c);
         c.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "milestone-info/confirmed", qos: 0 }] });

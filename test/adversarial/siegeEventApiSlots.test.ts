@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { connectedMqtt, destroyAll, inBatches, type RawMqtt, rawMqtt, startCadence } from "./helpers/siege.js";
 
@@ -24,13 +23,11 @@ const SILENT_CLOSED_MS = 10_000;
 
 describe("siege: one address holds every event API slot", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const silent: RawMqtt[] = [];
   const attackers: RawMqtt[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)]);
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true });
   });
   after(async () => {
     destroyAll(silent.map((s) => s.socket));
@@ -74,13 +71,13 @@ describe("siege: one address holds every event API slot", { timeout: 120_000 }, 
     const cadence = await startCadence(node.url);
     // first the connections that never CONNECT, then the silent clients
     for (let i = 0; i < SILENT; i++) {
-      const s = await rawMqtt(mqttPort, ATTACKER).catch(() => undefined);
+      const s = await rawMqtt(node.mqttPort!, ATTACKER).catch(() => undefined);
       if (s) silent.push(s);
     }
     const clients = await inBatches(
       Array.from({ length: CONNECTED }, (_, i) => i),
       50,
-      (i) => connectedMqtt(mqttPort, ATTACKER, `idle-${i}`),
+      (i) => connectedMqtt(node.mqttPort!, ATTACKER, `idle-${i}`),
     );
     for (const c of clients) if (c) attackers.push(c);
 

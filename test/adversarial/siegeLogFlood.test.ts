@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   ATTACKER_ADDRESSES,
@@ -30,12 +29,10 @@ const MAX_LINES = 10;
 
 describe("siege: oversized event API messages flood the log", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const open = new Set<{ destroy(): void }>();
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort), "--log-level", "info"]);
+    node = await startNodeProcess(["--p2p-port", "0", "--log-level", "info"], 20_000, { mqtt: true });
   });
   after(async () => {
     for (const s of open) s.destroy();
@@ -60,7 +57,7 @@ describe("siege: oversized event API messages flood the log", { timeout: 120_000
 
   /** One MQTT-over-TCP client that announces a 10 MiB SUBSCRIBE; resolves once closed. */
   const oversizedPacket = async (i: number, localAddress: string): Promise<void> => {
-    const client: RawMqtt | undefined = await connectedMqtt(mqttPort, localAddress, `big-${i}`);
+    const client: RawMqtt | undefined = await connectedMqtt(node.mqttPort!, localAddress, `big-${i}`);
     if (!client) return;
     open.add(client.socket);
     // a SUBSCRIBE whose remaining length says 10 MiB, then its first 64 KiB

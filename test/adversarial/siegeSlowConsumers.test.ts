@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { rssMiB } from "../helpers/roguePeer.js";
 import {
@@ -34,13 +33,11 @@ const MAX_RSS_GROWTH_MIB = 400;
 
 describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const tcp: RawMqtt[] = [];
   const ws: WebSocket[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--min-pow-score", "0", "--mqtt-port", String(mqttPort)]);
+    node = await startNodeProcess(["--p2p-port", "0", "--min-pow-score", "0"], 20_000, { mqtt: true });
   });
   after(async () => {
     for (const c of tcp) c.socket.destroy();
@@ -75,7 +72,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
       Array.from({ length: TCP_SUBSCRIBERS }, (_, i) => i),
       20,
       async (i) => {
-        const c = await connectedMqtt(mqttPort, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `slow-${i}`);
+        const c = await connectedMqtt(node.mqttPort!, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `slow-${i}`);
         if (!c) return;
         c.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "blocks", qos: 0 }] });
         if (await c.next("suback").catch(() => undefined)) {

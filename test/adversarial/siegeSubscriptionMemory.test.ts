@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort } from "../helpers/node.js";
 import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { rssMiB } from "../helpers/roguePeer.js";
 import {
@@ -40,14 +39,12 @@ const MAX_RSS_LEFT_MIB = 200;
 
 describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   let honest: mqtt.MqttClient | undefined;
   const attackers: RawMqtt[] = [];
   const confirmed: { at: number; index: number }[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)]);
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true });
     honest = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`, {
       reconnectPeriod: 0,
       connectTimeout: 5_000,
@@ -85,7 +82,11 @@ describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
       Array.from({ length: CLIENTS }, (_, i) => i),
       32,
       async (i) => {
-        const client = await connectedMqtt(mqttPort, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `sub-${i}`);
+        const client = await connectedMqtt(
+          node.mqttPort!,
+          ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!,
+          `sub-${i}`,
+        );
         if (!client) return;
         attackers.push(client);
         for (let p = 0; p < TOPICS_PER_CLIENT / TOPICS_PER_PACKET; p++) {

@@ -4,7 +4,6 @@ import mqtt from "mqtt";
 import { addressToBech32 } from "../../src/codec/address.js";
 import type { Json } from "../helpers/iota.js";
 import { waitForReferenced } from "../helpers/milestones.js";
-import { freePort } from "../helpers/node.js";
 import { client, NodeProcess } from "../helpers/nodeProcess.js";
 import { waitFor } from "../helpers/waitFor.js";
 import { DevWallet, devWallet } from "../helpers/wallet.js";
@@ -20,7 +19,6 @@ import { EventSubscriber } from "./helpers/eventSubscriber.js";
 describe("event API: a follower publishes what the coordinator publishes; MQTT over TCP", () => {
   let a: NodeProcess;
   let b: NodeProcess;
-  let mqttPort: number;
   let onA: EventSubscriber;
   let onB: EventSubscriber;
   let tcp: mqtt.MqttClient;
@@ -29,9 +27,8 @@ describe("event API: a follower publishes what the coordinator publishes; MQTT o
   const topics = ["block-metadata/referenced", `outputs/unlock/address/${dev}`, `outputs/unlock/address/${dev}/spent`];
 
   before(async () => {
-    mqttPort = await freePort();
-    a = await NodeProcess.create("a");
-    a.start(["--mqtt-port", String(mqttPort)]);
+    a = await NodeProcess.create("a", [], { mqtt: true });
+    a.start();
     b = await NodeProcess.follower("b", a, [await a.address()]);
     b.start();
     await waitFor(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "B synced");
@@ -46,7 +43,7 @@ describe("event API: a follower publishes what the coordinator publishes; MQTT o
   });
 
   it("serves plain MQTT over TCP: the current milestone at once, then every new one", async () => {
-    tcp = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    tcp = await mqtt.connectAsync(`mqtt://127.0.0.1:${a.mqttPort}`, { reconnectPeriod: 0 });
     tcp.on("message", (topic, payload) => overTcp.push({ topic, index: JSON.parse(payload.toString()).index }));
     await tcp.subscribeAsync(["milestone-info/latest", "milestone-info/confirmed"]);
     await waitFor(async () => (overTcp.length >= 2 ? true : undefined), 5_000, "the current state");

@@ -19,6 +19,8 @@ export interface NodeProcessOptions {
    * them only the data directory and the API port are given, and the node's defaults hold.
    */
   networkDefaults?: boolean;
+  /** Serve the event API over MQTT/TCP too (`--mqtt-port`), on a free port: `mqttPort`. */
+  mqtt?: boolean;
 }
 
 /** How one run of the process is started beyond its flags. */
@@ -45,6 +47,7 @@ export class NodeProcess {
     readonly dataDir: string,
     readonly apiPort: number,
     readonly p2pPort: number | undefined,
+    readonly mqttPort: number | undefined,
     private readonly args: string[],
   ) {}
 
@@ -52,7 +55,8 @@ export class NodeProcess {
   static async create(name: string, args: string[] = [], options: NodeProcessOptions = {}): Promise<NodeProcess> {
     const dir = await tempDir(`proc-${name}`);
     const p2pPort = options.networkDefaults === false ? undefined : await freePort();
-    return new NodeProcess(name, dir, await freePort(), p2pPort, args);
+    const mqttPort = options.mqtt ? await freePort() : undefined;
+    return new NodeProcess(name, dir, await freePort(), p2pPort, mqttPort, args);
   }
 
   /** A node of `coordinator`'s network (its `network.json`) dialling `peers`, `args` added. */
@@ -95,6 +99,7 @@ export class NodeProcess {
       "--api-port",
       String(this.apiPort),
       ...network,
+      ...(this.mqttPort === undefined ? [] : ["--mqtt-port", String(this.mqttPort)]),
       ...this.args,
       ...extra,
     ];
@@ -276,10 +281,10 @@ export async function startNodes<const N extends readonly string[]>(
 export async function startNodeProcess(
   flags: string[],
   startupMs = 20_000,
-  options: StartOptions = {},
+  options: StartOptions & Pick<NodeProcessOptions, "mqtt"> = {},
 ): Promise<NodeProcess> {
   const once = async () => {
-    const node = await NodeProcess.create("e2e", flags, { networkDefaults: false });
+    const node = await NodeProcess.create("e2e", flags, { networkDefaults: false, mqtt: options.mqtt });
     node.start([], options);
     try {
       await node.waitHealthy(startupMs);

@@ -1,6 +1,6 @@
 import { encodeBlock } from "../../src/codec/block.js";
 import { compareBytes } from "../../src/codec/hex.js";
-import { networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
+import { blockIdFromBytes, networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
 import { decodeOutput } from "../../src/codec/outputs/output.js";
 import type { Block, Output, Payload, TransactionPayload } from "../../src/codec/types.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
@@ -95,4 +95,16 @@ export class TangleBuilder {
     }
     return total;
   }
+}
+
+/** A block of tagged data (tag `tag`, empty data, nonce 0) on `parents`, with its ID and bytes. */
+export function taggedBlock(parents: Uint8Array[], tag: number): { id: Uint8Array; block: Block; bytes: Uint8Array } {
+  const block: Block = {
+    protocolVersion: 2,
+    parents: [...parents].sort(compareBytes),
+    payload: { type: 5, tag: Uint8Array.of(tag), data: new Uint8Array() },
+    nonce: 0n,
+  };
+  const bytes = encodeBlock(block);
+  return { id: blockIdFromBytes(bytes), block, bytes };
 }

@@ -299,15 +299,22 @@ export function buildTransaction(spec: TxSpec): BuiltTransaction {
 
 // ---------------------------------------------------------------- assertions
 
+/** A transaction to validate: one built already, or the spec to build it from. */
+export type Checked = BuiltTransaction | TxSpec;
+
+const built = (t: Checked): BuiltTransaction => ("ctx" in t ? t : buildTransaction(t));
+
 /** Fails unless the transaction is semantically valid (shows the conflict details if not). */
-export function assertValid(built: BuiltTransaction): void {
-  const result = validateTransaction(built.tx, built.ctx);
+export function assertValid(t: Checked): void {
+  const { tx, ctx } = built(t);
+  const result = validateTransaction(tx, ctx);
   assert.deepEqual(result, { ok: true }, result.ok ? "" : `conflict ${result.conflictReason}: ${result.details}`);
 }
 
 /** Fails unless validation reports `reason`; returns the details for further checks. */
-export function assertConflict(built: BuiltTransaction, reason: ConflictReason): string {
-  const result = validateTransaction(built.tx, built.ctx);
+export function assertConflict(reason: ConflictReason, t: Checked): string {
+  const { tx, ctx } = built(t);
+  const result = validateTransaction(tx, ctx);
   if (result.ok) assert.fail(`expected conflict reason ${reason}, the transaction is valid`);
   assert.equal(result.conflictReason, reason, `expected conflict reason ${reason}, got: ${result.details}`);
   return result.details;

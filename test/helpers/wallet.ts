@@ -30,12 +30,13 @@ export function payment(
   input: ConsumedOutput,
   to: Wallet,
   amount: bigint,
-): { tx: TransactionPayload; outputs: ConsumedOutput[] } {
+): { tx: TransactionPayload; transactionId: Uint8Array; outputs: ConsumedOutput[] } {
   const dev = devWallet();
   const outputs = [basic(to.address, { amount }), basic(dev.address, { amount: input.output.amount - amount })];
   const built = buildTransaction({ networkId: networkIdFromName("dev"), inputs: [input], outputs, unlockers: [dev] });
   return {
     tx: built.tx,
+    transactionId: built.ctx.transactionId,
     outputs: outputs.map((output, i) => ({
       outputId: outputIdFromParts(built.ctx.transactionId, i),
       output,

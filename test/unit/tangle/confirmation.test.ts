@@ -20,6 +20,7 @@ import { confirmMilestoneBlock } from "../../../src/tangle/confirmMilestone.js";
 import { TangleErrorCode } from "../../../src/tangle/errors.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
+import { payment } from "../../helpers/wallet.js";
 
 describe("milestone confirmation on a real database", () => {
   let tb: TangleBuilder;
@@ -48,14 +49,7 @@ describe("milestone confirmation on a real database", () => {
   it("confirms a value transaction, marks a double spend in the same cone conflicting, keeps the supply", async () => {
     const dev = tb.devWallet();
     const alice = wallet("alice");
-    const pay = tb.transaction({
-      inputs: [tb.genesis()],
-      outputs: [
-        basic(alice.address, { amount: 1_000_000n }),
-        basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n }),
-      ],
-      unlockers: [dev],
-    });
+    const pay = payment(tb.genesis(), alice, 1_000_000n);
     const double = tb.transaction({
       inputs: [tb.genesis()],
       outputs: [basic(alice.address, { amount: DEV_TOKEN_SUPPLY })],

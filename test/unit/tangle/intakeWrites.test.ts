@@ -1,12 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes } from "../../../src/codec/hex.js";
-import { blockIdFromBytes } from "../../../src/codec/ids.js";
-import type { Block } from "../../../src/codec/types.js";
 import type { LedgerNode } from "../../../src/node/node.js";
 import { Bucket, decodeBlockMetadata, idKey, type WriteBatch } from "../../../src/storage/index.js";
 import { openTempNode, type TempNode } from "../../helpers/node.js";
+import { taggedBlock } from "../../helpers/tangleBuilder.js";
 
 /** Intake writes are written behind (Tangle.storeBlock): what a reader and a milestone see. */
 describe("write-behind intake", () => {
@@ -22,16 +19,7 @@ describe("write-behind intake", () => {
   });
 
   let tag = 0;
-  const make = (parents: Uint8Array[]) => {
-    const block: Block = {
-      protocolVersion: 2,
-      parents: [...parents].sort(compareBytes),
-      payload: { type: 5, tag: Uint8Array.of(++tag), data: new Uint8Array() },
-      nonce: 0n,
-    };
-    const bytes = encodeBlock(block);
-    return { id: blockIdFromBytes(bytes), block, bytes };
-  };
+  const make = (parents: Uint8Array[]) => taggedBlock(parents, ++tag);
 
   /** Runs `f` with the write of every batch begun meanwhile replaced by `writeOf(realWrite)`. */
   const withBatches = async <T>(writeOf: (write: WriteBatch["write"]) => WriteBatch["write"], f: () => Promise<T>) => {
