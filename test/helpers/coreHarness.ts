@@ -45,6 +45,16 @@ export async function openHarness(
   };
 }
 
+/** `openHarness`, then the first milestone issued and confirmed: the node is healthy, as a running one is. */
+export async function openHealthyHarness(
+  options: Partial<NodeOptions> = {},
+  server: ApiServerOptions = defaultApiServerOptions,
+): Promise<Harness> {
+  const h = await openHarness(options, server);
+  await h.node.coordinator.issueMilestone();
+  return h;
+}
+
 /** The API over the same node with other node settings (e.g. no PoW workers). */
 export function viewWith(node: LedgerNode, options: Partial<ApiNode["options"]>): ApiNode {
   return {

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from "fastify";
+import { buildServer } from "../../src/api/server.js";
 import { encodeBlock } from "../../src/codec/block.js";
 import { compareBytes } from "../../src/codec/hex.js";
 import { blockIdFromBytes, networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
@@ -18,6 +20,8 @@ import { devWallet, genesisInput } from "./wallet.js";
  * metadata and ledger outputs.
  */
 export class TangleBuilder {
+  private app: FastifyInstance | undefined;
+
   private constructor(private readonly t: TempNode) {}
 
   static async create(): Promise<TangleBuilder> {
@@ -33,7 +37,14 @@ export class TangleBuilder {
     await this.t.reopen();
   }
 
+  /** The API over the node (built once; closed by `dispose`). */
+  serve(): FastifyInstance {
+    this.app ??= buildServer(this.node, "silent");
+    return this.app;
+  }
+
   async dispose(): Promise<void> {
+    await this.app?.close();
     await this.t.close();
   }
 

@@ -7,7 +7,7 @@ import { compareBytes, toHex } from "../../src/codec/hex.js";
 import { transactionToJson } from "../../src/codec/transaction.js";
 import type { Block } from "../../src/codec/types.js";
 import { closeMinerPool } from "../../src/pow/index.js";
-import { BINARY, CORE, genesisPayment, type Harness, openHarness } from "../helpers/coreHarness.js";
+import { BINARY, CORE, genesisPayment, type Harness, openHealthyHarness } from "../helpers/coreHarness.js";
 import { Rng } from "../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../helpers/randomBlocks.js";
 
@@ -233,8 +233,7 @@ describe("POST /api/core/v2/blocks under 10,000 mutated bodies", () => {
   const byteSeeds: Uint8Array[] = [];
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0, powWorkers: 1 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0, powWorkers: 1 });
     const tips = h.node.tangle.selectParents().sort(compareBytes);
     const pay = genesisPayment(new Uint8Array(32).fill(8), 1_000_000n);
     jsonSeeds.push({ protocolVersion: 2, payload: transactionToJson(pay) });

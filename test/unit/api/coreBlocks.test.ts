@@ -16,7 +16,7 @@ import {
   genesisPayment,
   type Harness,
   HEX32,
-  openHarness,
+  openHealthyHarness,
 } from "../../helpers/coreHarness.js";
 import { devWallet } from "../../helpers/wallet.js";
 
@@ -36,8 +36,7 @@ describe("block reads", () => {
 
   before(async () => {
     // PoW off so the tests can name parents and keep nonce 0
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
     const dev = devWallet();
     pay = genesisPayment(new Uint8Array(32).fill(3), 2_000_000n);
     const genesis = [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }];

@@ -10,7 +10,7 @@ import {
   CORE,
   genesisPayment,
   type Harness,
-  openHarness,
+  openHealthyHarness,
   postTransaction,
 } from "../../helpers/coreHarness.js";
 
@@ -20,8 +20,7 @@ describe("output reads", () => {
   const get = (url: string, accept?: string) => h.app.inject({ url, headers: accept ? { accept } : {} });
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
   });
   after(async () => {
     await h.close();

@@ -16,7 +16,7 @@ import {
   genesisPayment,
   type Harness,
   HEX32,
-  openHarness,
+  openHealthyHarness,
   viewWith,
 } from "../../helpers/coreHarness.js";
 import { devWallet } from "../../helpers/wallet.js";
@@ -53,8 +53,7 @@ describe("POST /api/core/v2/blocks", () => {
   };
 
   before(async () => {
-    h = await openHarness({ minPowScore: MIN_POW, powWorkers: 1 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: MIN_POW, powWorkers: 1 });
   });
   after(async () => {
     await h.close();

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { commitmentId, V3_OUTPUT_TYPES } from "../../../src/api/routes/coreV3.js";
-import { buildServer } from "../../../src/api/server.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import {
   GENESIS_TRANSACTION_COMMITMENT,
@@ -66,11 +65,10 @@ describe("GET /api/core/v3/outputs/:outputId/full", () => {
 
   before(async () => {
     ledger = await TestLedger.open("core-v3");
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
     h = await buildHistory(ledger);
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

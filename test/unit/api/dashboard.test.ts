@@ -10,7 +10,7 @@ import { registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
 import type { DashboardNodeJson } from "../../../src/api/routes/dashboard.js";
-import { type Harness, openHarness } from "../../helpers/coreHarness.js";
+import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
 import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
@@ -113,8 +113,7 @@ describe("GET /api/dashboard/v1/node", () => {
   let h: Harness;
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
   });
   after(async () => {
     await h.close();

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { type Address, UnlockConditionType } from "../../../src/codec/types.js";
@@ -26,7 +25,7 @@ describe("explorer: balances and ledger updates", () => {
 
   before(async () => {
     tb = await TangleBuilder.create();
-    app = buildServer(tb.node, "silent");
+    app = tb.serve();
     await app.ready();
     dev = tb.devWallet();
     const pay = tb.transaction({
@@ -59,7 +58,6 @@ describe("explorer: balances and ledger updates", () => {
     aliceSpendIds = spend.outputs.map((o) => toHex(o.outputId));
   });
   after(async () => {
-    await app.close();
     await tb.dispose();
   });
 
@@ -224,7 +222,7 @@ describe("explorer: balances and ledger updates", () => {
 describe("explorer: balances before the first milestone", () => {
   it("answers from the ledger itself while the balance buckets are not built", async () => {
     const tb = await TangleBuilder.create();
-    const app = buildServer(tb.node, "silent");
+    const app = tb.serve();
     try {
       await app.ready();
       const hrp = tb.node.tangle.protocolParameters.bech32Hrp;
@@ -242,7 +240,6 @@ describe("explorer: balances before the first milestone", () => {
       assert.deepEqual(after.top, top.top);
       assert.equal(after.ledgerIndex, 1);
     } finally {
-      await app.close();
       await tb.dispose();
     }
   });
@@ -251,7 +248,7 @@ describe("explorer: balances before the first milestone", () => {
 describe("explorer: ledger-wide rankings", () => {
   it("scans the balances once per milestone, whatever the number of requests", async () => {
     const tb = await TangleBuilder.create();
-    const app = buildServer(tb.node, "silent");
+    const app = tb.serve();
     try {
       await app.ready();
       await tb.milestone();
@@ -276,7 +273,6 @@ describe("explorer: ledger-wide rankings", () => {
       for (const r of await ask()) assert.equal(r.json().ledgerIndex, 2);
       assert.equal(scans, 2, "and one more at milestone 2");
     } finally {
-      await app.close();
       await tb.dispose();
     }
   });

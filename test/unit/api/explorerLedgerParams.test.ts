@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import type { Address } from "../../../src/codec/types.js";
 import { IndexerErrorCode, isIndexerError, ledgerRankingsAt } from "../../../src/indexer/index.js";
@@ -45,7 +44,7 @@ describe("explorer: startMilestoneIndex and ledgerIndex", () => {
 
   before(async () => {
     tb = await TangleBuilder.create();
-    app = buildServer(tb.node, "silent");
+    app = tb.serve();
     await app.ready();
     const dev = tb.devWallet();
     await milestone(); // 1: the genesis ledger
@@ -83,7 +82,6 @@ describe("explorer: startMilestoneIndex and ledgerIndex", () => {
     await milestone(); // 4: nothing changes
   });
   after(async () => {
-    await app.close();
     await tb.dispose();
   });
 

@@ -4,7 +4,6 @@ import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../../src/api/auth.js";
 import { pruneTarget } from "../../../src/api/routes/control.js";
 import { EMPTY_TREASURY } from "../../../src/api/routes/coreTreasury.js";
-import { buildServer } from "../../../src/api/server.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { merkleProofNodeFromJson, verifyOutputIdProof } from "../../../src/codec/outputIdProof.js";
 import { encodeOutput, outputFromJson } from "../../../src/codec/outputs/output.js";
@@ -33,10 +32,9 @@ describe("receipts and treasury", () => {
   before(async () => {
     ledger = await TestLedger.open("treasury");
     await ledger.milestone();
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

@@ -22,7 +22,7 @@ import {
 import { IndexedField } from "../../../src/indexer/index.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import { InclusionState } from "../../../src/storage/index.js";
-import { basicTo, devTransaction, type Harness, openHarness } from "../../helpers/coreHarness.js";
+import { basicTo, devTransaction, type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
 import { wallet } from "../../helpers/txBuilder.js";
 import { devWallet } from "../../helpers/wallet.js";
 
@@ -92,8 +92,7 @@ describe("faucet", () => {
   };
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0, faucet: false });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0, faucet: false });
   });
   after(async () => {
     for (const f of made) await f.stop();
