@@ -5,10 +5,13 @@ import { encodeBlock } from "../../src/codec/block.js";
 import { toHex } from "../../src/codec/hex.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
 import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
-import { type Json, NodeProcess, unspentBasicOutputs, until } from "../e2e/networkProcess.js";
+import type { Json } from "../helpers/iota.js";
+import { confirmedIndex, waitForMilestone, waitForReferenced } from "../helpers/milestones.js";
+import { client, NodeProcess, unspentBasicOutputs } from "../helpers/nodeProcess.js";
 import { Rng } from "../helpers/random.js";
 import { wallet } from "../helpers/txBuilder.js";
-import { devWallet, genesisInput, payment } from "../unit/network/harness.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { devWallet, genesisInput, payment } from "../helpers/wallet.js";
 
 /**
  * Threat: crashes at any moment. The node process is killed with SIGKILL six times, each at a
@@ -45,22 +48,8 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
   /** Starts the process on the node's data dir and waits for `/health` 200. */
   const startHealthy = async (): Promise<void> => {
     node.start();
-    const child = node.child!;
-    try {
-      const r = await until(
-        async () => {
-          if (child.exitCode !== null || child.signalCode !== null) return "exited";
-          return (await fetch(`${node.url}/health`)).status === 200 ? "healthy" : undefined;
-        },
-        20_000,
-        "/health 200",
-      );
-      if (r === "exited") throw new Error(`the node exited with code ${child.exitCode}`);
-    } catch (e) {
-      throw new Error(`${(e as Error).message}; node output: ${node.output}`);
-    }
+    await node.waitHealthy(20_000);
   };
-  const confirmedIndex = async (): Promise<number> => (await node.info()).status.confirmedMilestone.index;
   /** An output's metadata, or undefined when the ledger does not hold it. */
   const outputMetadata = async (o: ConsumedOutput): Promise<Json | undefined> => {
     const { status, body } = await node.get(`${CORE}/outputs/${toHex(o.outputId)}/metadata`);
@@ -163,7 +152,7 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
   const amounts = new Map<string, bigint>();
   const totalUnspent = async (): Promise<bigint> => {
     // the listing is of one ledger index (retried when a milestone lands between pages)
-    const { ids } = await until(() => unspentBasicOutputs(node), 20_000, "a consistent listing of basic outputs");
+    const { ids } = await waitFor(() => unspentBasicOutputs(node), 20_000, "a consistent listing of basic outputs");
     await eachLimited(
       ids.filter((id) => !amounts.has(id)),
       8,
@@ -189,11 +178,7 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
     });
     assert.equal(splitRes.status, 201, await splitRes.clone().text());
     const splitBlock = ((await splitRes.json()) as { blockId: string }).blockId;
-    await until(
-      async () => ((await node.json(`${CORE}/blocks/${splitBlock}/metadata`)).ledgerInclusionState ? true : undefined),
-      20_000,
-      "the split to be referenced",
-    );
+    await waitForReferenced(client(node), splitBlock, 20_000, "the split to be referenced");
     await recordIncluded([splitBlock]);
     assert.ok(seenIncluded.has(splitBlock), "the split is included");
     const chains: Chain[] = [
@@ -210,14 +195,14 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
       const killAfter = 300 + Math.floor(random() * 1200);
       await sleep(killAfter);
       await recordIncluded(run.submitted.slice());
-      const before = await confirmedIndex();
+      const before = await confirmedIndex(node);
       await node.stop("SIGKILL");
       run.running = false;
       await Promise.all(loads);
 
       // restart on the same data dir
       await startHealthy();
-      const resumedAt = await confirmedIndex();
+      const resumedAt = await confirmedIndex(node);
       assert.ok(resumedAt >= before, `cycle ${cycle}: milestone ${resumedAt} after the restart, ${before} before`);
 
       // every block seen included is still included, by the same milestone
@@ -228,11 +213,7 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
       });
 
       // milestones continue past the one seen before the kill
-      await until(
-        async () => ((await confirmedIndex()) > resumedAt ? true : undefined),
-        20_000,
-        `a milestone after ${resumedAt}`,
-      );
+      await waitForMilestone(node, resumedAt + 1, 20_000, `a milestone after ${resumedAt}`);
 
       // the unspent outputs sum to the supply
       assert.equal(await totalUnspent(), DEV_TOKEN_SUPPLY, `cycle ${cycle}: the sum of unspent outputs`);
@@ -240,7 +221,7 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
       // each chain resumes from its change output in the ledger, and the dev address holds
       // exactly those two (retried if a block taken in before the kill is confirmed meanwhile)
       const moves = { back: 0, forward: 0 };
-      await until(
+      await waitFor(
         async () => {
           for (const c of chains) {
             const m = await resync(c);

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { closeSync, openSync, writeSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { freePort, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { waitForReferenced } from "../helpers/milestones.js";
+import { removeDir, tempDir } from "../helpers/node.js";
+import { client, NodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Fault: the disk fills up under load. The data dir is a 64 MiB tmpfs where the machine lets the
@@ -17,73 +19,44 @@ import { freePort, waitFor } from "../e2e/helpers/nodeProcess.js";
  */
 describe("fault: the disk fills up under load", () => {
   let base: string;
-  let dataDir: string;
+  let node: NodeProcess;
   let mode: "tmpfs" | "cue";
-  let port: number;
-  let child: ChildProcess | undefined;
-  let output = "";
   const cueFile = () => join(base, "disk-full");
-  const filler = () => join(dataDir, "filler");
-  const url = (path: string) => `http://127.0.0.1:${port}${path}`;
+  const filler = () => join(node.dataDir, "filler");
+  const url = (path: string) => `${node.url}${path}`;
 
   const start = async () => {
-    output = "";
-    child = spawn(
-      process.execPath,
-      [
-        ...(mode === "cue" ? ["--import", join(import.meta.dirname, "helpers", "failingDisk.js")] : []),
-        "dist/src/cli/main.js",
-        "--data-dir",
-        dataDir,
-        "--api-port",
-        String(port),
-        "--p2p-port",
-        "0",
-        "--milestone-interval",
-        "300",
-        "--min-pow-score",
-        "0",
-        "--log-level",
-        "warn",
-      ],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LEDGER_NODE_TEST_FAIL_WRITES_WHEN: cueFile() } },
-    );
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
-    await waitFor(
-      async () => ((await fetch(url("/health"))).status === 200 ? true : undefined),
-      20_000,
-      `the node's start (${output})`,
-    );
+    node.start([], {
+      execArgv: mode === "cue" ? ["--import", join(import.meta.dirname, "helpers", "failingDisk.js")] : [],
+      env: { LEDGER_NODE_TEST_FAIL_WRITES_WHEN: cueFile() },
+    });
+    await node.waitHealthy(20_000);
   };
-  const stop = async () => {
-    const c = child;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    const exited = new Promise((r) => c.once("exit", r));
-    c.kill("SIGTERM");
-    await exited;
-  };
+  const stop = () => node.stop();
 
   before(async () => {
-    base = await mkdtemp(join(tmpdir(), "ledger-node-disk-"));
-    dataDir = join(base, "data");
-    execFileSync("mkdir", ["-p", dataDir]);
+    base = await tempDir("disk");
+    node = await NodeProcess.create(
+      "disk",
+      ["--p2p-port", "0", "--milestone-interval", "300", "--min-pow-score", "0", "--log-level", "warn"],
+      { networkDefaults: false },
+    );
     mode = "cue";
     // LEDGER_NODE_TEST_DISK=cue runs the other way on a machine that could mount
     if (process.env.LEDGER_NODE_TEST_DISK !== "cue") {
       try {
-        execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", dataDir], { stdio: "ignore" });
+        execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", node.dataDir], { stdio: "ignore" });
         mode = "tmpfs";
       } catch {
         // not root, or no mount in this container: storage fails on cue instead
       }
     }
-    port = await freePort();
   });
   after(async () => {
-    if (child?.exitCode === null) child.kill("SIGKILL");
-    if (mode === "tmpfs") execFileSync("umount", ["-l", dataDir]);
-    await rm(base, { recursive: true, force: true });
+    await node.stop("SIGKILL");
+    if (mode === "tmpfs") execFileSync("umount", ["-l", node.dataDir]);
+    await node.dispose();
+    await removeDir(base);
   });
 
   const status = async (path: string) => {
@@ -136,12 +109,7 @@ describe("fault: the disk fills up under load", () => {
       }),
     );
     const lastBefore = before[before.length - 1]!;
-    await waitFor(
-      async () =>
-        (await status(`/api/core/v2/blocks/${lastBefore}/metadata`)).body.referencedByMilestoneIndex ? true : undefined,
-      20_000,
-      "the blocks before the fill referenced",
-    );
+    await waitForReferenced(client(node), lastBefore, 20_000, "the blocks before the fill referenced");
     const confirmedBefore = await confirmedIndex();
     const milestoneBefore = (await status(`/api/core/v2/milestones/by-index/${confirmedBefore}`)).body;
 
@@ -179,7 +147,7 @@ describe("fault: the disk fills up under load", () => {
     const stuckAt = await confirmedIndex();
     await new Promise((r) => setTimeout(r, 2_000));
     assert.equal(await confirmedIndex(), stuckAt, "no milestone confirmed on a disk that refuses writes");
-    const said = output.split("\n").filter((l) => /refuses writes/.test(l));
+    const said = node.output.split("\n").filter((l) => /refuses writes/.test(l));
     assert.equal(said.length, 1, `one log line, not one per tick:\n${said.join("\n")}`);
     assert.match(said[0]!, /free disk space or fix the I\/O error, then restart the node/);
 
@@ -192,14 +160,7 @@ describe("fault: the disk fills up under load", () => {
     for (const id of before) assert.equal((await status(`/api/core/v2/blocks/${id}`)).status, 200, id);
     const after = await submit();
     assert.equal(after.status, 201, JSON.stringify(after.body));
-    await waitFor(
-      async () =>
-        (await status(`/api/core/v2/blocks/${after.body.blockId}/metadata`)).body.referencedByMilestoneIndex
-          ? true
-          : undefined,
-      20_000,
-      "a block taken in after the restart referenced",
-    );
+    await waitForReferenced(client(node), after.body.blockId!, 20_000, "a block taken in after the restart referenced");
     assert.equal((await status("/health")).status, 200);
     await stop();
   });

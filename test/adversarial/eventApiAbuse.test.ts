@@ -3,8 +3,9 @@ import { type Socket, connect as tcpConnect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import mqttPacket from "mqtt-packet";
-import { freePort, type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
-import { rssMiB } from "./helpers/roguePeer.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { rssMiB } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Threat: abusive clients of the event API. Over plain MQTT/TCP (`--mqtt-port`) and WebSocket,
@@ -16,25 +17,16 @@ import { rssMiB } from "./helpers/roguePeer.js";
  */
 describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   let honest: mqtt.MqttClient;
   const confirmed: number[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess([
-      "--milestone-interval",
-      "250",
-      "--min-pow-score",
-      "0",
-      "--p2p-port",
-      "0",
-      "--mqtt-port",
-      String(mqttPort),
-      "--log-level",
-      "info",
-    ]);
-    honest = await mqtt.connectAsync(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`);
+    node = await startNodeProcess(
+      ["--milestone-interval", "250", "--min-pow-score", "0", "--p2p-port", "0", "--log-level", "info"],
+      20_000,
+      { mqtt: true },
+    );
+    honest = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`);
     honest.on("message", (topic, payload) => {
       if (topic === "milestone-info/confirmed")
         confirmed.push((JSON.parse(payload.toString()) as { index: number }).index);
@@ -48,12 +40,12 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   });
   after(async () => {
     await honest?.endAsync(true);
-    await node?.stop();
+    await node?.close();
   });
 
   /** A raw TCP connection to the MQTT port; resolves `closed` when the node closes it. */
   const raw = async (): Promise<{ socket: Socket; closed: Promise<void> }> => {
-    const socket = tcpConnect(mqttPort, "127.0.0.1");
+    const socket = tcpConnect(node.mqttPort!, "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
     socket.on("error", () => {});
@@ -94,7 +86,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
     const seen: string[] = [];
     honest.on("message", (_topic, payload) => seen.push(payload.toString()));
     await honest.subscribeAsync("milestones");
-    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${node.mqttPort!}`, { reconnectPeriod: 0 });
     const gone = new Promise<void>((resolve) => publisher.once("close", () => resolve()));
     publisher.publish("milestones", "forged milestone");
     publisher.publish("milestone-info/confirmed", JSON.stringify({ index: 1e9 }));
@@ -107,7 +99,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
   });
 
   it("refuses subscriptions to invalid topics and disconnects a client past 1,000 subscriptions", async () => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${node.mqttPort!}`, { reconnectPeriod: 0 });
     // the client library turns a refused SUBACK entry into an error carrying the SUBACK
     const suback = await client
       .subscribeAsync([
@@ -144,10 +136,10 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
     // 16 KB blocks until the node gives up on the reader (its queue bound is 8 MiB)
     const data = `0x${"ab".repeat(16_000)}`;
     let sent = 0;
-    while (!/fell too far behind/.test(node.output()) && sent < 4_000) {
+    while (!/fell too far behind/.test(node.output) && sent < 4_000) {
       await Promise.all(
         Array.from({ length: 8 }, async (_, i) => {
-          const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+          const res = await fetch(`${node.url}/api/core/v2/blocks`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({
@@ -161,7 +153,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
       sent += 8;
       peak = Math.max(peak, rssMiB(node.pid));
     }
-    assert.match(node.output(), /fell too far behind/, `not dropped after ${sent} blocks`);
+    assert.match(node.output, /fell too far behind/, `not dropped after ${sent} blocks`);
     // it reads again: all it gets is what was queued before it was dropped, then the end
     slow.socket.resume();
     await within(slow.closed, 10_000, "the slow subscriber's connection closed");
@@ -176,7 +168,7 @@ describe("threat: abusive event API clients", { timeout: 120_000 }, () => {
       "every milestone once, in order",
     );
     assert.ok(honest.connected);
-    const log = node.output();
+    const log = node.output;
     assert.match(log, /fell too far behind/);
     assert.match(log, /oversized packet/);
     assert.match(log, /tried to publish/);

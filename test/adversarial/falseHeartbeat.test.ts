@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { multiaddr } from "@multiformats/multiaddr";
 import { type Heartbeat, MessageType } from "../../src/network/messages.js";
-import { client, DevWallet, type Json, NodeProcess, until } from "../e2e/networkProcess.js";
-import { createRoguePeer, type RoguePeer } from "./helpers/roguePeer.js";
+import { waitForMilestone, waitForReferenced } from "../helpers/milestones.js";
+import { client, NodeProcess } from "../helpers/nodeProcess.js";
+import { createRoguePeer, type RoguePeer } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { DevWallet } from "../helpers/wallet.js";
 
 /**
  * Threat: one peer message knocks a follower out of sync. A rogue peer tells a follower, in
@@ -22,22 +24,9 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
   before(async () => {
     coordinator = await NodeProcess.create("coo");
     coordinator.start();
-    const addressA = await coordinator.address();
-    const args = ["--network-config", join(coordinator.dataDir, "network.json"), "--peer", addressA];
-    follower = await NodeProcess.create("follower", args);
-    follower.start();
-    await follower.address();
-    await follower.stop();
-    token = follower.token();
-    follower.start();
-    await until(
-      async () => {
-        const { status } = await follower.info();
-        return status.isSynced && status.confirmedMilestone.index > 2 ? true : undefined;
-      },
-      30_000,
-      "the follower synced",
-    );
+    follower = await NodeProcess.follower("follower", coordinator, [await coordinator.address()]);
+    token = await follower.startWithToken();
+    await waitForMilestone(follower, 3, 30_000, "the follower synced", { synced: true });
     rogue = await createRoguePeer();
   });
   after(async () => {
@@ -63,9 +52,6 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
       connectedPeers: 1,
       syncedPeers: 1,
     };
-    const peerOf = async (): Promise<Json | undefined> =>
-      ((await follower.get("/api/core/v2/peers", token)).body as unknown as Json[]).find((p) => p.id === rogue.id);
-
     const deadline = Date.now() + 6_000;
     while (Date.now() < deadline) {
       await rogue.send(address, { type: MessageType.Heartbeat, heartbeat: lie }).catch(() => {});
@@ -83,34 +69,20 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
       const healthy = async () =>
         (await follower.info()).status.isSynced && (await follower.get("/health")).status === 200 ? true : undefined;
       if (!(status.isSynced && (await healthy()))) {
-        await until(healthy, 5_000, `synced and healthy again after ${JSON.stringify(status)}`);
+        await waitFor(healthy, 5_000, `synced and healthy again after ${JSON.stringify(status)}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }
     // the claim was checked by asking the liar for milestones it claims to have
     assert.ok(asked.length >= 1, "the rogue was asked for a milestone it claimed");
-    const scored = await until(
-      async () => {
-        const p = await peerOf();
-        return p && p.score < 0 ? p : undefined;
-      },
-      10_000,
-      "the liar scored down",
-    );
+    const scored = await follower.waitForPeer(rogue.id, token, (p) => p.score < 0, 10_000, "the liar scored down");
     assert.ok(scored.score < 0);
     assert.ok(fromFollower.length > 0, "the follower sent the rogue its heartbeats");
     for (const h of fromFollower) assert.ok(h.latestMilestoneIndex < CLAIM, "the claim is not passed on");
 
     // the follower takes blocks and confirms them
     const blockId = await new DevWallet(client(follower)).pay(1);
-    const meta = await until(
-      async () => {
-        const m = await client(follower).blockMetadata(blockId);
-        return m.ledgerInclusionState ? m : undefined;
-      },
-      20_000,
-      "the payment confirmed",
-    );
+    const meta = await waitForReferenced(client(follower), blockId, 20_000, "the payment confirmed");
     assert.equal(meta.ledgerInclusionState, "included");
   });
 });

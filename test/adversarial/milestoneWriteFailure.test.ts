@@ -5,8 +5,10 @@ import { after, before, describe, it } from "node:test";
 import { toHex } from "../../src/codec/hex.js";
 import { TangleErrorCode } from "../../src/tangle/errors.js";
 import type { LedgerIndex } from "../../src/tangle/events.js";
-import { NodeProcess, until } from "../e2e/networkProcess.js";
+import { confirmedIndex, waitForMilestone } from "../helpers/milestones.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
 import { TangleBuilder } from "../helpers/tangleBuilder.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Fault: the coordinator signed and stored milestone N, then N's batch failed to write (a full
@@ -95,7 +97,7 @@ describe("fault: a signed milestone whose batch cannot be written (real processe
     execArgv: ["--import", join(import.meta.dirname, "helpers", "failingDisk.js")],
     env: { LEDGER_NODE_TEST_FAIL_WRITES_WHEN: cue, LEDGER_NODE_TEST_FAIL_SYNC_WRITES_ONLY: "1" },
   });
-  const confirmed = async (n: NodeProcess): Promise<number> => (await n.info()).status.confirmedMilestone.index;
+  const confirmed = confirmedIndex;
   /** The milestone payload of `index` as the node serves it (signatures included). */
   const milestone = async (n: NodeProcess, index: number): Promise<string> =>
     JSON.stringify(await n.json(`/api/core/v2/milestones/by-index/${index}`));
@@ -104,10 +106,9 @@ describe("fault: a signed milestone whose batch cannot be written (real processe
     a = await NodeProcess.create("coordinator");
     cue = join(a.dataDir, "..", `${a.name}-${a.apiPort}-disk-fails`);
     a.start([], runtime());
-    const config = join(a.dataDir, "network.json");
-    b = await NodeProcess.create("follower", ["--network-config", config, "--peer", await a.address()]);
+    b = await NodeProcess.follower("follower", a, [await a.address()]);
     b.start();
-    await until(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "the follower synced");
+    await waitFor(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "the follower synced");
   });
   after(async () => {
     for (const n of [b, a]) await n?.dispose();
@@ -115,10 +116,10 @@ describe("fault: a signed milestone whose batch cannot be written (real processe
   });
 
   it("never signs a second milestone of one index; restarted, the coordinator applies N and the follower follows", async () => {
-    await until(async () => ((await confirmed(b)) >= 3 ? true : undefined), 20_000, "a few milestones");
+    await waitForMilestone(b, 3, 20_000, "a few milestones");
     await writeFile(cue, "");
     // milestone N reaches the follower, the coordinator could not write its batch
-    const n = await until(
+    const n = await waitFor(
       async () => {
         const [ca, cb] = [await confirmed(a), await confirmed(b)];
         return cb > ca ? cb : undefined;
@@ -137,13 +138,9 @@ describe("fault: a signed milestone whose batch cannot be written (real processe
     await a.stop();
     await rm(cue);
     a.start();
-    await until(async () => ((await confirmed(a)) >= n ? true : undefined), 20_000, "the coordinator at N");
+    await waitForMilestone(a, n, 20_000, "the coordinator at N");
     assert.equal(await milestone(a, n), signed, "the same milestone N");
-    await until(
-      async () => ((await confirmed(b)) >= n + 3 && (await b.info()).status.isSynced ? true : undefined),
-      30_000,
-      "the follower following the coordinator past N",
-    );
+    await waitForMilestone(b, n + 3, 30_000, "the follower following the coordinator past N", { synced: true });
     for (let index = n; index <= n + 2; index++) assert.equal(await milestone(b, index), await milestone(a, index));
   });
 });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { MessageType } from "../../src/network/messages.js";
-import { type Json, NodeProcess, until } from "../e2e/networkProcess.js";
-import { createRoguePeer, flood, type RoguePeer, rssMiB } from "./helpers/roguePeer.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
+import { createRoguePeer, flood, type RoguePeer, rssMiB } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Threat: a peer pushes unbounded data into the node's memory. The node sends the rogue peer a
@@ -17,11 +18,7 @@ describe("threat: a peer answering a heartbeat with 64 MiB of frames", () => {
   let token = "";
   before(async () => {
     node = await NodeProcess.create("oversized");
-    node.start();
-    await node.address();
-    await node.stop();
-    token = node.token();
-    node.start();
+    token = await node.startWithToken();
     rogue = await createRoguePeer();
   });
   after(async () => {
@@ -41,12 +38,10 @@ describe("threat: a peer answering a heartbeat with 64 MiB of frames", () => {
     const rssBefore = rssMiB(node.child!.pid!);
     let peakRss = rssBefore;
     await rogue.node.dial((await import("@multiformats/multiaddr")).multiaddr(address));
-    const peerOf = async (): Promise<Json | undefined> =>
-      ((await node.get("/api/core/v2/peers", token)).body as unknown as Json[]).find((p) => p.id === rogue.id);
-    const banned = await until(
+    const banned = await waitFor(
       async () => {
         peakRss = Math.max(peakRss, rssMiB(node.child!.pid!));
-        const p = await peerOf();
+        const p = await node.peer(rogue.id, token);
         return p?.banned ? p : undefined;
       },
       30_000,
@@ -58,7 +53,7 @@ describe("threat: a peer answering a heartbeat with 64 MiB of frames", () => {
     // the rogue wrote at most a little of each 64 MiB before its stream was reset
     assert.ok(bytesTried < answered * 64 * 1024 * 1024, `${bytesTried} bytes written`);
     assert.ok(peakRss - rssBefore < 48, `RSS ${rssBefore.toFixed(0)} → ${peakRss.toFixed(0)} MiB`);
-    await until(async () => (rogue.node.getConnections().length === 0 ? true : undefined), 10_000, "disconnected");
+    await waitFor(async () => (rogue.node.getConnections().length === 0 ? true : undefined), 10_000, "disconnected");
     // the node carries on
     const status = (await node.info()).status;
     assert.equal(status.isHealthy, true);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { encodeBlock } from "../../src/codec/block.js";
 import { fromHex } from "../../src/codec/hex.js";
 import { closeMinerPool, minerPool, powDigest, withNonce } from "../../src/pow/index.js";
-import { type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 
 /**
  * Threat: node-side PoW for anyone, without a quota. Clients flood the node with blocks without
@@ -33,20 +33,20 @@ describe("threat: a flood of blocks for the node to mine", () => {
     ]);
   });
   after(async () => {
-    await node?.stop();
+    await node?.close();
     await closeMinerPool();
   });
 
   const hex = (n: number, byte: number) => `0x${byte.toString(16).padStart(2, "0").repeat(n)}`;
   const submit = (data: string, tag: number) =>
-    fetch(`${node.endpoint}/api/core/v2/blocks`, {
+    fetch(`${node.url}/api/core/v2/blocks`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag: hex(4, tag), data } }),
     });
   const confirmedIndex = async (): Promise<number> =>
     (
-      (await (await fetch(`${node.endpoint}/api/core/v2/info`)).json()) as {
+      (await (await fetch(`${node.url}/api/core/v2/info`)).json()) as {
         status: { confirmedMilestone: { index: number } };
       }
     ).status.confirmedMilestone.index;
@@ -74,13 +74,13 @@ describe("threat: a flood of blocks for the node to mine", () => {
     const honestClient = async (n: number) => {
       while (Date.now() < until) {
         if (Date.now() - anchor.at > 1000) {
-          const tips = ((await (await fetch(`${node.endpoint}/api/core/v2/tips`)).json()) as { tips: string[] }).tips;
+          const tips = ((await (await fetch(`${node.url}/api/core/v2/tips`)).json()) as { tips: string[] }).tips;
           anchor = { id: tips[0]!, at: Date.now() };
         }
         const payload = { type: 5 as const, tag: Uint8Array.of(n), data: Uint8Array.of(honest & 0xff, honest >> 8) };
         let bytes = encodeBlock({ protocolVersion: 2, parents: [fromHex(anchor.id, "tip", 32)], payload, nonce: 0n });
         bytes = withNonce(bytes, await minerPool().mine(powDigest(bytes), 100, bytes.length, { workers: 1 }));
-        const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+        const res = await fetch(`${node.url}/api/core/v2/blocks`, {
           method: "POST",
           headers: { "content-type": "application/vnd.iota.serializer-v1" },
           body: bytes,

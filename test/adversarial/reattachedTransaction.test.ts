@@ -4,9 +4,10 @@ import { encodeBlock } from "../../src/codec/block.js";
 import { fromHex, toHex } from "../../src/codec/hex.js";
 import { networkIdFromName } from "../../src/codec/ids.js";
 import type { Payload } from "../../src/codec/types.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { waitForNextMilestone, waitForReferenced } from "../helpers/milestones.js";
+import { client, type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { basic, buildTransaction, wallet } from "../helpers/txBuilder.js";
-import { genesisInput, payment } from "../unit/network/harness.js";
+import { genesisInput, payment } from "../helpers/wallet.js";
 
 /**
  * Threat: anyone can block a valid spend. A confirmed transaction T1 copied into a new block
@@ -24,18 +25,12 @@ describe("threat: a re-attached confirmed transaction in front of a spend of its
     node = await startNodeProcess(["--milestone-interval", "2500", "--min-pow-score", "0", "--p2p-port", "0"]);
   });
   after(async () => {
-    await node?.stop();
+    await node?.close();
   });
 
-  interface BlockMetadata {
-    referencedByMilestoneIndex?: number;
-    ledgerInclusionState?: string;
-    conflictReason?: number;
-  }
-  const get = async <T>(path: string) => (await (await fetch(`${node.endpoint}${path}`)).json()) as T;
   const submit = async (payload: Payload, parents?: Uint8Array[]): Promise<Uint8Array> => {
     const bytes = encodeBlock({ protocolVersion: 2, parents: parents ?? [], payload, nonce: 0n });
-    const res = await fetch(`${node.endpoint}${CORE}/blocks`, {
+    const res = await fetch(`${node.url}${CORE}/blocks`, {
       method: "POST",
       headers: { "content-type": BINARY },
       body: bytes,
@@ -44,16 +39,7 @@ describe("threat: a re-attached confirmed transaction in front of a spend of its
     return fromHex(((await res.json()) as { blockId: string }).blockId, "blockId", 32);
   };
   const referenced = (blockId: Uint8Array) =>
-    waitFor(
-      async () => {
-        const m = await get<BlockMetadata>(`${CORE}/blocks/${toHex(blockId)}/metadata`);
-        return m.referencedByMilestoneIndex ? m : undefined;
-      },
-      20_000,
-      `block ${toHex(blockId)} referenced`,
-    );
-  const confirmedIndex = async () =>
-    (await get<{ status: { confirmedMilestone: { index: number } } }>(`${CORE}/info`)).status.confirmedMilestone.index;
+    waitForReferenced(client(node), toHex(blockId), 20_000, `block ${toHex(blockId)} referenced`);
 
   it("includes the spend, and marks only the re-attachment conflicting", async () => {
     // 1. T1 pays alice; it is confirmed
@@ -64,8 +50,7 @@ describe("threat: a re-attached confirmed transaction in front of a spend of its
 
     // 2. right after a milestone: T1's payload again in a new block, then alice's spend of
     // T1's output in a block that approves the re-attachment (so white-flag meets it first)
-    const at = await confirmedIndex();
-    await waitFor(async () => ((await confirmedIndex()) > at ? true : undefined), 10_000, "a fresh milestone");
+    await waitForNextMilestone(node, 10_000, "a fresh milestone");
     const reattachment = await submit(t1.tx);
     const spend = buildTransaction({
       networkId: networkIdFromName("dev"),
@@ -85,9 +70,7 @@ describe("threat: a re-attached confirmed transaction in front of a spend of its
     assert.equal(reattachedMeta.ledgerInclusionState, "conflicting");
     assert.equal(spendMeta.ledgerInclusionState, "included", `conflict reason ${spendMeta.conflictReason}`);
     // the spend is in the ledger: T1's output is spent by it
-    const output = await get<{ metadata: { isSpent: boolean; transactionIdSpent?: string } }>(
-      `${CORE}/outputs/${toHex(t1.outputs[0]!.outputId)}`,
-    );
+    const output = await node.json(`${CORE}/outputs/${toHex(t1.outputs[0]!.outputId)}`);
     assert.equal(output.metadata.isSpent, true);
     assert.equal(output.metadata.transactionIdSpent, toHex(spend.ctx.transactionId));
   });

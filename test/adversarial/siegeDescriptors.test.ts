@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   ANSWER_MS,
   connectedMqtt,
@@ -35,25 +35,21 @@ const openFiles = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length
 
 describe("siege: event API subscribers under a 1,024 open-file limit", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const subscribers: RawMqtt[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)], 20_000, {
-      openFileLimit: OPEN_FILE_LIMIT,
-    });
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true, openFileLimit: OPEN_FILE_LIMIT });
   });
   after(async () => {
     destroyAll(subscribers.map((s) => s.socket));
-    await node?.stop();
+    await node?.close();
   });
 
   it("keeps answering HTTP and accepting a WebSocket subscriber while TCP subscribers take every descriptor", async (t) => {
     const limits = readFileSync(`/proc/${node.pid}/limits`, "utf8");
     assert.match(limits, /^Max open files\s+1024\s+1024\s/m, "the node runs under a 1,024 open-file limit");
 
-    const cadence = await startCadence(node.endpoint);
+    const cadence = await startCadence(node.url);
     // enough subscribers to take every descriptor the node has left, and a few more
     const baseline = openFiles(node.pid);
     const count = Math.max(MIN_SUBSCRIBERS, OPEN_FILE_LIMIT - baseline + SPARE);
@@ -62,7 +58,7 @@ describe("siege: event API subscribers under a 1,024 open-file limit", { timeout
       Array.from({ length: count }, (_, i) => i),
       50,
       async (i) => {
-        const c = await connectedMqtt(mqttPort, ATTACKER, `fd-${i}`);
+        const c = await connectedMqtt(node.mqttPort!, ATTACKER, `fd-${i}`);
         if (!c) return;
         subscribers.push(c);
         c.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "milestone-info/confirmed", qos: 0 }] });
@@ -72,11 +68,11 @@ describe("siege: event API subscribers under a 1,024 open-file limit", { timeout
     t.diagnostic(`${subscribers.length} of ${count} subscribers from ${ATTACKER} connected`);
     t.diagnostic(`the node has ${openFiles(node.pid)} files open`);
 
-    const probes = await probeHonestly(node.endpoint, 15_000);
+    const probes = await probeHonestly(node.url, 15_000);
 
     const started = Date.now();
     let acked = "";
-    const ws = mqtt.connect(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, {
+    const ws = mqtt.connect(`${node.url.replace("http", "ws")}/api/mqtt/v1`, {
       reconnectPeriod: 0,
       connectTimeout: ANSWER_MS,
       wsOptions: { localAddress: "127.0.0.1" },

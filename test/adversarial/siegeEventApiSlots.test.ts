@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { connectedMqtt, destroyAll, inBatches, type RawMqtt, rawMqtt, startCadence } from "./helpers/siege.js";
 
 /**
@@ -23,18 +23,16 @@ const SILENT_CLOSED_MS = 10_000;
 
 describe("siege: one address holds every event API slot", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const silent: RawMqtt[] = [];
   const attackers: RawMqtt[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)]);
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true });
   });
   after(async () => {
     destroyAll(silent.map((s) => s.socket));
     destroyAll(attackers.map((a) => a.socket));
-    await node?.stop();
+    await node?.close();
   });
 
   /** A newcomer over WebSocket from 127.0.0.1: CONNACK within CONNACK_MS, then a confirmed milestone. */
@@ -42,7 +40,7 @@ describe("siege: one address holds every event API slot", { timeout: 120_000 }, 
     const started = Date.now();
     let client: mqtt.MqttClient | undefined;
     try {
-      const connecting = mqtt.connect(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, {
+      const connecting = mqtt.connect(`${node.url.replace("http", "ws")}/api/mqtt/v1`, {
         reconnectPeriod: 0,
         connectTimeout: CONNACK_MS,
         wsOptions: { localAddress: "127.0.0.1" },
@@ -70,16 +68,16 @@ describe("siege: one address holds every event API slot", { timeout: 120_000 }, 
   };
 
   it("lets a newcomer from another address subscribe, and closes connections that never CONNECT", async () => {
-    const cadence = await startCadence(node.endpoint);
+    const cadence = await startCadence(node.url);
     // first the connections that never CONNECT, then the silent clients
     for (let i = 0; i < SILENT; i++) {
-      const s = await rawMqtt(mqttPort, ATTACKER).catch(() => undefined);
+      const s = await rawMqtt(node.mqttPort!, ATTACKER).catch(() => undefined);
       if (s) silent.push(s);
     }
     const clients = await inBatches(
       Array.from({ length: CONNECTED }, (_, i) => i),
       50,
-      (i) => connectedMqtt(mqttPort, ATTACKER, `idle-${i}`),
+      (i) => connectedMqtt(node.mqttPort!, ATTACKER, `idle-${i}`),
     );
     for (const c of clients) if (c) attackers.push(c);
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { ATTACKER_ADDRESSES, describeProbes, destroyAll, probeHonestly, startCadence } from "./helpers/siege.js";
 
 /**
@@ -31,13 +31,13 @@ describe("siege: trickled request bodies hold every HTTP slot", { timeout: 90_00
 
   before(async () => {
     node = await startNodeProcess(["--p2p-port", "0"]);
-    port = Number(new URL(node.endpoint).port);
+    port = Number(new URL(node.url).port);
   });
   after(async () => {
     stopped = true;
     clearInterval(trickle);
     destroyAll(sockets);
-    await node?.stop();
+    await node?.close();
   });
 
   /** One trickling connection from `localAddress`; a new one replaces it whenever it closes. */
@@ -62,7 +62,7 @@ describe("siege: trickled request bodies hold every HTTP slot", { timeout: 90_00
   };
 
   it("keeps answering an honest client while 4 × 64 connections trickle request bodies", async () => {
-    const cadence = await startCadence(node.endpoint);
+    const cadence = await startCadence(node.url);
     attackStarted = Date.now();
     for (const address of ATTACKER_ADDRESSES) for (let i = 0; i < PER_ADDRESS; i++) attack(address);
     trickle = setInterval(() => {
@@ -71,7 +71,7 @@ describe("siege: trickled request bodies hold every HTTP slot", { timeout: 90_00
     // let the attackers take their slots before the honest client starts asking
     await new Promise((r) => setTimeout(r, 1_000));
 
-    const probes = await probeHonestly(node.endpoint, 20_000);
+    const probes = await probeHonestly(node.url, 20_000);
     const milestones = await cadence.check();
 
     assert.ok(probes.percent >= 95, describeProbes(probes));

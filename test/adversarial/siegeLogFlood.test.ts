@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   ATTACKER_ADDRESSES,
   connectedMqtt,
@@ -29,22 +29,20 @@ const MAX_LINES = 10;
 
 describe("siege: oversized event API messages flood the log", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const open = new Set<{ destroy(): void }>();
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort), "--log-level", "info"]);
+    node = await startNodeProcess(["--p2p-port", "0", "--log-level", "info"], 20_000, { mqtt: true });
   });
   after(async () => {
     for (const s of open) s.destroy();
-    await node?.stop();
+    await node?.close();
   });
 
   /** One WebSocket connection from `localAddress` that sends one oversized binary message; resolves once closed. */
   const oversizedWebSocket = (localAddress: string): Promise<void> =>
     new Promise((resolve) => {
-      const w = new WebSocket(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
+      const w = new WebSocket(`${node.url.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
       const handle = { destroy: () => w.terminate() };
       open.add(handle);
       const timer = setTimeout(() => w.terminate(), 5_000);
@@ -59,7 +57,7 @@ describe("siege: oversized event API messages flood the log", { timeout: 120_000
 
   /** One MQTT-over-TCP client that announces a 10 MiB SUBSCRIBE; resolves once closed. */
   const oversizedPacket = async (i: number, localAddress: string): Promise<void> => {
-    const client: RawMqtt | undefined = await connectedMqtt(mqttPort, localAddress, `big-${i}`);
+    const client: RawMqtt | undefined = await connectedMqtt(node.mqttPort!, localAddress, `big-${i}`);
     if (!client) return;
     open.add(client.socket);
     // a SUBSCRIBE whose remaining length says 10 MiB, then its first 64 KiB
@@ -72,9 +70,9 @@ describe("siege: oversized event API messages flood the log", { timeout: 120_000
   };
 
   it("logs oversized messages as a count, without stack traces", async () => {
-    const logFrom = node.output().length;
+    const logFrom = node.output.length;
     let attacking = true;
-    const probes = probeHonestly(node.endpoint, () => attacking);
+    const probes = probeHonestly(node.url, () => attacking);
     const started = Date.now();
     // spread over ATTACK_MS: the i-th of each kind starts no earlier than its share of it
     const paced = (i: number) =>
@@ -103,7 +101,7 @@ describe("siege: oversized event API messages flood the log", { timeout: 120_000
     attacking = false;
     const result = await probes;
 
-    const log = node.output().slice(logFrom);
+    const log = node.output.slice(logFrom);
     const traces = log.split("\n").filter((l) => /^\s+at /.test(l) || /\\n\s+at /.test(l));
     const mentions = log.split("\n").filter((l) => /oversized|max(imum)? payload|too (large|long|big)/i.test(l));
     assert.equal(

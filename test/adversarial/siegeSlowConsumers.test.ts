@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
 import WebSocket from "ws";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
-import { rssMiB } from "./helpers/roguePeer.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { rssMiB } from "../helpers/roguePeer.js";
 import {
   ATTACKER_ADDRESSES,
   connectedMqtt,
@@ -33,24 +33,22 @@ const MAX_RSS_GROWTH_MIB = 400;
 
 describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   const tcp: RawMqtt[] = [];
   const ws: WebSocket[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--min-pow-score", "0", "--mqtt-port", String(mqttPort)]);
+    node = await startNodeProcess(["--p2p-port", "0", "--min-pow-score", "0"], 20_000, { mqtt: true });
   });
   after(async () => {
     for (const c of tcp) c.socket.destroy();
     for (const w of ws) w.terminate();
-    await node?.stop();
+    await node?.close();
   });
 
   /** A WebSocket subscriber to `blocks` from `localAddress` that stops reading after its SUBACK. */
   const wsSubscriber = (i: number, localAddress: string): Promise<WebSocket | undefined> =>
     new Promise((resolve) => {
-      const w = new WebSocket(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
+      const w = new WebSocket(`${node.url.replace("http", "ws")}/api/mqtt/v1`, "mqtt", { localAddress });
       const timer = setTimeout(() => resolve(undefined), 10_000);
       w.on("error", () => {});
       w.on("close", () => resolve(undefined));
@@ -74,7 +72,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
       Array.from({ length: TCP_SUBSCRIBERS }, (_, i) => i),
       20,
       async (i) => {
-        const c = await connectedMqtt(mqttPort, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `slow-${i}`);
+        const c = await connectedMqtt(node.mqttPort!, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `slow-${i}`);
         if (!c) return;
         c.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "blocks", qos: 0 }] });
         if (await c.next("suback").catch(() => undefined)) {
@@ -91,7 +89,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
 
     const rssBefore = rssMiB(node.pid);
     let rssPeak = rssBefore;
-    const cadence = await startCadence(node.endpoint);
+    const cadence = await startCadence(node.url);
     const started = Date.now();
     const submitting = () => Date.now() - started < SUBMIT_MS;
     const watch = setInterval(() => {
@@ -101,7 +99,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
         // the process is gone: the assertions below say so
       }
     }, 200);
-    const probes = probeHonestly(node.endpoint, submitting);
+    const probes = probeHonestly(node.url, submitting);
     const data = `0x${"ab".repeat(DATA_BYTES)}`;
     let sent = 0;
     let accepted = 0;
@@ -109,7 +107,7 @@ describe("siege: many subscribers that stop reading", { timeout: 120_000 }, () =
       Array.from({ length: SUBMIT_CONCURRENCY }, async () => {
         while (submitting()) {
           const n = sent++;
-          const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+          const res = await fetch(`${node.url}/api/core/v2/blocks`, {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
-import { freePort, type NodeProcess, startNodeProcess } from "../e2e/helpers/nodeProcess.js";
-import { rssMiB } from "./helpers/roguePeer.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { rssMiB } from "../helpers/roguePeer.js";
 import {
   ATTACKER_ADDRESSES,
   CADENCE,
@@ -39,15 +39,13 @@ const MAX_RSS_LEFT_MIB = 200;
 
 describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
   let node: NodeProcess;
-  let mqttPort: number;
   let honest: mqtt.MqttClient | undefined;
   const attackers: RawMqtt[] = [];
   const confirmed: { at: number; index: number }[] = [];
 
   before(async () => {
-    mqttPort = await freePort();
-    node = await startNodeProcess(["--p2p-port", "0", "--mqtt-port", String(mqttPort)]);
-    honest = await mqtt.connectAsync(`${node.endpoint.replace("http", "ws")}/api/mqtt/v1`, {
+    node = await startNodeProcess(["--p2p-port", "0"], 20_000, { mqtt: true });
+    honest = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`, {
       reconnectPeriod: 0,
       connectTimeout: 5_000,
     });
@@ -60,22 +58,22 @@ describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
   after(async () => {
     for (const a of attackers) a.socket.destroy();
     await honest?.endAsync(true);
-    await node?.stop();
+    await node?.close();
   });
 
   it("bounds the heap the subscriptions take, and gives it back when the clients leave", async (t) => {
-    const heapBefore = await heapMiB(node.endpoint);
+    const heapBefore = await heapMiB(node.url);
     const rssBefore = rssMiB(node.pid);
     let heapPeak = heapBefore;
     const started = Date.now();
     let attacking = true;
     const watchHeap = (async () => {
       while (attacking) {
-        heapPeak = Math.max(heapPeak, await heapMiB(node.endpoint, 3_000).catch(() => heapPeak));
+        heapPeak = Math.max(heapPeak, await heapMiB(node.url, 3_000).catch(() => heapPeak));
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
-    const honestProbes = probeHonestly(node.endpoint, () => attacking);
+    const honestProbes = probeHonestly(node.url, () => attacking);
 
     // each client: 1,000 random block IDs in SUBSCRIBE packets of 100 topics, then silence
     let granted = 0;
@@ -84,7 +82,11 @@ describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
       Array.from({ length: CLIENTS }, (_, i) => i),
       32,
       async (i) => {
-        const client = await connectedMqtt(mqttPort, ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!, `sub-${i}`);
+        const client = await connectedMqtt(
+          node.mqttPort!,
+          ATTACKER_ADDRESSES[i % ATTACKER_ADDRESSES.length]!,
+          `sub-${i}`,
+        );
         if (!client) return;
         attackers.push(client);
         for (let p = 0; p < TOPICS_PER_CLIENT / TOPICS_PER_PACKET; p++) {
@@ -137,7 +139,7 @@ describe("siege: subscriptions from many clients", { timeout: 120_000 }, () => {
     let heapAfter = Number.POSITIVE_INFINITY;
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
-      heapAfter = await heapMiB(node.endpoint, 3_000).catch(() => heapAfter);
+      heapAfter = await heapMiB(node.url, 3_000).catch(() => heapAfter);
       if (heapAfter - heapBefore <= MAX_HEAP_LEFT_MIB) break;
       await new Promise((r) => setTimeout(r, 500));
     }

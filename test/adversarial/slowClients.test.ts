@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Threat: slow clients hold sockets forever. A body trickled a byte at a time is cut off after
@@ -57,11 +58,11 @@ describe("threat: slow and idle clients", { timeout: 120_000 }, () => {
       "--p2p-port",
       "0",
     ]);
-    port = Number(new URL(node.endpoint).port);
+    port = Number(new URL(node.url).port);
   });
   after(async () => {
     for (const s of sockets) s.destroy();
-    await node?.stop();
+    await node?.close();
   });
 
   it("cuts off request bodies trickled a byte at a time after the request timeout", async () => {

@@ -5,9 +5,10 @@ import { networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
 import type { Payload } from "../../src/codec/types.js";
 import { MAX_EXAMINED_PER_REQUEST } from "../../src/indexer/indexer.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "../e2e/helpers/nodeProcess.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import { basic, buildTransaction } from "../helpers/txBuilder.js";
-import { devWallet, genesisInput } from "../unit/network/harness.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { devWallet, genesisInput } from "../helpers/wallet.js";
 
 /**
  * Threat: unbounded scans on request. A ledger of more unspent outputs than one request may
@@ -24,10 +25,10 @@ describe("threat: a listing that examines every output, and ledger-wide rankings
   let explorer: string;
   before(async () => {
     node = await startNodeProcess(["--milestone-interval", "500", "--min-pow-score", "0", "--p2p-port", "0"]);
-    explorer = `${node.endpoint}/api/explorer/v2`;
+    explorer = `${node.url}/api/explorer/v2`;
   });
   after(async () => {
-    await node?.stop();
+    await node?.close();
   });
 
   const get = async (url: string) => {
@@ -37,7 +38,7 @@ describe("threat: a listing that examines every output, and ledger-wide rankings
     return body;
   };
   const submit = async (payload: Payload) => {
-    const res = await fetch(`${node.endpoint}/api/core/v2/blocks`, {
+    const res = await fetch(`${node.url}/api/core/v2/blocks`, {
       method: "POST",
       headers: { "content-type": "application/vnd.iota.serializer-v1" },
       body: encodeBlock({ protocolVersion: 2, parents: [], payload, nonce: 0n }),
@@ -75,7 +76,7 @@ describe("threat: a listing that examines every output, and ledger-wide rankings
     }
     await waitFor(
       async () => {
-        const m = (await (await fetch(`${node.endpoint}/api/core/v2/blocks/${last}/metadata`)).json()) as {
+        const m = (await (await fetch(`${node.url}/api/core/v2/blocks/${last}/metadata`)).json()) as {
           ledgerInclusionState?: string;
         };
         return m.ledgerInclusionState === "included" ? true : undefined;
@@ -85,7 +86,7 @@ describe("threat: a listing that examines every output, and ledger-wide rankings
     );
 
     // 1. no output has native tokens: the first page stops after its budget, empty, with a cursor
-    const listing = `${node.endpoint}/api/indexer/v1/outputs/basic?hasNativeTokens=true&pageSize=1000`;
+    const listing = `${node.url}/api/indexer/v1/outputs/basic?hasNativeTokens=true&pageSize=1000`;
     const first = await get(listing);
     assert.deepEqual(first.items, []);
     assert.ok(first.cursor, "a cursor where the examination stopped");
@@ -103,7 +104,7 @@ describe("threat: a listing that examines every output, and ledger-wide rankings
     const all: string[] = [];
     for (let cursor: string | undefined = ""; cursor !== undefined; ) {
       const page = await get(
-        `${node.endpoint}/api/indexer/v1/outputs/basic?hasNativeTokens=false&pageSize=1000${cursor ? `&cursor=${cursor}` : ""}`,
+        `${node.url}/api/indexer/v1/outputs/basic?hasNativeTokens=false&pageSize=1000${cursor ? `&cursor=${cursor}` : ""}`,
       );
       assert.ok(page.items.length === 1000 || !page.cursor, "full pages while the filter matches");
       all.push(...page.items);

@@ -8,8 +8,10 @@ import { blockIdFromBytes } from "../../src/codec/ids.js";
 import { blocksTopic } from "../../src/network/index.js";
 import { MessageType } from "../../src/network/messages.js";
 import { closeMinerPool, minerPool, powDigest, withNonce } from "../../src/pow/index.js";
-import { NodeProcess, until } from "../e2e/networkProcess.js";
-import { createRoguePeer, type RoguePeer } from "./helpers/roguePeer.js";
+import { confirmedIndex, waitForMilestone } from "../helpers/milestones.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
+import { createRoguePeer, type RoguePeer } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Threat: blocks that can never be confirmed are kept forever. Over HTTP, blocks naming a
@@ -34,7 +36,7 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
     await closeMinerPool();
   });
 
-  const confirmed = async (): Promise<number> => (await node.info()).status.confirmedMilestone.index;
+  const confirmed = () => confirmedIndex(node);
   const mined = async (parents: Uint8Array[], tag: number): Promise<Uint8Array> => {
     const payload = { type: 5 as const, tag: Uint8Array.of(tag), data: randomBytes(8) };
     const bytes = encodeBlock({ protocolVersion: 2, parents, payload, nonce: 0n });
@@ -44,7 +46,7 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
     (await fetch(`${node.url}/api/core/v2/blocks/${id}/metadata`)).status;
 
   it("refuses them over HTTP, drops gossiped ones from memory and disk, and stops asking", async () => {
-    await until(async () => ((await confirmed()) > BELOW_MAX_DEPTH + 1 ? true : undefined), 30_000, "max depth");
+    await waitForMilestone(node, BELOW_MAX_DEPTH + 2, 30_000, "max depth");
     const nullBlock = `0x${"00".repeat(32)}`;
     for (let i = 0; i < 30; i++) {
       const res = await fetch(`${node.url}/api/core/v2/blocks`, {
@@ -80,7 +82,7 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
     };
     await rogue.send(address, { type: MessageType.Heartbeat, heartbeat });
     const topic = blocksTopic("dev");
-    await until(
+    await waitFor(
       async () => (rogue.node.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined),
       10_000,
       "the node's subscription",
@@ -98,7 +100,7 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
       orphans.push(toHex(blockIdFromBytes(orphan)));
       await rogue.node.services.pubsub.publish(topic, orphan);
     }
-    await until(
+    await waitFor(
       async () => {
         const all = await Promise.all([...lazy, ...orphans].map(status));
         return all.every((s) => s === 200) ? true : undefined;
@@ -107,14 +109,14 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
       "the gossiped blocks taken in",
     );
     const takenAt = await confirmed();
-    await until(
+    await waitFor(
       async () => (missingParents.every((p) => requested.has(p)) ? true : undefined),
       10_000,
       "the missing parents asked for",
     );
 
     // dropped once below-max-depth + 2 milestones have passed since they came
-    const dropped = await until(
+    const dropped = await waitFor(
       async () => {
         const all = await Promise.all([...lazy, ...orphans].map(status));
         return all.every((s) => s === 404) ? await confirmed() : undefined;
@@ -134,7 +136,7 @@ describe("threat: blocks below max depth and blocks whose parents never come", (
     // nor taken in again at the next start
     await node.stop();
     node.start();
-    await until(async () => ((await confirmed()) > dropped ? true : undefined), 20_000, "restarted");
+    await waitForMilestone(node, dropped + 1, 20_000, "restarted");
     for (const id of [...lazy, ...orphans]) assert.equal(await status(id), 404, id);
   });
 });

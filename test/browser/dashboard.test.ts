@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { bech32Encode } from "../../src/crypto/bech32.js";
-import { type Json, NodeProcess, until } from "../e2e/networkProcess.js";
+import type { Json } from "../helpers/iota.js";
+import { waitForMilestone } from "../helpers/milestones.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
 import { DashboardSession } from "./helpers/browser.js";
 
 /**
@@ -58,12 +60,8 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
     assert.equal(await p.stat("synced"), "yes");
     // the page follows the node: once the info route is past what was shown, the page is too
     const next = afterInfo.status.confirmedMilestone.index + 1;
-    await until(
-      async () => ((await s.node.info()).status.confirmedMilestone.index >= next ? true : undefined),
-      5_000,
-      "a milestone",
-    );
-    await until(
+    await waitForMilestone(s.node, next, 5_000, "a milestone");
+    await waitFor(
       async () => (digits(await p.stat("confirmed-milestone")) >= next ? true : undefined),
       5_000,
       `milestone ${next} on the page`,
@@ -100,12 +98,7 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
   });
 
   it("Peers: signs in with a JWT, adds a second node by its multiaddr, sees it connected, removes it", async () => {
-    const b = await NodeProcess.create("dashboard-peer", [
-      "--network-config",
-      join(s.node.dataDir, "network.json"),
-      "--milestone-interval",
-      String(INTERVAL_MS),
-    ]);
+    const b = await NodeProcess.follower("dashboard-peer", s.node, [], ["--milestone-interval", String(INTERVAL_MS)]);
     try {
       b.start();
       const addressB = await b.address();
@@ -131,7 +124,7 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
       // B may have dialled in already (its network.json lists this node): the row is then
       // there before the add, and turns static with its alias at the page's next refresh
       const row = p.page.locator(`#peers-connected [data-peer-id="${idB}"]`);
-      await until(
+      await waitFor(
         async () => {
           const text = (await row.allInnerTexts()).join("\n");
           return /second node/.test(text) && /static/.test(text) ? true : undefined;
@@ -157,7 +150,7 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
       assert.equal(await staticB(), false, "no longer a static peer of the node");
       // and the page, refreshing its list every 3 s, shows no static peer B
       const anyRowB = p.page.locator(`[data-peer-id="${idB}"]`);
-      await until(
+      await waitFor(
         async () => {
           const rows = await anyRowB.allInnerTexts();
           return rows.every((text) => !/\bstatic\b/.test(text)) ? true : undefined;

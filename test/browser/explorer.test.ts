@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../e2e/helpers/iota.js";
+import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../helpers/iota.js";
+import { waitForReferenced } from "../helpers/milestones.js";
 import {
   basicOutput,
   DEV_SEED,
   GENESIS_OUTPUT_ID,
   type OwnedOutput,
-  referencedMetadata,
   StardustWallet,
   type SubmittedTransaction,
   WALLET_TAG,
-} from "../e2e/helpers/stardustWallet.js";
+} from "../helpers/stardustWallet.js";
 import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
 
 /**
@@ -150,7 +150,7 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     // 5. the genesis spent again: referenced, conflicting
     conflictingBlockId = (await dev.send("spend the genesis again", [genesis], [basicOutput(dev.address, supply)]))
       .blockId;
-    await referencedMetadata(client, conflictingBlockId, 15_000, "the conflicting transaction referenced");
+    await waitForReferenced(client, conflictingBlockId, 15_000, "the conflicting transaction referenced");
 
     // 6. tagged-data blocks until one milestone references more than a page of blocks (8 at a
     // time: the node mines at most --pow-queue blocks at once)
@@ -164,9 +164,7 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       taggedBlockId ||= ids[0]!;
       const indexes = new Set<number>();
       for (const id of ids) {
-        indexes.add(
-          (await referencedMetadata(client, id, 15_000, `block ${id} referenced`)).referencedByMilestoneIndex,
-        );
+        indexes.add((await waitForReferenced(client, id, 15_000, `block ${id} referenced`)).referencedByMilestoneIndex);
       }
       for (const index of indexes) {
         const all = await json(`/api/explorer/v2/milestones/by-index/${index}/blocks?pageSize=1000`);

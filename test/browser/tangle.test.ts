@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { type Json, until } from "../e2e/networkProcess.js";
+import type { Json } from "../helpers/iota.js";
+import { waitFor } from "../helpers/waitFor.js";
 import { DashboardSession } from "./helpers/browser.js";
 
 /**
@@ -127,7 +128,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
     assert.ok((await figure(p.page, "milestones")) >= 1);
 
     // the counts in text agree with the drawing; the rates move (a milestone a second at least)
-    await until(
+    await waitFor(
       async () => (digits(await p.stat("blocks-per-second")) >= 1 ? true : undefined),
       8_000,
       "a rate of blocks",
@@ -153,7 +154,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
     const seen = await figure(p.page, "seen");
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push(await submit(s.node.url));
-    await until(async () => ((await figure(p.page, "seen")) >= seen + 3 ? true : undefined), 5_000, "blocks counted");
+    await waitFor(async () => ((await figure(p.page, "seen")) >= seen + 3 ? true : undefined), 5_000, "blocks counted");
     // the milestones keep coming too; none of it is drawn
     await new Promise((r) => setTimeout(r, 1.5 * INTERVAL_MS));
     assert.equal(await figure(p.page, "drawn"), drawn);
@@ -162,7 +163,7 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
 
     await p.page.getByRole("button", { name: "Resume" }).click();
     await p.page.locator('[data-paused="false"]').waitFor();
-    await until(async () => ((await figure(p.page, "drawn")) > drawn ? true : undefined), 3_000, "drawn again");
+    await waitFor(async () => ((await figure(p.page, "drawn")) > drawn ? true : undefined), 3_000, "drawn again");
   });
 
   it("a click on a milestone's node selects it, with a link to its explorer page", async () => {
@@ -173,7 +174,11 @@ describe("the dashboard's Live tangle page in a browser", { timeout: 120_000 }, 
     await p.page.getByRole("button", { name: "Pause" }).click();
     await new Promise((r) => setTimeout(r, 1500));
     // the milestone colour of src/tangle/graph.tsx, #1f6fd1
-    const at = await until(async () => pixelOf(p.page, [0x1f, 0x6f, 0xd1]), 5_000, "a milestone's node on the canvas");
+    const at = await waitFor(
+      async () => pixelOf(p.page, [0x1f, 0x6f, 0xd1]),
+      5_000,
+      "a milestone's node on the canvas",
+    );
     await p.page.mouse.move(at.x, at.y);
     await p.page.mouse.down();
     await p.page.mouse.up();
@@ -235,18 +240,18 @@ describe("the Live tangle page under heavy traffic", { timeout: 120_000 }, () =>
     assert.ok((await figure(p.page, "drawn")) <= 1000);
     // the blocks it asked about are referenced by the next milestones, and so is their past
     // cone in the window: referenced blocks drawn, beyond the milestones' own
-    await until(
+    await waitFor(
       async () => ((await figure(p.page, "asked-referenced")) > 0 ? true : undefined),
       6 * INTERVAL_MS,
       "an asked block seen referenced",
     );
-    await until(
+    await waitFor(
       async () => ((await figure(p.page, "referenced")) >= 10 ? true : undefined),
       4 * INTERVAL_MS,
       "sampled blocks marked referenced",
     );
     // the newest blocks, asked about first, turn referenced in the list too, as the node has them
-    const id = await until(
+    const id = await waitFor(
       async () =>
         (await p.page
           .locator('.latest-blocks [data-state="referenced"]')

@@ -1,16 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../src/api/auth.js";
 import { buildServer } from "../../src/api/server.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
-import { LedgerNode } from "../../src/node/node.js";
-import { defaultNodeOptions } from "../../src/node/options.js";
+import type { LedgerNode } from "../../src/node/node.js";
 import { closeMinerPool, powScore } from "../../src/pow/index.js";
+import { type ClientError, type CoreClient, iota, plain, iotaUtil as util } from "../helpers/iota.js";
+import { openTempNode, type TempNode } from "../helpers/node.js";
 
 /**
  * The HTTP server on a real port, driven by an unmodified Stardust client:
@@ -18,76 +15,15 @@ import { closeMinerPool, powScore } from "../../src/pow/index.js";
  * transaction with the well-known dev key; the node fills parents and does the PoW.
  */
 
-// The package's "exports" map names no typings under NodeNext resolution: the parts used here
-// are typed by hand and loaded through its CommonJS build.
-// biome-ignore lint/suspicious/noExplicitAny: the answers are JSON whose fields the tests assert one by one
-type Json = Record<string, any>;
-interface ClientError extends Error {
-  httpStatus: number;
-  code: string;
-}
-interface Client {
-  health(): Promise<boolean>;
-  routes(): Promise<{ routes: string[] }>;
-  info(): Promise<Json>;
-  tips(): Promise<{ tips: string[] }>;
-  blockSubmit(block: Json): Promise<string>;
-  blockSubmitRaw(bytes: Uint8Array): Promise<string>;
-  block(id: string): Promise<Json>;
-  blockRaw(id: string): Promise<Uint8Array>;
-  blockMetadata(id: string): Promise<Json>;
-  output(id: string): Promise<{ metadata: Json; output: Json }>;
-  outputMetadata(id: string): Promise<Json>;
-  outputRaw(id: string): Promise<Uint8Array>;
-  transactionIncludedBlock(id: string): Promise<Json>;
-  milestoneByIndex(index: number): Promise<Json>;
-  milestoneByIndexRaw(index: number): Promise<Uint8Array>;
-  milestoneById(id: string): Promise<Json>;
-  milestoneUtxoChangesByIndex(index: number): Promise<Json>;
-  milestoneUtxoChangesById(id: string): Promise<Json>;
-  peers(): Promise<Json>;
-}
-interface IotaUtil {
-  ReadStream: new (bytes: Uint8Array) => unknown;
-  WriteStream: new () => { finalBytes(): Uint8Array };
-  Converter: { hexToBytes(hex: string): Uint8Array; bytesToHex(b: Uint8Array, prefix?: boolean): string };
-}
-interface Iota {
-  SingleNodeClient: new (endpoint: string, options?: { headers?: Record<string, string> }) => Client;
-  Ed25519Seed: new (bytes: Uint8Array) => { keyPair(): { publicKey: Uint8Array; privateKey: Uint8Array } };
-  Ed25519Address: new (publicKey: Uint8Array) => { toAddress(): Uint8Array };
-  TransactionHelper: {
-    calculateBlockId(block: Json): string;
-    transactionIdFromTransactionPayload(payload: Json): string;
-    outputIdFromTransactionData(transactionId: string, index: number): string;
-  };
-  sendAdvanced(
-    client: Client,
-    inputs: Json[],
-    outputs: { address: string; addressType: number; amount: string }[],
-    taggedData?: { tag?: string; data?: string },
-  ): Promise<{ blockId: string; block: Json }>;
-  serializeBlock(w: unknown, block: Json): void;
-  deserializeBlock(r: unknown): Json;
-  deserializeMilestonePayload(r: unknown): Json;
-  deserializeOutput(r: unknown): Json;
-}
-
-const require = createRequire(import.meta.url);
-const iota = require("@iota/iota.js") as Iota;
-const util = require("@iota/util.js") as IotaUtil;
-
 const GENESIS_OUTPUT = `0x${"00".repeat(34)}`;
-/** iota.js's deserializers set absent optional fields to undefined; JSON leaves them out. */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 const MIN_POW = 100;
 
 describe("the API driven by @iota/iota.js's SingleNodeClient", () => {
-  let dir: string;
+  let t: TempNode;
   let node: LedgerNode;
   let app: FastifyInstance;
   let endpoint: string;
-  let client: Client;
+  let client: CoreClient;
 
   const expectClientError = async (p: Promise<unknown>, status: number) => {
     await assert.rejects(p, (e: ClientError) => {
@@ -98,14 +34,8 @@ describe("the API driven by @iota/iota.js's SingleNodeClient", () => {
   };
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-client-"));
-    node = await LedgerNode.open({
-      ...defaultNodeOptions,
-      dataDir: dir,
-      minPowScore: MIN_POW,
-      powWorkers: 1,
-      logLevel: "silent",
-    });
+    t = await openTempNode("client", { minPowScore: MIN_POW, powWorkers: 1 });
+    node = t.node;
     app = buildServer(node, "silent");
     const address = await app.listen({ host: "127.0.0.1", port: 0 });
     endpoint = address;
@@ -113,9 +43,8 @@ describe("the API driven by @iota/iota.js's SingleNodeClient", () => {
   });
   after(async () => {
     await app.close();
-    await node.close();
+    await t.close();
     await closeMinerPool();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it("health(), info(), routes() and tips()", async () => {

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { waitFor as until } from "./helpers/nodeProcess.js";
-import { type Json, NodeProcess } from "./networkProcess.js";
+import type { Json } from "../helpers/iota.js";
+import { waitForMilestone } from "../helpers/milestones.js";
+import { removeDir, tempDir } from "../helpers/node.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * A network of one's own, end to end through the CLI and two node processes: key files from
@@ -33,7 +35,7 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
   const amounts = [500_000_000_000n, 300_000_000_000n, 200_000_000_000n];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-custom-"));
+    dir = await tempDir("custom");
     for (let i = 0; i < 7; i++) {
       const r = cli("keygen", "--out", join(dir, `key-${i}.key`), "--hrp", "myn");
       assert.equal(r.status, 0, r.stderr);
@@ -59,7 +61,7 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
   after(async () => {
     await coordinator?.dispose();
     await follower?.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it("refuses bad network files before anything is written, naming the field", async () => {
@@ -123,11 +125,7 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /network "e2e-net" created/);
     coordinator.start();
-    const info = await until(
-      async () => ((await coordinator.info()).status.confirmedMilestone?.index >= 2 ? coordinator.info() : undefined),
-      30_000,
-      "the coordinator's milestones",
-    );
+    const info = await waitForMilestone(coordinator, 2, 30_000, "the coordinator's milestones");
     assert.equal(info.protocol.networkName, "e2e-net");
     assert.equal(info.protocol.bech32Hrp, "myn");
     assert.equal(info.protocol.tokenSupply, SUPPLY.toString());
@@ -141,18 +139,9 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
     const config = JSON.parse(await readFile(configPath, "utf8")) as Json;
     assert.equal(config.coordinatorThreshold, 2);
     assert.equal(config.genesis.kind, "custom");
-    follower = await NodeProcess.create("follower", [
-      "--network-config",
-      configPath,
-      "--peer",
-      await coordinator.address(),
-    ]);
+    follower = await NodeProcess.follower("follower", coordinator, [await coordinator.address()]);
     follower.start();
-    await until(
-      async () => ((await follower.info()).status.confirmedMilestone?.index >= 20 ? true : undefined),
-      60_000,
-      "the follower at milestone 20",
-    );
+    await waitForMilestone(follower, 20, 60_000, "the follower at milestone 20");
     for (let index = 1; index <= 20; index++) {
       const [a, b] = await Promise.all(
         [coordinator, follower].map((n) => n.json(`/api/core/v2/milestones/by-index/${index}`)),
@@ -181,7 +170,7 @@ describe("a custom network: init, a 2-of-3 coordinator, a follower", () => {
       body: JSON.stringify({ address: keys[6]!.address }),
     });
     assert.equal(enqueued.status, 202, await enqueued.text());
-    await until(
+    await waitFor(
       async () => {
         const found = await follower.json(`/api/indexer/v1/outputs/basic?address=${keys[6]!.address}`);
         return found.items.length > 0 ? true : undefined;

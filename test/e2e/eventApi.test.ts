@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import mqtt from "mqtt";
 import { addressToBech32 } from "../../src/codec/address.js";
-import { devWallet } from "../unit/network/harness.js";
+import type { Json } from "../helpers/iota.js";
+import { waitForReferenced } from "../helpers/milestones.js";
+import { client, NodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { DevWallet, devWallet } from "../helpers/wallet.js";
 import { EventSubscriber } from "./helpers/eventSubscriber.js";
-import type { Json } from "./helpers/iota.js";
-import { client, DevWallet, freePort, NodeProcess, until } from "./networkProcess.js";
 
 /**
  * The event API across a network (real processes): a coordinator A serving MQTT over TCP too
@@ -18,7 +19,6 @@ import { client, DevWallet, freePort, NodeProcess, until } from "./networkProces
 describe("event API: a follower publishes what the coordinator publishes; MQTT over TCP", () => {
   let a: NodeProcess;
   let b: NodeProcess;
-  let mqttPort: number;
   let onA: EventSubscriber;
   let onB: EventSubscriber;
   let tcp: mqtt.MqttClient;
@@ -27,13 +27,11 @@ describe("event API: a follower publishes what the coordinator publishes; MQTT o
   const topics = ["block-metadata/referenced", `outputs/unlock/address/${dev}`, `outputs/unlock/address/${dev}/spent`];
 
   before(async () => {
-    mqttPort = await freePort();
-    a = await NodeProcess.create("a");
-    a.start(["--mqtt-port", String(mqttPort)]);
-    const config = join(a.dataDir, "network.json");
-    b = await NodeProcess.create("b", ["--network-config", config, "--peer", await a.address()]);
+    a = await NodeProcess.create("a", [], { mqtt: true });
+    a.start();
+    b = await NodeProcess.follower("b", a, [await a.address()]);
     b.start();
-    await until(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "B synced");
+    await waitFor(async () => ((await b.info()).status.isSynced ? true : undefined), 30_000, "B synced");
     onA = await EventSubscriber.connect(a.url, topics);
     onB = await EventSubscriber.connect(b.url, topics);
   });
@@ -45,12 +43,12 @@ describe("event API: a follower publishes what the coordinator publishes; MQTT o
   });
 
   it("serves plain MQTT over TCP: the current milestone at once, then every new one", async () => {
-    tcp = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
+    tcp = await mqtt.connectAsync(`mqtt://127.0.0.1:${a.mqttPort}`, { reconnectPeriod: 0 });
     tcp.on("message", (topic, payload) => overTcp.push({ topic, index: JSON.parse(payload.toString()).index }));
     await tcp.subscribeAsync(["milestone-info/latest", "milestone-info/confirmed"]);
-    await until(async () => (overTcp.length >= 2 ? true : undefined), 5_000, "the current state");
+    await waitFor(async () => (overTcp.length >= 2 ? true : undefined), 5_000, "the current state");
     const at = overTcp[1]!.index;
-    await until(
+    await waitFor(
       async () => (overTcp.filter((m) => m.index >= at + 3).length >= 2 ? true : undefined),
       10_000,
       "three more milestones",
@@ -66,12 +64,9 @@ describe("event API: a follower publishes what the coordinator publishes; MQTT o
     const wallet = new DevWallet(client(a));
     let last = "";
     for (let n = 1; n <= 6; n++) last = await wallet.pay(n);
-    const paidAt = await until(
-      async () => (await client(a).blockMetadata(last)).referencedByMilestoneIndex as number | undefined,
-      20_000,
-      "the payments confirmed on A",
-    );
-    await until(
+    const paidAt = (await waitForReferenced(client(a), last, 20_000, "the payments confirmed on A"))
+      .referencedByMilestoneIndex as number;
+    await waitFor(
       async () =>
         onA.on("milestone-info/confirmed").some((m) => m.index > paidAt + 1) &&
         onB.on("milestone-info/confirmed").some((m) => m.index > paidAt + 1)

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { after, before, describe, it } from "node:test";
-import { type CoreClient, iota, type Json } from "./helpers/iota.js";
-import { type NodeProcess, startNodeProcess, waitFor } from "./helpers/nodeProcess.js";
-import { StardustWallet } from "./helpers/stardustWallet.js";
+import { type CoreClient, iota, type Json } from "../helpers/iota.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { StardustWallet } from "../helpers/stardustWallet.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * The faucet of a real dev node process, asked by the official SDK: `@iota/sdk-wasm@1.1.3`'s
@@ -38,14 +39,14 @@ describe("the faucet of a node process, asked by the IOTA SDK", { timeout: 120_0
 
   before(async () => {
     node = await startNodeProcess([]);
-    client = new iota.SingleNodeClient(node.endpoint);
+    client = new iota.SingleNodeClient(node.url);
   });
   after(async () => {
-    await node?.stop();
+    await node?.close();
   });
 
   it("pays fresh addresses in one transaction, the balance drops, a funded address spends its output", async () => {
-    const info = await getJson(`${node.endpoint}/api/faucet/v1/info`);
+    const info = await getJson(`${node.url}/api/faucet/v1/info`);
     assert.equal(info.isHealthy, true);
     assert.equal(info.bech32Hrp, "tst");
     assert.equal(info.tokenName, "Dev Token");
@@ -63,8 +64,8 @@ describe("the faucet of a node process, asked by the IOTA SDK", { timeout: 120_0
       "a new milestone",
       10,
     );
-    const sdkClient = new sdk.Client({ nodes: [node.endpoint], ignoreNodeHealth: true });
-    const url = `${node.endpoint}/api/faucet/v1/enqueue`;
+    const sdkClient = new sdk.Client({ nodes: [node.url], ignoreNodeHealth: true });
+    const url = `${node.url}/api/faucet/v1/enqueue`;
     const answers = await Promise.all(wallets.map((w) => sdkClient.requestFundsFromFaucet(url, w.bech32)));
     const waiting = answers.map((text, i) => {
       const a = JSON.parse(text) as Json;
@@ -85,7 +86,7 @@ describe("the faucet of a node process, asked by the IOTA SDK", { timeout: 120_0
       wallets.map((w) =>
         waitFor(
           async () => {
-            const page = await getJson(`${node.endpoint}/api/indexer/v1/outputs/basic?address=${w.bech32}`);
+            const page = await getJson(`${node.url}/api/indexer/v1/outputs/basic?address=${w.bech32}`);
             return page.items.length > 0 ? (page.items as string[]) : undefined;
           },
           20_000,
@@ -109,7 +110,7 @@ describe("the faucet of a node process, asked by the IOTA SDK", { timeout: 120_0
     // once settled, the balance is what it was less what was paid
     await waitFor(
       async () => {
-        const now = await getJson(`${node.endpoint}/api/faucet/v1/info`);
+        const now = await getJson(`${node.url}/api/faucet/v1/info`);
         return BigInt(now.balance) === before - BigInt(REQUESTS) * AMOUNT ? true : undefined;
       },
       10_000,
@@ -126,7 +127,7 @@ describe("the faucet of a node process, asked by the IOTA SDK", { timeout: 120_0
     );
     await spender.confirm(payment, 20_000);
     assert.equal((await client.outputMetadata(funded[0]![0]!)).isSpent, true);
-    const receiverPage = await getJson(`${node.endpoint}/api/indexer/v1/outputs/basic?address=${receiver.bech32}`);
+    const receiverPage = await getJson(`${node.url}/api/indexer/v1/outputs/basic?address=${receiver.bech32}`);
     assert.equal(receiverPage.items.length, 2, "the faucet's output and the payment");
   });
 });

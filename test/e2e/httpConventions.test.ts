@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, it } from "node:test";
-import { freePort, type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
+import { NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 
 /**
  * The node process as an operator runs it: at the default log level a hundred requests leave no
@@ -25,11 +21,11 @@ async function hundredRequests(node: NodeProcess): Promise<void> {
     "/api/core/v2/blocks/0x12",
   ];
   for (let i = 0; i < 95; i++) {
-    const res = await fetch(`${node.endpoint}${paths[i % paths.length]}`);
+    const res = await fetch(`${node.url}${paths[i % paths.length]}`);
     await res.arrayBuffer();
   }
   for (let i = 0; i < 5; i++) {
-    const res = await fetch(`${node.endpoint}/api/core/v2/peers`);
+    const res = await fetch(`${node.url}/api/core/v2/peers`);
     assert.equal(res.status, 403);
     await res.arrayBuffer();
   }
@@ -42,22 +38,22 @@ describe("the node process: request logs, first answer", () => {
       await hundredRequests(node);
       // the log is written as it happens; a moment for the last lines to reach the pipe
       await new Promise((r) => setTimeout(r, 300));
-      const output = node.output();
+      const output = node.output;
       assert.deepEqual(requestLines(output), [], "no per-request line at info");
       assert.doesNotMatch(output, /incoming request|request completed/);
       assert.match(output, /"msg":"milestone 1 confirmed"/, "the first confirmed milestone at info");
     } finally {
-      assert.equal(await node.stop(), 0);
+      assert.equal(await node.close(), 0);
     }
   });
 
   it("writes each request at --log-level debug", async () => {
     const node = await startNodeProcess(["--p2p-port", "0", "--log-level", "debug"]);
     try {
-      const before = requestLines(node.output()).length;
+      const before = requestLines(node.output).length;
       await hundredRequests(node);
       await new Promise((r) => setTimeout(r, 300));
-      const lines = requestLines(node.output()).slice(before);
+      const lines = requestLines(node.output).slice(before);
       const completed = lines.filter((l) => l.includes('"msg":"request completed"'));
       assert.ok(completed.length >= 100, `${completed.length} lines of completed requests`);
       assert.ok(
@@ -65,22 +61,15 @@ describe("the node process: request logs, first answer", () => {
         "all of them at debug (20)",
       );
     } finally {
-      assert.equal(await node.stop(), 0);
+      assert.equal(await node.close(), 0);
     }
   });
 
   it("a fresh node's first answer is healthy, with a confirmed milestone", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "ledger-node-e2e-"));
-    const port = await freePort();
-    let output = "";
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ["dist/src/cli/main.js", "--data-dir", dir, "--api-port", String(port), "--p2p-port", "0"],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    child.stdout!.on("data", (d) => (output += d));
-    child.stderr!.on("data", (d) => (output += d));
-    const endpoint = `http://127.0.0.1:${port}`;
+    const node = await NodeProcess.create("e2e", ["--p2p-port", "0"], { networkDefaults: false });
+    node.start();
+    const child = node.child!;
+    const endpoint = node.url;
     try {
       // ask as often as a socket may be opened until the node answers at all
       let first: Response | undefined;
@@ -89,7 +78,7 @@ describe("the node process: request logs, first answer", () => {
         first = await fetch(`${endpoint}/health`).catch(() => undefined);
         if (first === undefined) await new Promise((r) => setTimeout(r, 5));
       }
-      assert.ok(first, `the node answered (output: ${output})`);
+      assert.ok(first, `the node answered (output: ${node.output})`);
       assert.equal(first.status, 200, `the first answer of /health: ${await first.text()}`);
       const info = (await (await fetch(`${endpoint}/api/core/v2/info`)).json()) as {
         status: { isHealthy: boolean; confirmedMilestone: { index: number } };
@@ -97,12 +86,7 @@ describe("the node process: request logs, first answer", () => {
       assert.equal(info.status.isHealthy, true);
       assert.ok(info.status.confirmedMilestone.index >= 1, `confirmed ${info.status.confirmedMilestone.index}`);
     } finally {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once("exit", r));
-        child.kill("SIGTERM");
-        await exited;
-      }
-      await rm(dir, { recursive: true, force: true });
+      await node.close();
     }
   });
 });

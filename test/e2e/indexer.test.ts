@@ -5,8 +5,9 @@ import type { FastifyInstance } from "fastify";
 import { buildServer } from "../../src/api/server.js";
 import { fromHex, toHex } from "../../src/codec/hex.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
+import { GENESIS, TestLedger } from "../helpers/ledgerFixture.js";
 import { alias, basic, implicitAliasId } from "../helpers/txBuilder.js";
-import { devWallet, GENESIS, TestLedger } from "../unit/indexer/ledgerFixture.js";
+import { devWallet } from "../helpers/wallet.js";
 
 /**
  * The indexer as a real Stardust client sees it: `@iota/iota.js@2.0.0-rc.4`'s

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import type { Json } from "../helpers/iota.js";
+import { waitForMilestone } from "../helpers/milestones.js";
+import { freePort } from "../helpers/node.js";
+import { NodeProcess } from "../helpers/nodeProcess.js";
 import { Scrape } from "../helpers/prometheus.js";
-import { freePort, type Json, NodeProcess, until } from "./networkProcess.js";
 
 /**
  * `GET /metrics` of real node processes, read by a Prometheus text-format parser: A runs the
@@ -38,23 +40,9 @@ describe("metrics of node processes (GET /metrics, --prometheus-port)", () => {
     a = await NodeProcess.create("metrics-a");
     a.start(["--prometheus-port", String(prometheusA)]);
     const addressA = await a.address();
-    b = await NodeProcess.create("metrics-b", [
-      "--network-config",
-      join(a.dataDir, "network.json"),
-      "--peer",
-      addressA,
-    ]);
+    b = await NodeProcess.follower("metrics-b", a, [addressA]);
     b.start(["--prometheus-port", String(prometheusB)]);
-    await until(
-      async () => {
-        const info = await b.info();
-        return info.status.isSynced && info.status.confirmedMilestone.index >= 3 && info.network.connectedPeers >= 1
-          ? info
-          : undefined;
-      },
-      30_000,
-      "B synced with A",
-    );
+    await waitForMilestone(b, 3, 30_000, "B synced with A", { synced: true, peers: 1 });
     token = a.token();
   });
   after(async () => {

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { client, DevWallet, NodeProcess, unspentBasicOutputs, until } from "./networkProcess.js";
+import { waitForMilestone, waitForReferenced } from "../helpers/milestones.js";
+import { client, type NodeProcess, startNodes, unspentBasicOutputs } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { DevWallet } from "../helpers/wallet.js";
 
 /**
  * Issue #7's main acceptance test: three node processes on loopback in a line, A - B - C. A
@@ -17,15 +19,7 @@ describe("three nodes: a coordinator and two followers (real processes)", () => 
   let c: NodeProcess;
 
   before(async () => {
-    a = await NodeProcess.create("a");
-    a.start();
-    const addressA = await a.address();
-    const config = join(a.dataDir, "network.json");
-    b = await NodeProcess.create("b", ["--network-config", config, "--peer", addressA]);
-    b.start();
-    const addressB = await b.address();
-    c = await NodeProcess.create("c", ["--network-config", config, "--peer", addressB]);
-    c.start();
+    [a, b, c] = await startNodes(["a", "b", "c"]);
     await c.address();
   });
 
@@ -35,16 +29,7 @@ describe("three nodes: a coordinator and two followers (real processes)", () => 
 
   it("the followers join without the coordinator key, follow A and report synced", async () => {
     for (const n of [b, c]) {
-      const info = await until(
-        async () => {
-          const i = await n.info();
-          return i.status.isSynced && i.status.confirmedMilestone.index >= 2 && i.network.connectedPeers >= 1
-            ? i
-            : undefined;
-        },
-        30_000,
-        `${n.name} synced`,
-      );
+      const info = await waitForMilestone(n, 2, 30_000, `${n.name} synced`, { synced: true, peers: 1 });
       assert.equal(info.protocol.networkName, "dev");
       assert.equal(info.protocol.minPowScore, 10, "the network's PoW minimum comes with its config file");
       assert.equal(info.status.isHealthy, true);
@@ -63,14 +48,7 @@ describe("three nodes: a coordinator and two followers (real processes)", () => 
     let last = "";
     for (let n = 1; n <= 8; n++) last = await wallet.pay(n);
     for (const n of [a, b, c]) {
-      const meta = await until(
-        async () => {
-          const m = await client(n).blockMetadata(last);
-          return m.ledgerInclusionState ? m : undefined;
-        },
-        30_000,
-        `the last payment confirmed on ${n.name}`,
-      );
+      const meta = await waitForReferenced(client(n), last, 30_000, `the last payment confirmed on ${n.name}`);
       assert.equal(meta.ledgerInclusionState, "included", n.name);
     }
     // the same outputs, booked at the same milestone (the answers' ledgerIndex is each node's now)
@@ -87,14 +65,7 @@ describe("three nodes: a coordinator and two followers (real processes)", () => 
   });
 
   it("after 20 milestones the three ledgers are identical", async () => {
-    await until(
-      async () => {
-        const indexes = await Promise.all([a, b, c].map(async (n) => (await n.info()).status.confirmedMilestone.index));
-        return Math.min(...indexes) >= 20 ? true : undefined;
-      },
-      30_000,
-      "20 milestones on every node",
-    );
+    await Promise.all([a, b, c].map((n) => waitForMilestone(n, 20, 30_000, `20 milestones on ${n.name}`)));
     for (let index = 1; index <= 20; index++) {
       const [msA, msB, msC] = await Promise.all(
         [a, b, c].map((n) => n.json(`/api/core/v2/milestones/by-index/${index}`)),
@@ -109,7 +80,7 @@ describe("three nodes: a coordinator and two followers (real processes)", () => 
       assert.deepEqual(dC, dA, `ledger changes of milestone ${index} on C`);
     }
     // the unspent outputs, read from each node at the same ledger index
-    const same = await until(
+    const same = await waitFor(
       async () => {
         const lists = await Promise.all([a, b, c].map(unspentBasicOutputs));
         return lists.every((l) => l.ledgerIndex === lists[0]!.ledgerIndex) ? lists : undefined;

@@ -1,20 +1,18 @@
 import "../../src/network/polyfill.js";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { noise } from "@chainsafe/libp2p-noise";
-import { yamux } from "@chainsafe/libp2p-yamux";
-import { gossipsub } from "@libp2p/gossipsub";
-import { identify } from "@libp2p/identify";
-import { tcp } from "@libp2p/tcp";
 import { multiaddr } from "@multiformats/multiaddr";
 import * as lp from "it-length-prefixed";
-import { createLibp2p } from "libp2p";
 import { encodeBlock } from "../../src/codec/block.js";
 import { fromHex } from "../../src/codec/hex.js";
 import { blocksTopic, requestProtocolId } from "../../src/network/index.js";
 import { powScore, withNonce } from "../../src/pow/index.js";
-import { client, DevWallet, type Json, NodeProcess, until } from "./networkProcess.js";
+import type { Json } from "../helpers/iota.js";
+import { confirmedIndex, waitForMilestone, waitForReferenced, waitForSynced } from "../helpers/milestones.js";
+import { client, type NodeProcess, startNodes } from "../helpers/nodeProcess.js";
+import { createRoguePeer } from "../helpers/roguePeer.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { DevWallet } from "../helpers/wallet.js";
 
 /**
  * Issue #7's fault tests against real node processes: a follower killed with SIGKILL while the
@@ -28,19 +26,12 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
   let c: NodeProcess;
   let tokenC = "";
 
-  const confirmed = async (n: NodeProcess): Promise<number> => (await n.info()).status.confirmedMilestone.index;
+  const confirmed = confirmedIndex;
 
   before(async () => {
-    a = await NodeProcess.create("a");
-    a.start();
-    const addressA = await a.address();
-    const config = join(a.dataDir, "network.json");
-    b = await NodeProcess.create("b", ["--network-config", config, "--peer", addressA]);
-    b.start();
-    const addressB = await b.address();
-    c = await NodeProcess.create("c", ["--network-config", config, "--peer", addressA, "--peer", addressB]);
-    c.start();
-    await until(async () => ((await c.info()).status.isSynced ? true : undefined), 30_000, "C synced");
+    // C dials both A and B
+    [a, b, c] = await startNodes(["a", "b", "c"], [[], [0], [0, 1]]);
+    await waitFor(async () => ((await c.info()).status.isSynced ? true : undefined), 30_000, "C synced");
   });
 
   after(async () => {
@@ -50,31 +41,17 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
   it("a follower killed for 10 milestones syncs after its restart and agrees", async () => {
     const wallet = new DevWallet(client(a));
     await wallet.pay(1);
-    const killedAt = await until(
-      async () => {
-        const i = await confirmed(c);
-        return i >= 3 ? i : undefined;
-      },
-      20_000,
-      "C at milestone 3",
-    );
+    const killedAt = (await waitForMilestone(c, 3, 20_000, "C at milestone 3")).status.confirmedMilestone.index;
     assert.equal(await c.stop("SIGKILL"), null);
     // while C is down: more payments and 10 milestones
     for (let n = 2; n <= 4; n++) await wallet.pay(n);
-    await until(async () => ((await confirmed(a)) >= killedAt + 10 ? true : undefined), 20_000, "10 more milestones");
+    await waitForMilestone(a, killedAt + 10, 20_000, "10 more milestones");
     tokenC = c.token();
 
     c.start();
-    const behind = await until(async () => (await c.info()).status, 20_000, "C answering after the restart");
+    const behind = await waitFor(async () => (await c.info()).status, 20_000, "C answering after the restart");
     assert.ok(behind.confirmedMilestone.index >= killedAt, "the ledger survived the kill");
-    await until(
-      async () => {
-        const [status, target] = [(await c.info()).status, await confirmed(a)];
-        return status.isSynced && status.confirmedMilestone.index >= target - 1 ? true : undefined;
-      },
-      30_000,
-      "C synced again",
-    );
+    await waitForSynced(c, a, 30_000, "C synced again");
     const upTo = await confirmed(c);
     assert.ok(upTo >= killedAt + 10);
     for (let index = 1; index <= upTo; index++) {
@@ -88,7 +65,7 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
       assert.deepEqual(onC, onA, id);
     }
     // its peers, with a token of its own
-    const peers = await until(
+    const peers = await waitFor(
       async () => {
         const r = await c.get("/api/core/v2/peers", tokenC);
         return r.status === 200 && (r.body as unknown as Json[]).filter((p) => p.connected).length >= 2
@@ -105,37 +82,22 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
   });
 
   it("scores down and bans a peer sending malformed bytes and low-PoW blocks; the others carry on", async () => {
-    const rogue = await createLibp2p({
-      addresses: { listen: ["/ip4/127.0.0.1/tcp/0"] },
-      transports: [tcp()],
-      connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
-      services: { identify: identify(), pubsub: gossipsub({ globalSignaturePolicy: "StrictNoSign" }) },
-    });
+    const rogue = await createRoguePeer();
     try {
       const topic = blocksTopic("dev");
-      rogue.services.pubsub.subscribe(topic);
+      const pubsub = rogue.node.services.pubsub;
       const addressC = await c.address();
-      const connection = await rogue.dial(multiaddr(addressC));
-      const rogueId = rogue.peerId.toString();
-      await until(
-        async () => (rogue.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined),
+      const connection = await rogue.node.dial(multiaddr(addressC));
+      await waitFor(
+        async () => (pubsub.getSubscribers(topic).length > 0 ? true : undefined),
         10_000,
         "C's subscription seen by the rogue peer",
       );
-      const peerOf = async (): Promise<Json | undefined> =>
-        ((await c.get("/api/core/v2/peers", tokenC)).body as unknown as Json[]).find((p) => p.id === rogueId);
+      const peerOf = () => c.peer(rogue.id, tokenC);
 
       // 1. malformed bytes on the blocks topic
-      await rogue.services.pubsub.publish(topic, new TextEncoder().encode("not a block"));
-      const after1 = await until(
-        async () => {
-          const p = await peerOf();
-          return p && p.score < 0 ? p : undefined;
-        },
-        10_000,
-        "the rogue peer scored down",
-      );
+      await pubsub.publish(topic, new TextEncoder().encode("not a block"));
+      const after1 = await c.waitForPeer(rogue.id, tokenC, (p) => p.score < 0, 10_000, "the rogue peer scored down");
       assert.equal(after1.gossip.metrics.invalidMessages, 1);
       assert.equal(after1.banned, false);
 
@@ -148,8 +110,8 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
         nonce: 0n,
       });
       for (let nonce = 1n; powScore(weak) >= 10; nonce++) weak = withNonce(weak, nonce);
-      await rogue.services.pubsub.publish(topic, weak);
-      await until(
+      await pubsub.publish(topic, weak);
+      await waitFor(
         async () => ((await peerOf())?.gossip.metrics.invalidMessages === 2 ? true : undefined),
         10_000,
         "the low-PoW block counted",
@@ -162,35 +124,29 @@ describe("faults: a follower killed and restarted, a misbehaving peer (real proc
 
       // 4. more of the same until the score reaches the ban threshold (-100 at 20 per message)
       for (let i = 0; i < 3; i++) {
-        await rogue.services.pubsub.publish(topic, Uint8Array.of(2, 0, i)).catch(() => {});
+        await pubsub.publish(topic, Uint8Array.of(2, 0, i)).catch(() => {});
       }
-      const banned = await until(
-        async () => {
-          const p = await peerOf();
-          return p?.banned ? p : undefined;
-        },
-        10_000,
-        "the rogue peer banned",
-      );
+      const banned = await c.waitForPeer(rogue.id, tokenC, (p) => p.banned, 10_000, "the rogue peer banned");
       assert.ok(banned.score <= -100, `score ${banned.score}`);
-      await until(async () => (rogue.getConnections().length === 0 ? true : undefined), 10_000, "rogue disconnected");
+      await waitFor(
+        async () => (rogue.node.getConnections().length === 0 ? true : undefined),
+        10_000,
+        "rogue disconnected",
+      );
       // dialling again: C refuses the connection once it knows who is calling
-      await rogue.dial(multiaddr(addressC)).catch(() => {});
-      await until(async () => (rogue.getConnections().length === 0 ? true : undefined), 10_000, "redial refused");
+      await rogue.node.dial(multiaddr(addressC)).catch(() => {});
+      await waitFor(
+        async () => (rogue.node.getConnections().length === 0 ? true : undefined),
+        10_000,
+        "redial refused",
+      );
       assert.equal((await peerOf())?.connected ?? false, false);
 
       // the network carries on: a payment submitted to A is confirmed on C, milestones go on
       const before = await confirmed(c);
       const wallet = new DevWallet(client(a));
       const blockId = await wallet.pay(9);
-      const meta = await until(
-        async () => {
-          const m = await client(c).blockMetadata(blockId);
-          return m.ledgerInclusionState ? m : undefined;
-        },
-        20_000,
-        "a payment confirmed on C",
-      );
+      const meta = await waitForReferenced(client(c), blockId, 20_000, "a payment confirmed on C");
       assert.ok(meta.ledgerInclusionState === "included" || meta.ledgerInclusionState === "conflicting");
       assert.ok((await confirmed(c)) > before);
       assert.equal((await c.info()).status.isSynced, true);

@@ -5,19 +5,18 @@ import { toHex } from "../../src/codec/hex.js";
 import { networkConfigPath } from "../../src/network/index.js";
 import { importSnapshot, writeFullSnapshot } from "../../src/snapshot/index.js";
 import { Bucket, decodeMilestoneRecord, defaultKvStoreOptions, indexKey, KvStore } from "../../src/storage/index.js";
-import { wallet } from "../helpers/txBuilder.js";
 import {
-  genesisInput,
   makeBlock,
-  payment,
   removeNode,
   startCoordinator,
   startNode,
   type TestNode,
   taggedData,
-  tempDir,
   until,
-} from "../unit/network/harness.js";
+} from "../helpers/network.js";
+import { tempDir } from "../helpers/node.js";
+import { wallet } from "../helpers/txBuilder.js";
+import { genesisInput, payment } from "../helpers/wallet.js";
 
 /**
  * Issue #7's fault test "start a fourth node from a snapshot of A and it syncs": a full TIP-35

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { client, DevWallet, NodeProcess, until } from "./networkProcess.js";
+import { confirmedIndex, waitForSynced } from "../helpers/milestones.js";
+import { removeDir, tempDir } from "../helpers/node.js";
+import { client, NodeProcess } from "../helpers/nodeProcess.js";
+import { DevWallet } from "../helpers/wallet.js";
 
 /**
  * Issue #7's "start a fourth node from a snapshot of A and it syncs", with real processes: A (the
@@ -16,17 +16,15 @@ describe("a follower process started from a snapshot of the coordinator (real pr
   let d: NodeProcess | undefined;
   let work: string;
 
-  const confirmed = async (n: NodeProcess): Promise<number> => (await n.info()).status.confirmedMilestone.index;
-
   before(async () => {
-    work = await mkdtemp(join(tmpdir(), "ledger-node-net-snap-"));
+    work = await tempDir("net-snap");
     a = await NodeProcess.create("a", ["--snapshot-interval", "5"]);
     a.start();
   });
   after(async () => {
     await d?.dispose();
     await a.dispose();
-    await rm(work, { recursive: true, force: true });
+    await removeDir(work);
   });
 
   it("syncs from the snapshot's milestone to A's latest and agrees with A", async () => {
@@ -34,38 +32,14 @@ describe("a follower process started from a snapshot of the coordinator (real pr
     const wallet = new DevWallet(client(a));
     await wallet.pay(1);
     await wallet.pay(2);
-    const file = await until(
-      async () =>
-        (await readdir(join(a.dataDir, "snapshots")).catch(() => [] as string[])).find(
-          (f) => f === "full_snapshot_5.bin",
-        ),
-      30_000,
-      "A's snapshot at milestone 5",
-    );
-    const snapshot = join(work, file);
-    await copyFile(join(a.dataDir, "snapshots", file), snapshot);
-    await copyFile(join(a.dataDir, "snapshots", `${file}.sha256`), `${snapshot}.sha256`).catch(() => {});
+    const snapshot = await a.copySnapshot("full_snapshot_5.bin", work, 30_000);
     await wallet.pay(3); // history after the snapshot, which D must fetch over the network
 
-    d = await NodeProcess.create("d", [
-      "--network-config",
-      join(a.dataDir, "network.json"),
-      "--peer",
-      addressA,
-      "--snapshot",
-      snapshot,
-    ]);
+    d = await NodeProcess.follower("d", a, [addressA], ["--snapshot", snapshot]);
     const follower = d;
     follower.start();
-    await until(
-      async () => {
-        const [status, target] = [(await follower.info()).status, await confirmed(a)];
-        return status.isSynced && status.confirmedMilestone.index >= target - 1 ? true : undefined;
-      },
-      45_000,
-      "D synced with A",
-    );
-    const upTo = await confirmed(follower);
+    await waitForSynced(follower, a, 45_000, "D synced with A");
+    const upTo = await confirmedIndex(follower);
     assert.ok(upTo > 5, `D reached milestone ${upTo}, beyond the snapshot's 5`);
     for (let index = 6; index <= upTo; index++) {
       const [onA, onD] = await Promise.all(

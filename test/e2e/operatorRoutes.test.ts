@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import type { Json } from "../helpers/iota.js";
+import { confirmedIndex, waitForMilestone, waitForReferenced } from "../helpers/milestones.js";
+import { freePort } from "../helpers/node.js";
+import { client, NodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
+import { DevWallet } from "../helpers/wallet.js";
 import { checkOutputIdProof } from "./helpers/outputIdProof.js";
-import { client, DevWallet, freePort, type Json, NodeProcess, until } from "./networkProcess.js";
 
 /**
  * The operator routes on real node processes: A, a coordinator whose API is driven, and B, a
@@ -41,7 +46,7 @@ describe("operator routes on real processes", () => {
   const restartA = async () => {
     assert.equal(await a.stop(), 0, a.output);
     a.start();
-    await until(async () => ((await a.info()).network ? true : undefined), 20_000, "A answering after its restart");
+    await waitFor(async () => ((await a.info()).network ? true : undefined), 20_000, "A answering after its restart");
   };
 
   before(async () => {
@@ -51,7 +56,7 @@ describe("operator routes on real processes", () => {
     const idA = (await a.info()).network.peerId as string;
     token = a.token();
     const dead = `/ip4/127.0.0.1/tcp/${await freePort()}/p2p/${idA}`;
-    b = await NodeProcess.create("b", ["--network-config", join(a.dataDir, "network.json"), "--peer", dead]);
+    b = await NodeProcess.follower("b", a, [dead]);
     b.start();
     addressB = await b.address();
     idB = (await b.info()).network.peerId as string;
@@ -67,7 +72,7 @@ describe("operator routes on real processes", () => {
     assert.equal(added.body.id, idB);
     assert.equal(added.body.relation, "known");
     assert.equal(added.body.alias, "b");
-    const connected = await until(
+    const connected = await waitFor(
       async () => (await peersOfA()).find((p) => p.id === idB && p.connected && p.gossip),
       20_000,
       "A connected to B, exchanging heartbeats",
@@ -78,7 +83,7 @@ describe("operator routes on real processes", () => {
     assert.deepEqual(stored, { peers: [{ multiAddress: addressB, alias: "b" }] });
 
     await restartA();
-    const again = await until(
+    const again = await waitFor(
       async () => (await peersOfA()).find((p) => p.id === idB && p.connected),
       20_000,
       "A dialling B again after its restart",
@@ -88,7 +93,7 @@ describe("operator routes on real processes", () => {
 
     const removed = await call("DELETE", `/api/core/v2/peers/${idB}`);
     assert.equal(removed.status, 204, JSON.stringify(removed.body));
-    await until(
+    await waitFor(
       async () => ((await peersOfA()).some((p) => p.id === idB) ? undefined : true),
       20_000,
       "B gone from A's peers",
@@ -108,23 +113,12 @@ describe("operator routes on real processes", () => {
     const first = await wallet.pay(1);
     await wallet.pay(2);
     const [paidOutput, spentChange] = wallet.created;
-    const meta = await until(
-      async () => {
-        const m = await client(a).blockMetadata(first);
-        return m.referencedByMilestoneIndex ? m : undefined;
-      },
-      20_000,
-      "the first payment confirmed",
-    );
+    const meta = await waitForReferenced(client(a), first, 20_000, "the first payment confirmed");
     assert.equal(meta.ledgerInclusionState, "included");
     const block = await a.json(`/api/core/v2/blocks/${first}`);
     const booked = meta.referencedByMilestoneIndex as number;
     // 30 milestones beyond the payment
-    await until(
-      async () => ((await a.info()).status.confirmedMilestone.index >= booked + 30 ? true : undefined),
-      30_000,
-      "30 milestones after the payment",
-    );
+    await waitForMilestone(a, booked + 30, 30_000, "30 milestones after the payment");
     const pruned = await call("POST", "/api/core/v2/control/database/prune", { depth: 20 });
     assert.equal(pruned.status, 200, JSON.stringify(pruned.body));
     const horizon = pruned.body.index as number;
@@ -148,12 +142,8 @@ describe("operator routes on real processes", () => {
     assert.equal(again.status, 400);
     assert.match(again.body.error.details, /^nothing to prune/);
     // the node confirms on and keeps serving the payment's output
-    const at = (await a.info()).status.confirmedMilestone.index;
-    await until(
-      async () => ((await a.info()).status.confirmedMilestone.index > at + 2 ? true : undefined),
-      10_000,
-      "milestones after pruning",
-    );
+    const at = await confirmedIndex(a);
+    await waitForMilestone(a, at + 3, 10_000, "milestones after pruning");
     assert.equal((await a.get(`/api/core/v2/outputs/${paidOutput}`)).status, 200);
   });
 });

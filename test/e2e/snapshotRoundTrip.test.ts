@@ -7,15 +7,14 @@ import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
 import type { LedgerNode } from "../../src/node/node.js";
 import { SnapshotManager } from "../../src/snapshot/index.js";
 import { Bucket, decodeMilestoneRecord, idKey, indexKey } from "../../src/storage/index.js";
-import { basic, wallet } from "../helpers/txBuilder.js";
 import {
   assertSameLedger,
   History,
   nodeFromSnapshot,
   readLedgerState,
   submitTransaction,
-  tempDir,
-} from "../unit/snapshot/history.js";
+} from "../helpers/snapshotHistory.js";
+import { basic, wallet } from "../helpers/txBuilder.js";
 
 /**
  * The snapshot round trip: a node confirms transactions over 24 milestones; snapshots are taken
@@ -26,7 +25,6 @@ import {
  */
 describe("snapshot round trip between two nodes", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let manager: SnapshotManager;
   const OLD = 9;
   const DELTA = 17;
@@ -35,14 +33,9 @@ describe("snapshot round trip between two nodes", () => {
   const opened: LedgerNode[] = [];
 
   before(async () => {
-    h = await History.create();
-    await h.run(24, 3);
-    latest = h.node.tangle.latestMilestone.index;
-    dir = await tempDir("roundtrip");
-    manager = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "snapshots") },
-    );
+    h = await History.create("roundtrip", 24, 3);
+    latest = h.latest;
+    manager = h.snapshots();
     paths.old = (await manager.createFull(OLD)).filePath;
     const delta = await manager.createDelta(DELTA);
     assert.equal(delta.fullIndex, OLD);
@@ -54,11 +47,10 @@ describe("snapshot round trip between two nodes", () => {
   after(async () => {
     for (const n of opened) await n.close();
     await h.dispose();
-    await dir.dispose();
   });
 
   const start = async (name: string, files: { fullPath: string; deltaPath?: string }) => {
-    const node = await nodeFromSnapshot(join(dir.path, name), files, h.node.secrets.coordinatorSeeds[0]);
+    const node = await nodeFromSnapshot(join(h.dir, name), files, h.node.secrets.coordinatorSeeds[0]);
     opened.push(node);
     return node;
   };
@@ -153,7 +145,7 @@ describe("snapshot round trip between two nodes", () => {
     await continuesFrom(second, OLD);
     const own = new SnapshotManager(
       { store: second.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "second-snapshots") },
+      { directory: join(h.dir, "second-snapshots") },
     );
     const file = await own.createFull(OLD + 1);
     const third = await start("third", { fullPath: file.filePath });

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type NodeProcess, startNodeProcess, waitFor } from "./helpers/nodeProcess.js";
+import { waitForMilestone } from "../helpers/milestones.js";
+import { removeDir, tempDir } from "../helpers/node.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
+import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Issue #5 through the real process: node A takes automatic snapshots (`--snapshot-interval`);
@@ -12,6 +14,9 @@ import { type NodeProcess, startNodeProcess, waitFor } from "./helpers/nodeProce
  * with the same ledger, and B's coordinator carries on; `inspect` prints the file; a truncated
  * file is refused with a clear message and leaves the data dir untouched.
  */
+/** Milestones every 150 ms, P2P on a port of its own. */
+const FLAGS = ["--milestone-interval", "150", "--log-level", "warn", "--p2p-port", "0"];
+
 describe("starting a node process from a snapshot", () => {
   let a: NodeProcess;
   let work: string;
@@ -19,9 +24,6 @@ describe("starting a node process from a snapshot", () => {
 
   const get = async <T>(endpoint: string, path: string): Promise<T> =>
     (await (await fetch(`${endpoint}${path}`)).json()) as T;
-  const latest = async (endpoint: string) =>
-    (await get<{ status: { latestMilestone: { index: number } } }>(endpoint, "/api/core/v2/info")).status
-      .latestMilestone.index;
   /** Every unspent basic output's amount, through the indexer and the output route. */
   const ledgerTotal = async (endpoint: string) => {
     const page = await get<{ items: string[] }>(endpoint, "/api/indexer/v1/outputs/basic?pageSize=1000");
@@ -34,34 +36,16 @@ describe("starting a node process from a snapshot", () => {
   };
 
   before(async () => {
-    work = await mkdtemp(join(tmpdir(), "ledger-node-snapstart-"));
-    a = await startNodeProcess([
-      "--milestone-interval",
-      "150",
-      "--log-level",
-      "warn",
-      "--p2p-port",
-      "0",
-      "--snapshot-interval",
-      "3",
-    ]);
-    const dataDir = /data in (\S+),/.exec(a.output())![1]!;
-    const file = await waitFor(
-      async () =>
-        (await readdir(join(dataDir, "snapshots")).catch(() => [] as string[])).find(
-          (f) => f === "full_snapshot_3.bin",
-        ),
-      20_000,
-      "the automatic snapshot at milestone 3",
-    );
-    // the file appears complete only once renamed into place; copy it out of A's data dir
-    snapshotPath = join(work, file);
-    await copyFile(join(dataDir, "snapshots", file), snapshotPath);
-    await copyFile(join(dataDir, "snapshots", `${file}.sha256`), `${snapshotPath}.sha256`).catch(() => {});
+    work = await tempDir("snapstart");
+    a = await startNodeProcess([...FLAGS, "--snapshot-interval", "3"]);
+    // its startup line names its data dir (it comes once the P2P layer is up, maybe after /health)
+    await waitFor(() => a.output.includes(`data in ${a.dataDir},`), 20_000, "A's startup line");
+    // the automatic snapshot at milestone 3, copied out of A's data dir
+    snapshotPath = await a.copySnapshot("full_snapshot_3.bin", work, 20_000);
   });
   after(async () => {
-    await a?.stop();
-    await rm(work, { recursive: true, force: true });
+    await a?.close();
+    await removeDir(work);
   });
 
   it("inspect prints the file's header and counts", () => {
@@ -72,30 +56,21 @@ describe("starting a node process from a snapshot", () => {
   });
 
   it("starts a second node from it at milestone 3 with the whole supply, and its coordinator carries on", async () => {
-    const b = await startNodeProcess([
-      "--snapshot",
-      snapshotPath,
-      "--milestone-interval",
-      "150",
-      "--log-level",
-      "warn",
-      "--p2p-port",
-      "0",
-    ]);
+    const b = await startNodeProcess(["--snapshot", snapshotPath, ...FLAGS]);
     try {
       // the startup line comes once the P2P layer is up, which may be after /health answers
-      await waitFor(async () => (/milestone \d+/.test(b.output()) ? true : undefined), 20_000, "B's startup line");
+      await waitFor(async () => (/milestone \d+/.test(b.output) ? true : undefined), 20_000, "B's startup line");
       // B resumes at the snapshot's milestone 3 and confirms its own 4 before its API listens
-      assert.match(b.output(), /milestone 4\b/, b.output());
+      assert.match(b.output, /milestone 4\b/, b.output);
       const [mine, theirs] = await Promise.all(
-        [a.endpoint, b.endpoint].map(async (e) => (await fetch(`${e}/api/core/v2/milestones/by-index/3`)).json()),
+        [a.url, b.url].map(async (e) => (await fetch(`${e}/api/core/v2/milestones/by-index/3`)).json()),
       );
       assert.deepEqual(theirs, mine, "milestone 3 on B is A's");
-      await waitFor(async () => ((await latest(b.endpoint)) > 4 ? true : undefined), 20_000, "B's own milestones");
-      assert.equal(await ledgerTotal(b.endpoint), 2779530283277761n);
-      assert.equal(await ledgerTotal(a.endpoint), 2779530283277761n);
+      await waitForMilestone(b, 5, 20_000, "B's own milestones", { latest: true });
+      assert.equal(await ledgerTotal(b.url), 2779530283277761n);
+      assert.equal(await ledgerTotal(a.url), 2779530283277761n);
     } finally {
-      assert.equal(await b.stop(), 0);
+      assert.equal(await b.close(), 0);
     }
   });
 

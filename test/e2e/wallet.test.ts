@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { EventSubscriber } from "./helpers/eventSubscriber.js";
 import {
   type CoreClient,
   type IndexerClient,
@@ -11,9 +10,8 @@ import {
   outputBytes,
   plain,
   utf8,
-} from "./helpers/iota.js";
-import { type NodeProcess, startNodeProcess } from "./helpers/nodeProcess.js";
-import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
+} from "../helpers/iota.js";
+import { type NodeProcess, startNodeProcess } from "../helpers/nodeProcess.js";
 import {
   basicOutput,
   DEV_SEED,
@@ -22,7 +20,9 @@ import {
   StardustWallet,
   type SubmittedTransaction,
   WALLET_TAG,
-} from "./helpers/stardustWallet.js";
+} from "../helpers/stardustWallet.js";
+import { EventSubscriber } from "./helpers/eventSubscriber.js";
+import { checkOutputIdProof, leafHash } from "./helpers/outputIdProof.js";
 
 /**
  * Acceptance test of the node process (`dist/src/cli/main.js`) over HTTP only, driven by an
@@ -82,12 +82,12 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
 
   before(async () => {
     node = await startNodeProcess(["--milestone-interval", "200", "--log-level", "warn"]);
-    client = new iota.SingleNodeClient(node.endpoint);
+    client = new iota.SingleNodeClient(node.url);
     indexer = new iota.IndexerPluginClient(client);
     dev = await StardustWallet.open(client, DEV_SEED);
     recipient = await StardustWallet.fromPhrase(client, "ledger-node wallet e2e recipient");
     events = await EventSubscriber.connect(
-      node.endpoint,
+      node.url,
       [
         "block-metadata/referenced",
         `outputs/unlock/address/${dev.bech32}`,
@@ -103,7 +103,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
   });
   after(async () => {
     events?.close();
-    if (node) assert.equal(await node.stop(), 0, `the node did not shut down cleanly: ${node.output()}`);
+    if (node) assert.equal(await node.close(), 0, `the node did not shut down cleanly: ${node.output}`);
   });
 
   it("sends tokens to a new address (sendAdvanced, nonce 0: the node mines)", async () => {
@@ -261,7 +261,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     const { outputId, output } = tx.created[index]!;
     const what = `${tx.label}, output ${index}`;
     const spender = spentBy.get(outputId);
-    const res = await fetch(`${node.endpoint}/api/core/v3/outputs/${outputId}/full`);
+    const res = await fetch(`${node.url}/api/core/v3/outputs/${outputId}/full`);
     assert.equal(res.status, 200, what);
     const full = (await res.json()) as Json;
     const { type, ...fields } = output;
@@ -318,7 +318,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
 
   it("the spent genesis output reads in v3 with the genesis proof form", async () => {
     const payment = confirmed[0]!;
-    const res = await fetch(`${node.endpoint}/api/core/v3/outputs/${GENESIS_OUTPUT_ID}/full`);
+    const res = await fetch(`${node.url}/api/core/v3/outputs/${GENESIS_OUTPUT_ID}/full`);
     assert.equal(res.status, 200);
     const full = (await res.json()) as Json;
     const genesis = (await dev.genesis()).output;
@@ -355,7 +355,7 @@ describe("a dev-key wallet built with iota.js against the node process", { timeo
     const referenced = events.on("block-metadata/referenced");
     for (let index = first + 1; index <= last; index++) {
       const rest = (await (
-        await fetch(`${node.endpoint}/api/explorer/v2/milestones/by-index/${index}/blocks?pageSize=1000`)
+        await fetch(`${node.url}/api/explorer/v2/milestones/by-index/${index}/blocks?pageSize=1000`)
       ).json()) as { blocks: { blockId: string }[] };
       const published = referenced.filter((m) => m.referencedByMilestoneIndex === index);
       assert.deepEqual(

@@ -1,19 +1,17 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildServer } from "../../src/api/server.js";
 import { encodeBlock } from "../../src/codec/block.js";
-import { compareBytes, fromHex } from "../../src/codec/hex.js";
-import { networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
+import { compareBytes } from "../../src/codec/hex.js";
+import { blockIdFromBytes, networkIdFromName, outputIdFromParts } from "../../src/codec/ids.js";
 import { decodeOutput } from "../../src/codec/outputs/output.js";
 import type { Block, Output, Payload, TransactionPayload } from "../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../src/crypto/ed25519.js";
 import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
-import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
-import { LedgerNode } from "../../src/node/node.js";
-import { defaultNodeOptions } from "../../src/node/options.js";
+import type { LedgerNode } from "../../src/node/node.js";
 import { Bucket, decodeBlockMetadata, decodeOutputRecord, idKey } from "../../src/storage/index.js";
 import type { MilestoneInfo } from "../../src/tangle/tangle.js";
+import { openTempNode, type TempNode } from "./node.js";
 import { buildTransaction, type TxSpec, type Wallet } from "./txBuilder.js";
+import { devWallet, genesisInput } from "./wallet.js";
 
 /**
  * A tangle test builder in the manner of Hornet's testsuite: a real node on a temporary data
@@ -22,42 +20,42 @@ import { buildTransaction, type TxSpec, type Wallet } from "./txBuilder.js";
  * metadata and ledger outputs.
  */
 export class TangleBuilder {
-  private constructor(
-    readonly node: LedgerNode,
-    private readonly dir: string,
-  ) {}
+  private app: FastifyInstance | undefined;
+
+  private constructor(private readonly t: TempNode) {}
 
   static async create(): Promise<TangleBuilder> {
-    const dir = await mkdtemp(join(tmpdir(), "ledger-node-tb-"));
-    const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
-    return new TangleBuilder(node, dir);
+    return new TangleBuilder(await openTempNode("tb"));
+  }
+
+  get node(): LedgerNode {
+    return this.t.node;
   }
 
   /** Reopens the node on the same data dir (a restart). */
   async restart(): Promise<void> {
-    await this.node.close();
-    (this as { node: LedgerNode }).node = await LedgerNode.open({
-      ...defaultNodeOptions,
-      dataDir: this.dir,
-      minPowScore: 0,
-      logLevel: "silent",
-    });
+    await this.t.reopen();
+  }
+
+  /** The API over the node (built once; closed by `dispose`). */
+  serve(): FastifyInstance {
+    this.app ??= buildServer(this.node, "silent");
+    return this.app;
   }
 
   async dispose(): Promise<void> {
-    await this.node.close();
-    await rm(this.dir, { recursive: true, force: true });
+    await this.app?.close();
+    await this.t.close();
   }
 
   /** The well-known dev wallet, owner of the genesis output. */
   devWallet(): Wallet {
-    const keyPair = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
-    return { keyPair, address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pkh") } };
+    return devWallet();
   }
 
   /** The genesis output as a consumable input. */
   genesis(): ConsumedOutput {
-    return { outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput(), bookedMilestoneIndex: 0, bookedTimestamp: 0 };
+    return genesisInput();
   }
 
   /** A signed transaction (see txBuilder) and the consumable outputs it creates. */
@@ -108,4 +106,16 @@ export class TangleBuilder {
     }
     return total;
   }
+}
+
+/** A block of tagged data (tag `tag`, empty data, nonce 0) on `parents`, with its ID and bytes. */
+export function taggedBlock(parents: Uint8Array[], tag: number): { id: Uint8Array; block: Block; bytes: Uint8Array } {
+  const block: Block = {
+    protocolVersion: 2,
+    parents: [...parents].sort(compareBytes),
+    payload: { type: 5, tag: Uint8Array.of(tag), data: new Uint8Array() },
+    nonce: 0n,
+  };
+  const bytes = encodeBlock(block);
+  return { id: blockIdFromBytes(bytes), block, bytes };
 }

@@ -79,6 +79,13 @@ export function wallet(name: string): Wallet {
   return { keyPair, address: ed25519AddressOf(blake2b256(keyPair.publicKey)) };
 }
 
+/** The wallets the tests name: `wallet(name)` of their names. */
+export const alice = wallet("alice");
+export const bob = wallet("bob");
+export const carol = wallet("carol");
+export const controller = wallet("state controller");
+export const governor = wallet("governor");
+
 // ---------------------------------------------------------------- outputs
 
 export interface OutputExtras {
@@ -292,15 +299,22 @@ export function buildTransaction(spec: TxSpec): BuiltTransaction {
 
 // ---------------------------------------------------------------- assertions
 
+/** A transaction to validate: one built already, or the spec to build it from. */
+export type Checked = BuiltTransaction | TxSpec;
+
+const built = (t: Checked): BuiltTransaction => ("ctx" in t ? t : buildTransaction(t));
+
 /** Fails unless the transaction is semantically valid (shows the conflict details if not). */
-export function assertValid(built: BuiltTransaction): void {
-  const result = validateTransaction(built.tx, built.ctx);
+export function assertValid(t: Checked): void {
+  const { tx, ctx } = built(t);
+  const result = validateTransaction(tx, ctx);
   assert.deepEqual(result, { ok: true }, result.ok ? "" : `conflict ${result.conflictReason}: ${result.details}`);
 }
 
 /** Fails unless validation reports `reason`; returns the details for further checks. */
-export function assertConflict(built: BuiltTransaction, reason: ConflictReason): string {
-  const result = validateTransaction(built.tx, built.ctx);
+export function assertConflict(reason: ConflictReason, t: Checked): string {
+  const { tx, ctx } = built(t);
+  const result = validateTransaction(tx, ctx);
   if (result.ok) assert.fail(`expected conflict reason ${reason}, the transaction is valid`);
   assert.equal(result.conflictReason, reason, `expected conflict reason ${reason}, got: ${result.details}`);
   return result.details;

@@ -6,11 +6,10 @@ import { blockToJson, encodeBlock } from "../../src/codec/block.js";
 import { compareBytes, toHex } from "../../src/codec/hex.js";
 import { transactionToJson } from "../../src/codec/transaction.js";
 import type { Block } from "../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
 import { closeMinerPool } from "../../src/pow/index.js";
+import { BINARY, CORE, genesisPayment, type Harness, openHealthyHarness } from "../helpers/coreHarness.js";
 import { Rng } from "../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../helpers/randomBlocks.js";
-import { BINARY, basicTo, CORE, devKey, devTransaction, type Harness, openHarness } from "../unit/api/coreHarness.js";
 
 /**
  * 10,000 mutated submissions to `POST /api/core/v2/blocks`: valid blocks as TIP-25 JSON,
@@ -234,15 +233,9 @@ describe("POST /api/core/v2/blocks under 10,000 mutated bodies", () => {
   const byteSeeds: Uint8Array[] = [];
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0, powWorkers: 1 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0, powWorkers: 1 });
     const tips = h.node.tangle.selectParents().sort(compareBytes);
-    const dev = devKey();
-    const pay = devTransaction(
-      [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-      [basicTo(new Uint8Array(32).fill(8), 1_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 1_000_000n)],
-      dev.keyPair,
-    );
+    const pay = genesisPayment(new Uint8Array(32).fill(8), 1_000_000n);
     jsonSeeds.push({ protocolVersion: 2, payload: transactionToJson(pay) });
     for (let i = 0; i < SEEDS; i++) {
       const random = randomBlock(rng, BLOCK_KINDS[i % BLOCK_KINDS.length]);

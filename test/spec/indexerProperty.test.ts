@@ -1,19 +1,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../src/api/server.js";
-import { Rng } from "../helpers/random.js";
 import {
-  buildFilterWorld,
   expected,
   type Filters,
   type FilterWorld,
   filterValues,
   type LedgerOutput,
+  openFilterWorld,
   ROUTES_OF,
-  unspentOutputs,
-} from "../unit/indexer/filterFixture.js";
-import { TestLedger } from "../unit/indexer/ledgerFixture.js";
+} from "../helpers/filterFixture.js";
+import type { TestLedger } from "../helpers/ledgerFixture.js";
+import { Rng } from "../helpers/random.js";
 
 /**
  * Random combinations of indexer filters on every listing, paged with random page sizes,
@@ -45,11 +43,7 @@ describe("indexer listings equal a brute-force scan for random filter combinatio
   let all: LedgerOutput[];
 
   before(async () => {
-    ledger = await TestLedger.open("indexer-property");
-    app = buildServer(ledger.node, "silent");
-    await app.ready();
-    world = await buildFilterWorld(ledger);
-    all = await unspentOutputs(ledger);
+    ({ ledger, app, world, all } = await openFilterWorld("indexer-property"));
   });
   after(async () => {
     await app.close();

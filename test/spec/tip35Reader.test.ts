@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodeOutput, outputToJson } from "../../src/codec/outputs/output.js";
-import { SnapshotManager } from "../../src/snapshot/index.js";
 import {
   Bucket,
   decodeLedgerDiff,
@@ -14,7 +12,7 @@ import {
   indexKey,
   type KvStore,
 } from "../../src/storage/index.js";
-import { History, tempDir } from "../unit/snapshot/history.js";
+import { History } from "../helpers/snapshotHistory.js";
 
 /**
  * A TIP-35 (version 2) reader written from the TIP's tables alone, sharing nothing with the
@@ -215,20 +213,14 @@ async function checkMilestoneParentsAreSeps(store: KvStore, blockId: Uint8Array,
 
 describe("TIP-35 files read back by an independent reader", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let files: { fullOld: string; fullLatest: string; delta: string };
   const OLD = 7;
   let latest: number;
 
   before(async () => {
-    h = await History.create();
-    await h.run(14, 3);
-    latest = h.node.tangle.latestMilestone.index;
-    dir = await tempDir("tip35");
-    const m = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "snapshots") },
-    );
+    h = await History.create("tip35", 14, 3);
+    latest = h.latest;
+    const m = h.snapshots();
     const fullOld = (await m.createFull(OLD)).filePath;
     const delta = (await m.createDelta(latest)).deltaFilePath;
     const fullLatest = (await m.createFull(latest)).filePath;
@@ -236,7 +228,6 @@ describe("TIP-35 files read back by an independent reader", () => {
   });
   after(async () => {
     await h.dispose();
-    await dir.dispose();
   });
 
   for (const which of ["old", "latest"] as const) {

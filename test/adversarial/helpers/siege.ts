@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { type Socket, connect as tcpConnect } from "node:net";
 import mqttPacket, { type Packet } from "mqtt-packet";
-import { waitFor } from "../../e2e/helpers/nodeProcess.js";
+import { waitFor } from "../../helpers/waitFor.js";
 
 /**
  * What the siege tests share: an honest client that keeps asking the API from its own address,

@@ -4,7 +4,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { NodeProcess, until } from "../../e2e/networkProcess.js";
+import { NodeProcess } from "../../helpers/nodeProcess.js";
 
 /**
  * The dashboard in a real browser against a real node process: Debian's Chromium driven by
@@ -146,13 +146,7 @@ export class DashboardSession {
     let browser: Browser | undefined;
     try {
       node.start();
-      await until(
-        async () => ((await fetch(`${node.url}/health`)).status === 200 ? true : undefined),
-        30_000,
-        `${name}'s first milestone (/health 200)`,
-      ).catch((e: Error) => {
-        throw new Error(`${e.message}; node output: ${node.output}`);
-      });
+      await node.waitHealthy(30_000);
       browser = await launchChromium();
       const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, colorScheme: "light" });
       return new DashboardSession(node, browser, context);

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
-import type { Json } from "./iota.js";
-import { waitFor } from "./nodeProcess.js";
+import type { Json } from "../../helpers/iota.js";
+import { waitFor } from "../../helpers/waitFor.js";
 
 /**
  * A subscriber of the node's event API through `@iota/mqtt.js@2.0.0-rc.3`, the Stardust MQTT

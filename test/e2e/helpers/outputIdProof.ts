@@ -1,4 +1,4 @@
-import { iota, iotaCrypto, iotaUtil, type Json, outputBytes } from "./iota.js";
+import { iota, iotaCrypto, iotaUtil, type Json, outputBytes } from "../../helpers/iota.js";
 
 /**
  * A client's check of the `core/v3` output ID proof (docs/decisions.md, The v3 output read), rebuilt from the JSON

@@ -13,7 +13,7 @@ import {
 import { defaultApiServerOptions } from "../../../src/api/server.js";
 import { parseTokenArgs, readJwtSecret } from "../../../src/cli/token.js";
 import { isUsageError } from "../../../src/cli/usageError.js";
-import { assertError, CORE, type Harness, openHarness } from "./coreHarness.js";
+import { assertError, CORE, type Harness, openHarness } from "../../helpers/coreHarness.js";
 
 describe("route access patterns", () => {
   const policy = new RouteAccessPolicy(defaultApiAuthOptions);

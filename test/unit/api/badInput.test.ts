@@ -6,10 +6,11 @@ import { addressToBech32 } from "../../../src/codec/address.js";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { closeMinerPool, minerPool, powDigest, withNonce } from "../../../src/pow/index.js";
+import { assertError, CORE, type Harness, openHarness } from "../../helpers/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 import { BLOCKS, type Ctx, JSON_TYPE, MIN_POW, type Of } from "./badInputCases.js";
 import { ROUTE_ROWS } from "./badInputRoutes.js";
 import { SUBMIT_ROWS } from "./badInputSubmit.js";
-import { assertError, CORE, devKey, type Harness, openHarness } from "./coreHarness.js";
 
 /**
  * Bad input of every kind against every route group, as a table: each row
@@ -38,7 +39,7 @@ describe("bad input across the routes", () => {
     const nonce = await minerPool().mine(powDigest(unmined), MIN_POW, unmined.length, { workers: 1 });
     ctx.mined = withNonce(unmined, nonce);
     ctx.token = await issueApiToken(h.node.jwtSecret);
-    ctx.address = addressToBech32(devKey().address, "tst");
+    ctx.address = addressToBech32(devWallet().address, "tst");
     const stored = (await h.app.inject(`${CORE}/milestones/by-index/${ms.index}`)).json();
     ctx.milestone = { ...stored, index: ms.index + 1, previousMilestoneId: toHex(ms.milestoneId) };
   });

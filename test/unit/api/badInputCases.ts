@@ -1,6 +1,7 @@
 import type { InjectOptions } from "fastify";
 import { transactionToJson } from "../../../src/codec/transaction.js";
-import { BINARY, basicTo, CORE, devKey, devTransaction } from "./coreHarness.js";
+import { BINARY, basicTo, CORE, devTransaction } from "../../helpers/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 /**
  * The vocabulary of the bad-input table (badInput.test.ts): a row is one request and the exact
@@ -85,7 +86,7 @@ export const protectedJson = (route: string, body: unknown, auth = true) => ({
 
 /** A signed transaction of the dev key on `network` (its input need not exist). */
 export function transactionOn(network: string, outputs?: ReturnType<typeof basicTo>[]) {
-  const dev = devKey();
+  const dev = devWallet();
   const input = { outputId: new Uint8Array(34).fill(1), output: basicTo(dev.address.pubKeyHash, 1_000_000n) };
   const outs = outputs ?? [basicTo(dev.address.pubKeyHash, 1_000_000n)];
   return transactionToJson(devTransaction([input], outs, dev.keyPair, network));

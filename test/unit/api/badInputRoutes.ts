@@ -1,4 +1,6 @@
 import { addressToBech32 } from "../../../src/codec/address.js";
+import { CORE } from "../../helpers/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 import {
   BASIC,
   BLOCKS,
@@ -13,7 +15,6 @@ import {
   snapshot,
   TEXT,
 } from "./badInputCases.js";
-import { CORE, devKey } from "./coreHarness.js";
 
 /** Bad requests to the other routes: IDs, queries, control bodies, methods and bodies where none belong. */
 export const ROUTE_ROWS: Row[] = [
@@ -87,7 +88,7 @@ export const ROUTE_ROWS: Row[] = [
   },
   {
     name: "bech32 of the wrong HRP, valid checksum",
-    route: `${BASIC}?address=${addressToBech32(devKey().address, "rms")}`,
+    route: `${BASIC}?address=${addressToBech32(devWallet().address, "rms")}`,
     status: 400,
     detailsPattern: /^address: expected HRP "tst", got "rms"$/,
   },
@@ -313,7 +314,7 @@ export const ROUTE_ROWS: Row[] = [
   },
   {
     name: "faucet address of another network",
-    ...faucet(JSON.stringify({ address: addressToBech32(devKey().address, "rms") })),
+    ...faucet(JSON.stringify({ address: addressToBech32(devWallet().address, "rms") })),
     status: 400,
     detailsPattern: /^Invalid bech32 address provided! Address does not start with "tst"\.$/,
   },

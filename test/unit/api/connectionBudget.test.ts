@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   ConnectionBudget,
+  type ConnectionBudgetOptions,
   defaultConnectionBudgetOptions,
   type EvictReason,
   type Slot,
@@ -22,13 +23,13 @@ class FakeSlot implements Slot {
   }
 }
 
+/** A budget of the default options with `options` on top. */
+const budgetOf = (options: Partial<ConnectionBudgetOptions>) =>
+  new ConnectionBudget({ ...defaultConnectionBudgetOptions, ...options });
+
 describe("connection budget", () => {
   it("makes room with the connection idle the longest, then the greediest address's oldest, else refuses", () => {
-    const budget = new ConnectionBudget({
-      ...defaultConnectionBudgetOptions,
-      maxConnections: 100,
-      minIdleMs: 1_000,
-    });
+    const budget = budgetOf({ maxConnections: 100, minIdleMs: 1_000 });
     const pool = budget.pool({ max: 4, maxPerAddress: 3 });
     const a = [new FakeSlot("a"), new FakeSlot("a"), new FakeSlot("a")];
     const b = new FakeSlot("b");
@@ -59,11 +60,7 @@ describe("connection budget", () => {
   });
 
   it("takes from the address with the most young idle connections before the greediest one", () => {
-    const budget = new ConnectionBudget({
-      ...defaultConnectionBudgetOptions,
-      maxConnections: 100,
-      minIdleMs: 1_000,
-    });
+    const budget = budgetOf({ maxConnections: 100, minIdleMs: 1_000 });
     const pool = budget.pool({ max: 6, maxPerAddress: 6 });
     // an honest address with 3 busy subscribers; an attacker's 3 sockets reopened 100-300 ms ago
     const honest = [new FakeSlot("h"), new FakeSlot("h"), new FakeSlot("h")];
@@ -80,13 +77,7 @@ describe("connection budget", () => {
   });
 
   it("refuses on arrival an address whose connections keep being closed, and holds its sockets before closing them", async () => {
-    const budget = new ConnectionBudget({
-      ...defaultConnectionBudgetOptions,
-      maxConnections: 100,
-      churnPerSecond: 1,
-      churnBurst: 3,
-      holdRefusedMs: 50,
-    });
+    const budget = budgetOf({ maxConnections: 100, churnPerSecond: 1, churnBurst: 3, holdRefusedMs: 50 });
     const pool = budget.pool({ max: 4, maxPerAddress: 4 });
     const attacker = Array.from({ length: 4 }, () => new FakeSlot("x"));
     for (const s of attacker) {
@@ -126,11 +117,7 @@ describe("connection budget", () => {
   });
 
   it("at a per-address cap only that address's idle connections make room", () => {
-    const budget = new ConnectionBudget({
-      ...defaultConnectionBudgetOptions,
-      maxConnections: 100,
-      minIdleMs: 1_000,
-    });
+    const budget = budgetOf({ maxConnections: 100, minIdleMs: 1_000 });
     const pool = budget.pool({ max: 10, maxPerAddress: 2 });
     const [a1, a2] = [new FakeSlot("a"), new FakeSlot("a")];
     assert.ok(pool.admit(a1));
@@ -143,11 +130,7 @@ describe("connection budget", () => {
   });
 
   it("holds every pool within the one total", () => {
-    const budget = new ConnectionBudget({
-      ...defaultConnectionBudgetOptions,
-      maxConnections: 3,
-      minIdleMs: 1_000,
-    });
+    const budget = budgetOf({ maxConnections: 3, minIdleMs: 1_000 });
     const http = budget.pool({ max: 10, maxPerAddress: 10 });
     const mqtt = budget.pool({ max: 10, maxPerAddress: 10 });
     const held = [new FakeSlot("m"), new FakeSlot("m"), new FakeSlot("m")];

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { stat } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { issueApiToken } from "../../../src/api/auth.js";
 import { parseSnapshotRequest } from "../../../src/api/routes/control.js";
-import { buildServer } from "../../../src/api/server.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+import { TestLedger } from "../../helpers/ledgerFixture.js";
 
 const URL = "/api/core/v2/control/snapshot/create";
 
@@ -25,11 +23,9 @@ describe("POST /api/core/v2/control/snapshot/create", () => {
   before(async () => {
     ledger = await TestLedger.open("control");
     for (let i = 0; i < 3; i++) await ledger.milestone();
-    app = buildServer(ledger.node, "silent");
-    token = await issueApiToken(ledger.node.jwtSecret);
+    ({ app, token } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

@@ -12,12 +12,13 @@ import {
   BINARY,
   basicTo,
   CORE,
-  devKey,
   devTransaction,
+  genesisPayment,
   type Harness,
   HEX32,
-  openHarness,
-} from "./coreHarness.js";
+  openHealthyHarness,
+} from "../../helpers/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 describe("block reads", () => {
   let h: Harness;
@@ -35,15 +36,10 @@ describe("block reads", () => {
 
   before(async () => {
     // PoW off so the tests can name parents and keep nonce 0
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
-    const dev = devKey();
+    h = await openHealthyHarness({ minPowScore: 0 });
+    const dev = devWallet();
+    pay = genesisPayment(new Uint8Array(32).fill(3), 2_000_000n);
     const genesis = [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }];
-    pay = devTransaction(
-      genesis,
-      [basicTo(new Uint8Array(32).fill(3), 2_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 2_000_000n)],
-      dev.keyPair,
-    );
     const double = devTransaction(genesis, [basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY)], dev.keyPair);
     payBlock = await submit({ protocolVersion: 2, payload: transactionToJson(pay) });
     doubleBlock = await submit({ protocolVersion: 2, parents: [payBlock], payload: transactionToJson(double) });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { buildServer } from "../../../src/api/server.js";
 import { closeMinerPool } from "../../../src/pow/index.js";
-import { assertError, CORE, type Harness, HEX32, openHarness, viewWith } from "./coreHarness.js";
+import { assertError, CORE, type Harness, HEX32, openHarness, viewWith } from "../../helpers/coreHarness.js";
 
 describe("node info, health, routes and tips", () => {
   let h: Harness;

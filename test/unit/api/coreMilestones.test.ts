@@ -4,20 +4,18 @@ import { decodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { computeMilestoneId, computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { decodePayload, encodePayload, payloadToJson } from "../../../src/codec/payload.js";
-import { transactionToJson } from "../../../src/codec/transaction.js";
 import type { MilestonePayload } from "../../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import {
   assertError,
   BINARY,
-  basicTo,
   CORE,
-  devKey,
-  devTransaction,
+  genesisPayment,
   type Harness,
   openHarness,
-} from "./coreHarness.js";
+  postTransaction,
+} from "../../helpers/coreHarness.js";
 
 describe("milestone reads", () => {
   let h: Harness;
@@ -31,18 +29,9 @@ describe("milestone reads", () => {
   before(async () => {
     h = await openHarness({ minPowScore: 0 });
     ms1 = await h.node.coordinator.issueMilestone();
-    const dev = devKey();
-    const tx = devTransaction(
-      [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-      [basicTo(new Uint8Array(32).fill(5), 1_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 1_000_000n)],
-      dev.keyPair,
-    );
+    const tx = genesisPayment(new Uint8Array(32).fill(5), 1_000_000n);
     txId = computeTransactionId(tx);
-    const res = await h.app.inject({
-      method: "POST",
-      url: `${CORE}/blocks`,
-      payload: { protocolVersion: 2, payload: transactionToJson(tx) },
-    });
+    const res = await postTransaction(h.app, tx);
     assert.equal(res.statusCode, 201, res.body);
     ms2 = await h.node.coordinator.issueMilestone();
   });

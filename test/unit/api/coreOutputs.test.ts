@@ -3,18 +3,16 @@ import { after, before, describe, it } from "node:test";
 import { toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { encodeOutput, outputToJson } from "../../../src/codec/outputs/output.js";
-import { transactionToJson } from "../../../src/codec/transaction.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import {
   assertError,
   BINARY,
-  basicTo,
   CORE,
-  devKey,
-  devTransaction,
+  genesisPayment,
   type Harness,
-  openHarness,
-} from "./coreHarness.js";
+  openHealthyHarness,
+  postTransaction,
+} from "../../helpers/coreHarness.js";
 
 describe("output reads", () => {
   let h: Harness;
@@ -22,8 +20,7 @@ describe("output reads", () => {
   const get = (url: string, accept?: string) => h.app.inject({ url, headers: accept ? { accept } : {} });
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
   });
   after(async () => {
     await h.close();
@@ -56,17 +53,8 @@ describe("output reads", () => {
   });
 
   it("shows a spent output with the spending transaction and milestone, and the new outputs booked", async () => {
-    const dev = devKey();
-    const tx = devTransaction(
-      [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-      [basicTo(new Uint8Array(32).fill(4), 3_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 3_000_000n)],
-      dev.keyPair,
-    );
-    const res = await h.app.inject({
-      method: "POST",
-      url: `${CORE}/blocks`,
-      payload: { protocolVersion: 2, payload: transactionToJson(tx) },
-    });
+    const tx = genesisPayment(new Uint8Array(32).fill(4), 3_000_000n);
+    const res = await postTransaction(h.app, tx);
     assert.equal(res.statusCode, 201, res.body);
     // before confirmation the created outputs are not in the ledger
     const txId = computeTransactionId(tx);

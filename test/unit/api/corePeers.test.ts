@@ -8,8 +8,8 @@ import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../../src/api/auth.js";
 import { buildServer } from "../../../src/api/server.js";
 import { MAX_STATIC_PEERS, peeringFilePath } from "../../../src/network/peeringFile.js";
-import { removeNode, startCoordinator, startFollower, startNode, type TestNode, until } from "../network/harness.js";
-import { assertError, openHarness } from "./coreHarness.js";
+import { assertError, openHarness } from "../../helpers/coreHarness.js";
+import { removeNode, startCoordinator, startFollower, startNode, type TestNode, until } from "../../helpers/network.js";
 
 const PEERS = "/api/core/v2/peers";
 

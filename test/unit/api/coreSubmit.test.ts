@@ -6,20 +6,20 @@ import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { transactionToJson } from "../../../src/codec/transaction.js";
 import type { Block } from "../../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../../../src/pow/index.js";
 import {
   assertError,
   BINARY,
   basicTo,
   CORE,
-  devKey,
   devTransaction,
+  genesisPayment,
   type Harness,
   HEX32,
-  openHarness,
+  openHealthyHarness,
   viewWith,
-} from "./coreHarness.js";
+} from "../../helpers/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 const MIN_POW = 100;
 const tagged = (tag: string, data = "0x") => ({ type: 5, tag, data });
@@ -53,8 +53,7 @@ describe("POST /api/core/v2/blocks", () => {
   };
 
   before(async () => {
-    h = await openHarness({ minPowScore: MIN_POW, powWorkers: 1 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: MIN_POW, powWorkers: 1 });
   });
   after(async () => {
     await h.close();
@@ -139,13 +138,7 @@ describe("POST /api/core/v2/blocks", () => {
     });
 
     it("a value transaction built and signed for the dev network, then confirmed", async () => {
-      const dev = devKey();
-      const other = new Uint8Array(32).fill(9);
-      const tx = devTransaction(
-        [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-        [basicTo(other, 1_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 1_000_000n)],
-        dev.keyPair,
-      );
+      const tx = genesisPayment(new Uint8Array(32).fill(9), 1_000_000n);
       const res = await post({ protocolVersion: 2, payload: transactionToJson(tx) });
       assert.equal(res.statusCode, 201, res.body);
       await h.node.coordinator.issueMilestone();
@@ -220,7 +213,7 @@ describe("POST /api/core/v2/blocks", () => {
     });
 
     it("a transaction for another network, and other syntactic rules", async () => {
-      const dev = devKey();
+      const dev = devWallet();
       const tx = devTransaction(
         [{ outputId: new Uint8Array(34).fill(1), output: basicTo(dev.address.pubKeyHash, 1_000_000n) }],
         [basicTo(dev.address.pubKeyHash, 1_000_000n)],

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { commitmentId, V3_OUTPUT_TYPES } from "../../../src/api/routes/coreV3.js";
-import { buildServer } from "../../../src/api/server.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import {
   GENESIS_TRANSACTION_COMMITMENT,
@@ -14,7 +13,7 @@ import {
 import { encodeOutput, outputFromJson } from "../../../src/codec/outputs/output.js";
 import { merkleLeafHash, merkleRoot } from "../../../src/crypto/merkle.js";
 import { devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { buildHistory, type History, TestLedger } from "../indexer/ledgerFixture.js";
+import { buildHistory, type History, TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface FullOutput {
   output: Record<string, unknown>;
@@ -66,11 +65,10 @@ describe("GET /api/core/v3/outputs/:outputId/full", () => {
 
   before(async () => {
     ledger = await TestLedger.open("core-v3");
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
     h = await buildHistory(ledger);
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

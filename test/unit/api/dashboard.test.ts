@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -11,7 +10,8 @@ import { registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import type { DashboardNodeJson } from "../../../src/api/json/dashboard.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
-import { type Harness, openHarness } from "./coreHarness.js";
+import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
  * The dashboard's static serving (src/api/dashboard.ts) over a bundle laid out as Vite writes
@@ -37,7 +37,7 @@ describe("the dashboard's static files", () => {
   let missing: FastifyInstance;
 
   before(async () => {
-    root = await mkdtemp(join(tmpdir(), "ledger-node-dashboard-"));
+    root = await tempDir("dashboard");
     const dir = join(root, "web");
     await mkdir(join(dir, "assets"), { recursive: true });
     await writeFile(join(dir, "index.html"), INDEX);
@@ -50,7 +50,7 @@ describe("the dashboard's static files", () => {
   after(async () => {
     await built.close();
     await missing.close();
-    await rm(root, { recursive: true, force: true });
+    await removeDir(root);
   });
 
   it("answers index.html at /dashboard and at every path that is not a file, revalidated", async () => {
@@ -113,8 +113,7 @@ describe("GET /api/dashboard/v1/node", () => {
   let h: Harness;
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
   });
   after(async () => {
     await h.close();

@@ -3,10 +3,9 @@ import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import { parseMilestonesQuery, registerExplorerRoutes } from "../../../src/api/routes/explorer.js";
-import { buildServer } from "../../../src/api/server.js";
 import { toHex } from "../../../src/codec/hex.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+import { TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface Page {
   items: { milestoneId: string; index: number }[];
@@ -48,10 +47,9 @@ describe("GET /api/explorer/v2/milestones", () => {
   before(async () => {
     ledger = await TestLedger.open("explorer");
     for (let i = 0; i < 36; i++) milestones.push(await ledger.milestone());
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { PayloadType } from "../../../src/codec/types.js";
 import { Bucket, decodeBlockMetadata, idKey } from "../../../src/storage/index.js";
@@ -19,7 +18,7 @@ describe("explorer: milestone blocks and children", () => {
 
   before(async () => {
     tb = await TangleBuilder.create();
-    app = buildServer(tb.node, "silent");
+    app = tb.serve();
     await app.ready();
     parent = await tb.block({ type: PayloadType.TaggedData, tag: new Uint8Array([1]), data: new Uint8Array() });
     blocks = [parent];
@@ -34,7 +33,6 @@ describe("explorer: milestone blocks and children", () => {
     ms = await tb.milestone();
   });
   after(async () => {
-    await app.close();
     await tb.dispose();
   });
 

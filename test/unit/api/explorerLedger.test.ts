@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { type Address, UnlockConditionType } from "../../../src/codec/types.js";
@@ -10,7 +9,7 @@ import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwor
 import { Bucket } from "../../../src/storage/index.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, type Wallet, wallet } from "../../helpers/txBuilder.js";
+import { alice, basic, bob, carol, type Wallet, wallet } from "../../helpers/txBuilder.js";
 
 const V2 = "/api/explorer/v2";
 
@@ -18,9 +17,6 @@ describe("explorer: balances and ledger updates", () => {
   let tb: TangleBuilder;
   let app: FastifyInstance;
   let dev: Wallet;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
-  const carol = wallet("carol");
   let ms1: MilestoneInfo;
   let ms2: MilestoneInfo;
   let payIds: string[];
@@ -29,7 +25,7 @@ describe("explorer: balances and ledger updates", () => {
 
   before(async () => {
     tb = await TangleBuilder.create();
-    app = buildServer(tb.node, "silent");
+    app = tb.serve();
     await app.ready();
     dev = tb.devWallet();
     const pay = tb.transaction({
@@ -62,7 +58,6 @@ describe("explorer: balances and ledger updates", () => {
     aliceSpendIds = spend.outputs.map((o) => toHex(o.outputId));
   });
   after(async () => {
-    await app.close();
     await tb.dispose();
   });
 
@@ -227,7 +222,7 @@ describe("explorer: balances and ledger updates", () => {
 describe("explorer: balances before the first milestone", () => {
   it("answers from the ledger itself while the balance buckets are not built", async () => {
     const tb = await TangleBuilder.create();
-    const app = buildServer(tb.node, "silent");
+    const app = tb.serve();
     try {
       await app.ready();
       const hrp = tb.node.tangle.protocolParameters.bech32Hrp;
@@ -245,7 +240,6 @@ describe("explorer: balances before the first milestone", () => {
       assert.deepEqual(after.top, top.top);
       assert.equal(after.ledgerIndex, 1);
     } finally {
-      await app.close();
       await tb.dispose();
     }
   });
@@ -254,7 +248,7 @@ describe("explorer: balances before the first milestone", () => {
 describe("explorer: ledger-wide rankings", () => {
   it("scans the balances once per milestone, whatever the number of requests", async () => {
     const tb = await TangleBuilder.create();
-    const app = buildServer(tb.node, "silent");
+    const app = tb.serve();
     try {
       await app.ready();
       await tb.milestone();
@@ -279,7 +273,6 @@ describe("explorer: ledger-wide rankings", () => {
       for (const r of await ask()) assert.equal(r.json().ledgerIndex, 2);
       assert.equal(scans, 2, "and one more at milestone 2");
     } finally {
-      await app.close();
       await tb.dispose();
     }
   });

@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import type { Address } from "../../../src/codec/types.js";
 import { IndexerErrorCode, isIndexerError, ledgerRankingsAt } from "../../../src/indexer/index.js";
 import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
+import { assertError } from "../../helpers/coreHarness.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
-import { assertError } from "./coreHarness.js";
+import { alice, basic, bob, carol, wallet } from "../../helpers/txBuilder.js";
 
 const V2 = "/api/explorer/v2";
 
@@ -23,9 +22,6 @@ const V2 = "/api/explorer/v2";
 describe("explorer: startMilestoneIndex and ledgerIndex", () => {
   let tb: TangleBuilder;
   let app: FastifyInstance;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
-  const carol = wallet("carol");
   const milestones: MilestoneInfo[] = [];
   /** The answers without `ledgerIndex` after each milestone, by its index. */
   const richestAt = new Map<number, unknown>();
@@ -48,7 +44,7 @@ describe("explorer: startMilestoneIndex and ledgerIndex", () => {
 
   before(async () => {
     tb = await TangleBuilder.create();
-    app = buildServer(tb.node, "silent");
+    app = tb.serve();
     await app.ready();
     const dev = tb.devWallet();
     await milestone(); // 1: the genesis ledger
@@ -86,7 +82,6 @@ describe("explorer: startMilestoneIndex and ledgerIndex", () => {
     await milestone(); // 4: nothing changes
   });
   after(async () => {
-    await app.close();
     await tb.dispose();
   });
 

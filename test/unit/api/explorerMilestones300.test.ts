@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ApiNode } from "../../../src/api/apiNode.js";
@@ -16,6 +13,7 @@ import {
   KvStore,
   Repositories,
 } from "../../../src/storage/index.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
  * The milestones listing over 300 stored milestones: every combination of sort, page size and
@@ -41,7 +39,7 @@ describe("explorer milestones listing over 300 milestones", () => {
   let app: FastifyInstance;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-ms300-"));
+    dir = await tempDir("ms300");
     store = await KvStore.open({ ...defaultKvStoreOptions, path: dir, cacheSize: 8 * 1024 * 1024 });
     const batch = store.batch();
     for (let i = FIRST; i < FIRST + COUNT; i++) {
@@ -64,7 +62,7 @@ describe("explorer milestones listing over 300 milestones", () => {
   after(async () => {
     await app.close();
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   async function page(query: Record<string, string | number>): Promise<Page> {

@@ -3,8 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
+import { assertError, type Harness, openHarness, viewWith } from "../../helpers/coreHarness.js";
 import { wallet } from "../../helpers/txBuilder.js";
-import { assertError, devKey, type Harness, openHarness, viewWith } from "./coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 /**
  * The faucet's routes in process, on a dev node whose faucet pays from the dev key: inx-faucet's
@@ -46,7 +47,7 @@ describe("faucet routes", () => {
     assert.deepEqual(Object.keys(info), ["isHealthy", "address", "balance", "tokenName", "bech32Hrp"]);
     assert.deepEqual(info, {
       isHealthy: true,
-      address: addressToBech32(devKey().address, "tst"),
+      address: addressToBech32(devWallet().address, "tst"),
       balance: Number(DEV_TOKEN_SUPPLY),
       tokenName: "Dev Token",
       bech32Hrp: "tst",
@@ -69,13 +70,13 @@ describe("faucet routes", () => {
     const client = "198.51.100.1";
     assertError(await enqueue("tst1notanaddress", client), 400, /^Invalid bech32 address provided!$/);
     assertError(
-      await enqueue(addressToBech32(devKey().address, "rms"), client),
+      await enqueue(addressToBech32(devWallet().address, "rms"), client),
       400,
       /^Invalid bech32 address provided! Address does not start with "tst"\.$/,
     );
     await h.node.coordinator.issueMilestone();
     assertError(
-      await enqueue(addressToBech32(devKey().address, "tst"), client),
+      await enqueue(addressToBech32(devWallet().address, "tst"), client),
       400,
       /^You already have enough funds on your address\.$/,
     );

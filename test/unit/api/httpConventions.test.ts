@@ -9,7 +9,7 @@ import { OPENAPI_PATH } from "../../../src/api/openapi.js";
 import { buildExplorerServer, buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
 import { parseArgs } from "../../../src/cli/flags.js";
 import { fromHex } from "../../../src/codec/hex.js";
-import { BINARY, CORE, type Harness, openHarness } from "./coreHarness.js";
+import { BINARY, CORE, type Harness, openHarness } from "../../helpers/coreHarness.js";
 
 /**
  * The HTTP conventions every server of the API shares (httpConventions.ts): CORS headers and

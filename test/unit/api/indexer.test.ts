@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { formatIndexerCursor, parseIndexerCursor } from "../../../src/api/routes/indexer.js";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32, aliasAddressOf } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
-import { buildHistory, FUTURE, type History, TAG, TestLedger } from "../indexer/ledgerFixture.js";
+import { buildHistory, FUTURE, type History, TAG, TestLedger } from "../../helpers/ledgerFixture.js";
 
 interface Listing {
   ledgerIndex: number;
@@ -29,12 +28,11 @@ describe("indexer routes (inx-indexer v1)", () => {
 
   before(async () => {
     ledger = await TestLedger.open("api-indexer");
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
     await app.ready();
     h = await buildHistory(ledger);
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

@@ -1,20 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance } from "fastify";
-import { buildServer } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import {
-  buildFilterWorld,
   expected,
   type Filters,
   type FilterWorld,
   filterValues,
   HRP,
   type LedgerOutput,
+  openFilterWorld,
   ROUTES_OF,
-  unspentOutputs,
-} from "../indexer/filterFixture.js";
-import { TestLedger } from "../indexer/ledgerFixture.js";
+} from "../../helpers/filterFixture.js";
+import type { TestLedger } from "../../helpers/ledgerFixture.js";
 
 const V1 = "/api/indexer/v1/outputs";
 
@@ -46,11 +44,7 @@ describe("indexer filters against a brute-force scan of the ledger", () => {
   }
 
   before(async () => {
-    ledger = await TestLedger.open("api-indexer-filters");
-    app = buildServer(ledger.node, "silent");
-    await app.ready();
-    world = await buildFilterWorld(ledger);
-    all = await unspentOutputs(ledger);
+    ({ ledger, app, world, all } = await openFilterWorld("api-indexer-filters"));
   });
   after(async () => {
     await app.close();

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { issueApiToken } from "../../../src/api/auth.js";
@@ -9,8 +8,9 @@ import { metricsOf } from "../../../src/api/metrics/metricsRoute.js";
 import { RequestCounts, UNMATCHED_ROUTE } from "../../../src/api/metrics/restApiMetrics.js";
 import { buildPrometheusServer, buildServer } from "../../../src/api/server.js";
 import { closeMinerPool } from "../../../src/pow/index.js";
+import { assertError, CORE, type Harness, openHarness, viewWith } from "../../helpers/coreHarness.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 import { Scrape } from "../../helpers/prometheus.js";
-import { assertError, CORE, type Harness, openHarness, viewWith } from "./coreHarness.js";
 
 /**
  * `GET /metrics` on an in-process node: protected by default, the Prometheus text format as a
@@ -232,7 +232,7 @@ describe("request counts", () => {
 
 describe("database size", () => {
   it("sums the files of the directory, measured at most once per period", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "ledger-node-size-"));
+    const dir = await tempDir("size");
     try {
       await writeFile(join(dir, "a.ldb"), new Uint8Array(1000));
       await writeFile(join(dir, "LOG"), new Uint8Array(234));
@@ -242,10 +242,10 @@ describe("database size", () => {
       await writeFile(join(dir, "b.ldb"), new Uint8Array(66));
       assert.equal(await cached.get(), 1234, "within the period: the measured size");
       assert.equal(await cached.get(performance.now() + 60_001), 1300, "after it: measured again");
-      await rm(dir, { recursive: true, force: true });
+      await removeDir(dir);
       assert.equal(await cached.get(performance.now() + 120_002), 1300, "an unreadable directory keeps the last size");
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await removeDir(dir);
     }
   });
 });

@@ -6,7 +6,7 @@ import mqtt from "mqtt";
 import WebSocket from "ws";
 import { issueApiToken } from "../../../src/api/auth.js";
 import { buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
-import { type Harness, openHarness } from "./coreHarness.js";
+import { type Harness, openHarness } from "../../helpers/coreHarness.js";
 
 /**
  * The event API's route is guarded like the REST routes: public by default, and when an

@@ -22,7 +22,7 @@ import { EXPLORER_LEDGER_ROUTES } from "../../../src/api/routes/explorerLedger.j
 import { FAUCET_ROUTES } from "../../../src/api/routes/faucet.js";
 import { NODE_ROUTES } from "../../../src/api/routes/routes.js";
 import { buildExplorerServer } from "../../../src/api/server.js";
-import { type Harness, openHarness } from "./coreHarness.js";
+import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
 import { checkAnswers } from "./openapiAnswers.js";
 
 /**
@@ -165,8 +165,7 @@ describe("GET /api/openapi.json", () => {
   let ops: Map<string, Json>;
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0 });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0 });
     const res = await h.app.inject(OPENAPI_PATH);
     assert.equal(res.statusCode, 200, res.body);
     assert.match(String(res.headers["content-type"]), /^application\/json/);

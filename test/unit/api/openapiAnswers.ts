@@ -3,9 +3,8 @@ import { issueApiToken } from "../../../src/api/auth.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
-import { transactionToJson } from "../../../src/codec/transaction.js";
-import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { basicTo, CORE, devKey, devTransaction, type Harness } from "./coreHarness.js";
+import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { CORE, genesisPayment, type Harness, postTransaction } from "../../helpers/coreHarness.js";
 
 /**
  * Real answers of the routes checked against the schemas the OpenAPI document publishes for
@@ -57,17 +56,8 @@ export function conformance(schema: Json, value: unknown, at = "$"): string[] {
 
 /** Builds a little history through the API, then checks the answer of every documented GET. */
 export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<void> {
-  const dev = devKey();
-  const tx = devTransaction(
-    [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
-    [basicTo(new Uint8Array(32).fill(6), 1_000_000n), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - 1_000_000n)],
-    dev.keyPair,
-  );
-  const submit = await h.app.inject({
-    method: "POST",
-    url: `${CORE}/blocks`,
-    payload: { protocolVersion: 2, payload: transactionToJson(tx) },
-  });
+  const tx = genesisPayment(new Uint8Array(32).fill(6), 1_000_000n);
+  const submit = await postTransaction(h.app, tx);
   check(ops, "POST /api/core/v2/blocks", submit);
   const blockId = submit.json().blockId as string;
   const ms = await h.node.coordinator.issueMilestone();

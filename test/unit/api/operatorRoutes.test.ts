@@ -4,7 +4,6 @@ import type { FastifyInstance } from "fastify";
 import { issueApiToken } from "../../../src/api/auth.js";
 import { pruneTarget } from "../../../src/api/routes/control.js";
 import { EMPTY_TREASURY } from "../../../src/api/routes/coreTreasury.js";
-import { buildServer } from "../../../src/api/server.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { merkleProofNodeFromJson, verifyOutputIdProof } from "../../../src/codec/outputIdProof.js";
 import { encodeOutput, outputFromJson } from "../../../src/codec/outputs/output.js";
@@ -14,9 +13,10 @@ import { readSnapshotHeader } from "../../../src/snapshot/fileReader.js";
 import { SnapshotType } from "../../../src/snapshot/format.js";
 import { isTangleError, TangleErrorCode } from "../../../src/tangle/errors.js";
 import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
-import { devWallet, GENESIS, type SentTransaction, TestLedger } from "../indexer/ledgerFixture.js";
-import { assertError } from "./coreHarness.js";
+import { assertError } from "../../helpers/coreHarness.js";
+import { GENESIS, type SentTransaction, TestLedger } from "../../helpers/ledgerFixture.js";
+import { alice, basic, bob } from "../../helpers/txBuilder.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 const CORE = "/api/core/v2";
 const PRUNE = `${CORE}/control/database/prune`;
@@ -32,10 +32,9 @@ describe("receipts and treasury", () => {
   before(async () => {
     ledger = await TestLedger.open("treasury");
     await ledger.milestone();
-    app = buildServer(ledger.node, "silent");
+    ({ app } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 
@@ -81,8 +80,6 @@ describe("POST /api/core/v2/control/database/prune", () => {
   let paid: SentTransaction;
   let spend: SentTransaction;
   let ms1: MilestoneInfo;
-  const alice = wallet("alice");
-  const bob = wallet("bob");
 
   const prune = (body: unknown, auth = true) =>
     app.inject({
@@ -113,11 +110,9 @@ describe("POST /api/core/v2/control/database/prune", () => {
     await ledger.milestone();
     await ledger.assertIncluded(spend);
     while (ledgerIndex() < 30) await ledger.milestone();
-    app = buildServer(ledger.node, "silent");
-    token = await issueApiToken(ledger.node.jwtSecret);
+    ({ app, token } = await ledger.serve());
   });
   after(async () => {
-    await app.close();
     await ledger.close();
   });
 

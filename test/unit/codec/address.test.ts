@@ -10,21 +10,13 @@ import {
   serializeAddress,
   serializeAddressBytes,
 } from "../../../src/codec/address.js";
-import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
+import { CodecErrorCode } from "../../../src/codec/errors.js";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { ReadStream } from "../../../src/codec/readStream.js";
 import type { Address } from "../../../src/codec/types.js";
 import { WriteStream } from "../../../src/codec/writeStream.js";
 import { bech32Encode } from "../../../src/crypto/bech32.js";
-
-function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.data.field, field, e.message);
-    return true;
-  });
-}
+import { expectCodecError } from "./expectCodecError.js";
 
 const h = (s: string): Uint8Array => fromHex(`0x${s}`, "test");
 

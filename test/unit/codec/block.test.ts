@@ -8,21 +8,13 @@ import {
   encodeBlock,
   MAX_BLOCK_LENGTH,
 } from "../../../src/codec/block.js";
-import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
+import { CodecErrorCode } from "../../../src/codec/errors.js";
 import { concatBytes, toHex } from "../../../src/codec/hex.js";
 import { type Block, PayloadType } from "../../../src/codec/types.js";
 import { WriteStream } from "../../../src/codec/writeStream.js";
 import { Rng } from "../../helpers/random.js";
 import { BLOCK_KINDS, randomBlock } from "../../helpers/randomBlocks.js";
-
-function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
-    assert.equal(e.data.field, field);
-    return true;
-  });
-}
+import { expectCodecError } from "./expectCodecError.js";
 
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 const id = (b: number): Uint8Array => new Uint8Array(32).fill(b);

@@ -22,6 +22,7 @@ import type {
   TreasuryOutput,
   UnlockCondition,
 } from "../../../src/codec/types.js";
+import { expectCodecError } from "./expectCodecError.js";
 
 // ---------------------------------------------------------------- fixtures
 
@@ -99,15 +100,6 @@ const NAMES: Record<number, string> = {
   5: "foundryOutput",
   6: "nftOutput",
 };
-
-function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, e.message);
-    assert.equal(e.data.field, field, e.message);
-    return true;
-  });
-}
 
 /** Both decoders reject the same malformed output with the same code and field. */
 function rejectsBoth(output: Output, code: CodecErrorCode, field: string): void {

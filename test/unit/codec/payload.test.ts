@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CodecErrorCode, isCodecError } from "../../../src/codec/errors.js";
+import { CodecErrorCode } from "../../../src/codec/errors.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { deserializeInput, inputFromJson, inputToJson, serializeInput } from "../../../src/codec/input.js";
 import { encodeMilestone, milestoneFromJson, milestoneToJson } from "../../../src/codec/milestone.js";
@@ -34,15 +34,7 @@ import {
   randomTaggedData,
   randomTransaction,
 } from "../../helpers/randomBlocks.js";
-
-function expectCodecError(fn: () => unknown, code: CodecErrorCode, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(isCodecError(e), `expected a CodecError, got ${String(e)}`);
-    assert.equal(e.code, code, `code (field ${e.data.field}: ${e.message})`);
-    assert.equal(e.data.field, field);
-    return true;
-  });
-}
+import { expectCodecError } from "./expectCodecError.js";
 
 /** JSON as it arrives over the wire (no bigint, no undefined), loosely typed so tests can edit it. */
 // biome-ignore lint/suspicious/noExplicitAny: test fixtures are edited field by field

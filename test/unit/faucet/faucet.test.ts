@@ -22,8 +22,9 @@ import {
 import { IndexedField } from "../../../src/indexer/index.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import { InclusionState } from "../../../src/storage/index.js";
+import { basicTo, devTransaction, type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
 import { wallet } from "../../helpers/txBuilder.js";
-import { basicTo, devKey, devTransaction, type Harness, openHarness } from "../api/coreHarness.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 /**
  * The faucet on a real node (in process, milestones issued by hand): the queue and its
@@ -92,8 +93,7 @@ describe("faucet", () => {
   };
 
   before(async () => {
-    h = await openHarness({ minPowScore: 0, faucet: false });
-    await h.node.coordinator.issueMilestone();
+    h = await openHealthyHarness({ minPowScore: 0, faucet: false });
   });
   after(async () => {
     for (const f of made) await f.stop();
@@ -119,7 +119,7 @@ describe("faucet", () => {
     const outs = tx.essence.outputs;
     assert.equal(outs.length, 4, "three payments and the remainder");
     for (const [i, a] of wanted.entries()) assert.deepEqual(outs[i], basicTo(a.address.pubKeyHash, AMOUNT));
-    assert.deepEqual(outs[3], basicTo(devKey().address.pubKeyHash, DEV_TOKEN_SUPPLY - 3n * AMOUNT));
+    assert.deepEqual(outs[3], basicTo(devWallet().address.pubKeyHash, DEV_TOKEN_SUPPLY - 3n * AMOUNT));
     assert.deepEqual(tx.essence.inputs.length, 1);
     assert.equal(new TextDecoder().decode(tx.essence.payload!.tag), "ledger-node faucet");
 
@@ -158,9 +158,9 @@ describe("faucet", () => {
     await faucet.enqueue(a.bech32);
     // a competing spend of the faucet's only output, made a tip before the faucet builds: the
     // faucet's block approves it, so white-flag applies it first and the faucet's conflicts
-    const [own] = await outputsOf(h, devKey().address);
+    const [own] = await outputsOf(h, devWallet().address);
     assert.ok(own);
-    const competing = devTransaction([own], [own.output], devKey().keyPair);
+    const competing = devTransaction([own], [own.output], devWallet().keyPair);
     await h.node.submitBlock(
       encodeBlock({ protocolVersion: 2, parents: h.node.tangle.selectParents(), payload: competing, nonce: 0n }),
     );
@@ -192,7 +192,7 @@ describe("faucet", () => {
       FaucetErrorCode.InvalidAddress,
       /^Invalid bech32 address provided! Address does not start with "tst"\.$/,
     );
-    const rich = addressToBech32(devKey().address, "tst");
+    const rich = addressToBech32(devWallet().address, "tst");
     await rejects(
       faucet.enqueue(rich),
       FaucetErrorCode.EnoughFunds,

@@ -18,10 +18,8 @@ import {
   positionOfKey,
 } from "../../../src/indexer/index.js";
 import { Bucket } from "../../../src/storage/index.js";
-import { alias, basic, foundry, idOf, nft, wallet } from "../../helpers/txBuilder.js";
+import { alias, alice, basic, bob, foundry, idOf, nft } from "../../helpers/txBuilder.js";
 
-const alice = wallet("alice");
-const bob = wallet("bob");
 const outputId = outputIdFromParts(new Uint8Array(32).fill(5), 3);
 const at = (output: Parameters<typeof outputFacts>[0]["output"]) => ({
   outputId,

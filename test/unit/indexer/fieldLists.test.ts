@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { compareBytes, toHex } from "../../../src/codec/hex.js";
 import { IndexerErrorCode, isIndexerError } from "../../../src/indexer/errors.js";
@@ -16,6 +13,7 @@ import {
   POSITION_LENGTH,
 } from "../../../src/indexer/index.js";
 import { Bucket, defaultKvStoreOptions, KvStore } from "../../../src/storage/index.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
  * The chunked field lists against a model (a sorted map per list), over many milestones of
@@ -43,12 +41,12 @@ describe("chunked field lists", () => {
   let dir: string;
   let store: KvStore;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-lists-"));
+    dir = await tempDir("lists");
     store = await KvStore.open({ ...defaultKvStoreOptions, path: dir, cacheSize: 8 * 1024 * 1024 });
   });
   after(async () => {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   const read = (list: Uint8Array, from: Uint8Array = new Uint8Array(POSITION_LENGTH)) => {

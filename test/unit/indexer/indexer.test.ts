@@ -15,17 +15,17 @@ import {
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { Bucket } from "../../../src/storage/index.js";
 import { readLedgerIndex } from "../../../src/tangle/tangle.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
 import {
   aliasAddressOf,
   buildHistory,
-  devWallet,
   FUTURE,
   GENESIS,
   type History,
   TAG,
   TestLedger,
-} from "./ledgerFixture.js";
+} from "../../helpers/ledgerFixture.js";
+import { basic, wallet } from "../../helpers/txBuilder.js";
+import { devWallet } from "../../helpers/wallet.js";
 
 const hexes = (ids: Uint8Array[]) => ids.map(toHex);
 const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0]): FieldValue => ({

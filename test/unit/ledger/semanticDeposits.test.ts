@@ -3,21 +3,18 @@ import { FeatureType, UnlockConditionType } from "../../../src/codec/types.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import {
   AMOUNT,
+  alice,
   assertConflict,
   assertValid,
   basic,
-  buildTransaction,
+  bob,
+  carol,
   consumed,
   idOf,
   MILESTONE_TIMESTAMP,
   token,
   tokenId,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const alice = wallet("alice");
-const bob = wallet("bob");
-const carol = wallet("carol");
 
 // A basic output with only an Ed25519 address needs 100 × (1 × 46 + 10 × 34 + 40) = 42 600.
 const RETURN = 50_000n;
@@ -29,24 +26,19 @@ const withReturn = (owner = bob, returnTo = alice, amount = RETURN) =>
 
 describe("semantic validation: storage deposit return (TIP-18)", () => {
   it("accepts a transaction that returns the amount in a plain basic output", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(withReturn())],
-        outputs: [basic(alice.address, { amount: RETURN }), basic(bob.address, { amount: AMOUNT - RETURN })],
-        unlockers: [bob],
-      }),
-    );
+    assertValid({
+      inputs: [consumed(withReturn())],
+      outputs: [basic(alice.address, { amount: RETURN }), basic(bob.address, { amount: AMOUNT - RETURN })],
+      unlockers: [bob],
+    });
   });
 
   it("rejects a transaction that does not return the amount (8)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(withReturn())],
-        outputs: [basic(bob.address)],
-        unlockers: [bob],
-      }),
-      ConflictReason.ReturnAmountNotFulfilled,
-    );
+    assertConflict(ConflictReason.ReturnAmountNotFulfilled, {
+      inputs: [consumed(withReturn())],
+      outputs: [basic(bob.address)],
+      unlockers: [bob],
+    });
   });
 
   it("does not count a returning output that carries a feature (8)", () => {
@@ -54,37 +46,29 @@ describe("semantic validation: storage deposit return (TIP-18)", () => {
       amount: RETURN,
       features: [{ type: FeatureType.Tag, tag: Uint8Array.of(1) }],
     });
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(withReturn())],
-        outputs: [tagged, basic(bob.address, { amount: AMOUNT - RETURN })],
-        unlockers: [bob],
-      }),
-      ConflictReason.ReturnAmountNotFulfilled,
-    );
+    assertConflict(ConflictReason.ReturnAmountNotFulfilled, {
+      inputs: [consumed(withReturn())],
+      outputs: [tagged, basic(bob.address, { amount: AMOUNT - RETURN })],
+      unlockers: [bob],
+    });
   });
 
   it("sums the return amounts per return address (8 when one output covers only one)", () => {
     const inputs = () => [consumed(withReturn()), consumed(withReturn())];
-    assertConflict(
-      buildTransaction({
-        inputs: inputs(),
-        outputs: [basic(alice.address, { amount: RETURN }), basic(bob.address, { amount: 2n * AMOUNT - RETURN })],
-        unlockers: [bob, bob],
-      }),
-      ConflictReason.ReturnAmountNotFulfilled,
-    );
-    assertValid(
-      buildTransaction({
-        inputs: inputs(),
-        outputs: [
-          basic(alice.address, { amount: RETURN }),
-          basic(alice.address, { amount: RETURN }),
-          basic(bob.address, { amount: 2n * AMOUNT - 2n * RETURN }),
-        ],
-        unlockers: [bob, bob],
-      }),
-    );
+    assertConflict(ConflictReason.ReturnAmountNotFulfilled, {
+      inputs: inputs(),
+      outputs: [basic(alice.address, { amount: RETURN }), basic(bob.address, { amount: 2n * AMOUNT - RETURN })],
+      unlockers: [bob, bob],
+    });
+    assertValid({
+      inputs: inputs(),
+      outputs: [
+        basic(alice.address, { amount: RETURN }),
+        basic(alice.address, { amount: RETURN }),
+        basic(bob.address, { amount: 2n * AMOUNT - 2n * RETURN }),
+      ],
+      unlockers: [bob, bob],
+    });
   });
 
   it("owes nothing when the return address reclaims an expired output", () => {
@@ -94,41 +78,33 @@ describe("semantic validation: storage deposit return (TIP-18)", () => {
         { type: UnlockConditionType.Expiration, returnAddress: alice.address, unixTime: MILESTONE_TIMESTAMP },
       ],
     });
-    assertValid(buildTransaction({ inputs: [consumed(expired)], outputs: [basic(carol.address)], unlockers: [alice] }));
+    assertValid({ inputs: [consumed(expired)], outputs: [basic(carol.address)], unlockers: [alice] });
   });
 });
 
 describe("semantic validation: storage deposit (TIP-19)", () => {
   it("accepts an output holding exactly its storage deposit", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [basic(bob.address, { amount: 42_600n }), basic(alice.address, { amount: AMOUNT - 42_600n })],
-        unlockers: [alice],
-      }),
-    );
+    assertValid({
+      inputs: [consumed(basic(alice.address))],
+      outputs: [basic(bob.address, { amount: 42_600n }), basic(alice.address, { amount: AMOUNT - 42_600n })],
+      unlockers: [alice],
+    });
   });
 
   it("rejects an output below its storage deposit (255)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [basic(bob.address, { amount: 42_599n }), basic(alice.address, { amount: AMOUNT - 42_599n })],
-        unlockers: [alice],
-      }),
-      ConflictReason.SemanticValidationFailed,
-    );
+    assertConflict(ConflictReason.SemanticValidationFailed, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [basic(bob.address, { amount: 42_599n }), basic(alice.address, { amount: AMOUNT - 42_599n })],
+      unlockers: [alice],
+    });
   });
 
   it("rejects a return amount below the deposit of the output that would return it (255)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [withReturn(bob, alice, 42_599n)],
-        unlockers: [alice],
-      }),
-      ConflictReason.SemanticValidationFailed,
-    );
+    assertConflict(ConflictReason.SemanticValidationFailed, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [withReturn(bob, alice, 42_599n)],
+      unlockers: [alice],
+    });
   });
 });
 
@@ -137,54 +113,42 @@ describe("semantic validation: native tokens (TIP-20)", () => {
 
   it("accepts a balanced token transfer and a burn", () => {
     const input = () => consumed(basic(alice.address, { nativeTokens: [token(t1, 100n)] }));
-    assertValid(
-      buildTransaction({
-        inputs: [input()],
-        outputs: [basic(bob.address, { nativeTokens: [token(t1, 100n)] })],
-        unlockers: [alice],
-      }),
-    );
-    assertValid(
-      buildTransaction({
-        inputs: [input()],
-        outputs: [basic(bob.address, { nativeTokens: [token(t1, 40n)] })],
-        unlockers: [alice],
-      }),
-    );
+    assertValid({
+      inputs: [input()],
+      outputs: [basic(bob.address, { nativeTokens: [token(t1, 100n)] })],
+      unlockers: [alice],
+    });
+    assertValid({
+      inputs: [input()],
+      outputs: [basic(bob.address, { nativeTokens: [token(t1, 40n)] })],
+      unlockers: [alice],
+    });
   });
 
   it("rejects tokens that appear without their foundry (7)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address, { nativeTokens: [token(t1, 100n)] }))],
-        outputs: [basic(bob.address, { nativeTokens: [token(t1, 101n)] })],
-        unlockers: [alice],
-      }),
-      ConflictReason.InvalidNativeTokens,
-    );
+    assertConflict(ConflictReason.InvalidNativeTokens, {
+      inputs: [consumed(basic(alice.address, { nativeTokens: [token(t1, 100n)] }))],
+      outputs: [basic(bob.address, { nativeTokens: [token(t1, 101n)] })],
+      unlockers: [alice],
+    });
   });
 
   it("rejects more than 64 distinct native tokens in a transaction (7)", () => {
     const tokens = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) => token(tokenId(idOf(`alias ${from + i}`), 1), 1n));
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address, { nativeTokens: tokens(0, 64) }))],
-        outputs: [basic(bob.address)],
-        unlockers: [alice],
-      }),
-    );
-    assertConflict(
-      buildTransaction({
-        inputs: [
-          consumed(basic(alice.address, { nativeTokens: tokens(0, 64) })),
-          consumed(basic(alice.address, { nativeTokens: tokens(64, 1) })),
-        ],
-        outputs: [basic(bob.address, { amount: 2n * AMOUNT })],
-        unlockers: [alice, alice],
-      }),
-      ConflictReason.InvalidNativeTokens,
-    );
+    assertValid({
+      inputs: [consumed(basic(alice.address, { nativeTokens: tokens(0, 64) }))],
+      outputs: [basic(bob.address)],
+      unlockers: [alice],
+    });
+    assertConflict(ConflictReason.InvalidNativeTokens, {
+      inputs: [
+        consumed(basic(alice.address, { nativeTokens: tokens(0, 64) })),
+        consumed(basic(alice.address, { nativeTokens: tokens(64, 1) })),
+      ],
+      outputs: [basic(bob.address, { amount: 2n * AMOUNT })],
+      unlockers: [alice, alice],
+    });
   });
 });
 
@@ -193,15 +157,14 @@ describe("semantic validation: sender feature (TIP-18)", () => {
     basic(bob.address, { features: [{ type: FeatureType.Sender, address: sender.address }] });
 
   it("accepts a sender address unlocked by the transaction", () => {
-    assertValid(
-      buildTransaction({ inputs: [consumed(basic(alice.address))], outputs: [from(alice)], unlockers: [alice] }),
-    );
+    assertValid({ inputs: [consumed(basic(alice.address))], outputs: [from(alice)], unlockers: [alice] });
   });
 
   it("rejects a sender address the transaction does not unlock (11)", () => {
-    assertConflict(
-      buildTransaction({ inputs: [consumed(basic(alice.address))], outputs: [from(carol)], unlockers: [alice] }),
-      ConflictReason.InvalidSender,
-    );
+    assertConflict(ConflictReason.InvalidSender, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [from(carol)],
+      unlockers: [alice],
+    });
   });
 });

@@ -4,22 +4,20 @@ import {
   type AliasFields,
   AMOUNT,
   alias,
+  alice,
   assertConflict,
   assertValid,
   basic,
   buildTransaction,
   consumed,
+  controller,
   type FoundryFields,
   foundry,
+  governor,
   idOf,
   token,
   tokenId,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const controller = wallet("state controller");
-const governor = wallet("governor");
-const alice = wallet("alice");
 
 const aliasId = idOf("token issuer");
 const aliasState = (fields: Partial<AliasFields> = {}) =>
@@ -32,35 +30,27 @@ const funds = (n = 1n) => consumed(basic(controller.address, { amount: n * AMOUN
 
 describe("semantic validation: foundry creation (TIP-18)", () => {
   it("accepts a foundry created by a state transition that raises the foundry counter", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(aliasState()), funds(2n)],
-        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 1000n)],
-        unlockers: [controller, controller],
-      }),
-    );
+    assertValid({
+      inputs: [consumed(aliasState()), funds(2n)],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 1000n)],
+      unlockers: [controller, controller],
+    });
   });
 
   it("rejects a serial number outside (old counter, new counter] (12)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(aliasState()), funds()],
-        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ serialNumber: 2 })],
-        unlockers: [controller, controller],
-      }),
-      ConflictReason.InvalidChainStateTransition,
-    );
+    assertConflict(ConflictReason.InvalidChainStateTransition, {
+      inputs: [consumed(aliasState()), funds()],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ serialNumber: 2 })],
+      unlockers: [controller, controller],
+    });
   });
 
   it("rejects a foundry counter that grows by more than the foundries created (12)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(aliasState()), funds()],
-        outputs: [aliasState({ stateIndex: 6, foundryCounter: 2 }), foundryOf()],
-        unlockers: [controller, controller],
-      }),
-      ConflictReason.InvalidChainStateTransition,
-    );
+    assertConflict(ConflictReason.InvalidChainStateTransition, {
+      inputs: [consumed(aliasState()), funds()],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 2 }), foundryOf()],
+      unlockers: [controller, controller],
+    });
   });
 
   it("requires new foundries in increasing serial order (12 when not)", () => {
@@ -74,29 +64,23 @@ describe("semantic validation: foundry creation (TIP-18)", () => {
         unlockers: [controller, controller],
       });
     assertValid(build([1, 2]));
-    assertConflict(build([2, 1]), ConflictReason.InvalidChainStateTransition);
+    assertConflict(ConflictReason.InvalidChainStateTransition, build([2, 1]));
   });
 
   it("rejects a minted count the outputs do not hold (12)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(aliasState()), funds(2n)],
-        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 500n)],
-        unlockers: [controller, controller],
-      }),
-      ConflictReason.InvalidChainStateTransition,
-    );
+    assertConflict(ConflictReason.InvalidChainStateTransition, {
+      inputs: [consumed(aliasState()), funds(2n)],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), foundryOf({ minted: 1000n }), holding(1, 500n)],
+      unlockers: [controller, controller],
+    });
   });
 
   it("rejects a foundry whose alias is not transitioned (12)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [foundryOf()],
-        unlockers: [alice],
-      }),
-      ConflictReason.InvalidChainStateTransition,
-    );
+    assertConflict(ConflictReason.InvalidChainStateTransition, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [foundryOf()],
+      unlockers: [alice],
+    });
   });
 });
 
@@ -113,13 +97,13 @@ describe("semantic validation: foundry transition (TIP-18 simple token scheme)",
   });
 
   it("rejects minting that the minted count does not match (12)", () => {
-    assertConflict(transition({ minted: 1400n }, 500n), ConflictReason.InvalidChainStateTransition);
+    assertConflict(ConflictReason.InvalidChainStateTransition, transition({ minted: 1400n }, 500n));
   });
 
   it("rejects a change of the maximum supply (12)", () => {
     assertConflict(
-      transition({ minted: 1500n, maximumSupply: 5000n }, 500n),
       ConflictReason.InvalidChainStateTransition,
+      transition({ minted: 1500n, maximumSupply: 5000n }, 500n),
     );
   });
 
@@ -143,18 +127,15 @@ describe("semantic validation: foundry transition (TIP-18 simple token scheme)",
   });
 
   it("rejects melting more than the tokens that vanish (12)", () => {
-    assertConflict(melt(300n, 100n), ConflictReason.InvalidChainStateTransition);
+    assertConflict(ConflictReason.InvalidChainStateTransition, melt(300n, 100n));
   });
 
   it("does not unlock a foundry under a governance transition of its alias (9)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(aliasState({ foundryCounter: 1 })), consumed(foundryOf())],
-        outputs: [aliasState({ foundryCounter: 1 }), foundryOf()],
-        unlockers: [governor, { alias: 0 }],
-      }),
-      ConflictReason.InvalidInputUnlock,
-    );
+    assertConflict(ConflictReason.InvalidInputUnlock, {
+      inputs: [consumed(aliasState({ foundryCounter: 1 })), consumed(foundryOf())],
+      outputs: [aliasState({ foundryCounter: 1 }), foundryOf()],
+      unlockers: [governor, { alias: 0 }],
+    });
   });
 });
 
@@ -171,7 +152,7 @@ describe("semantic validation: foundry destruction (TIP-18)", () => {
   });
 
   it("rejects destroying a foundry with tokens outstanding (12)", () => {
-    assertConflict(destroy(500n), ConflictReason.InvalidChainStateTransition);
+    assertConflict(ConflictReason.InvalidChainStateTransition, destroy(500n));
   });
 });
 
@@ -179,13 +160,10 @@ describe("semantic validation: malformed outputs", () => {
   it("fails an output the codec cannot encode instead of throwing (255)", () => {
     const broken = foundryOf();
     broken.unlockConditions = [];
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(aliasState()), funds()],
-        outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), broken],
-        unlockers: [controller, controller],
-      }),
-      ConflictReason.SemanticValidationFailed,
-    );
+    assertConflict(ConflictReason.SemanticValidationFailed, {
+      inputs: [consumed(aliasState()), funds()],
+      outputs: [aliasState({ stateIndex: 6, foundryCounter: 1 }), broken],
+      unlockers: [controller, controller],
+    });
   });
 });

@@ -6,28 +6,24 @@ import { isLedgerError, LedgerErrorCode } from "../../../src/ledger/errors.js";
 import { validateTransaction } from "../../../src/ledger/semantic/index.js";
 import {
   AMOUNT,
+  alice,
   assertConflict,
   assertValid,
   basic,
+  bob,
   buildTransaction,
+  carol,
   consumed,
   MILESTONE_TIMESTAMP,
-  wallet,
 } from "../../helpers/txBuilder.js";
-
-const alice = wallet("alice");
-const bob = wallet("bob");
-const carol = wallet("carol");
 
 describe("semantic validation: signatures and references (TIP-20)", () => {
   it("accepts a signed transfer", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address, { amount: 3n * AMOUNT }))],
-        outputs: [basic(bob.address, { amount: 2n * AMOUNT }), basic(alice.address)],
-        unlockers: [alice],
-      }),
-    );
+    assertValid({
+      inputs: [consumed(basic(alice.address, { amount: 3n * AMOUNT }))],
+      outputs: [basic(bob.address, { amount: 2n * AMOUNT }), basic(alice.address)],
+      unlockers: [alice],
+    });
   });
 
   it("rejects a signature that does not verify (5)", () => {
@@ -39,7 +35,7 @@ describe("semantic validation: signatures and references (TIP-20)", () => {
     const unlock = built.tx.unlocks[0]!;
     assert.equal(unlock.type, 0);
     if (unlock.type === 0) unlock.signature.signature[5]! ^= 1;
-    assertConflict(built, ConflictReason.InvalidSignature);
+    assertConflict(ConflictReason.InvalidSignature, built);
   });
 
   it("rejects a valid signature by a key that does not own the input (5)", () => {
@@ -48,17 +44,15 @@ describe("semantic validation: signatures and references (TIP-20)", () => {
       outputs: [basic(bob.address)],
       unlockers: [bob],
     });
-    assert.match(assertConflict(built, ConflictReason.InvalidSignature), /does not hash/);
+    assert.match(assertConflict(ConflictReason.InvalidSignature, built), /does not hash/);
   });
 
   it("accepts a reference unlock to the signature of the same address", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address)), consumed(basic(bob.address)), consumed(basic(alice.address))],
-        outputs: [basic(carol.address, { amount: 3n * AMOUNT })],
-        unlockers: [alice, bob, alice], // the third becomes a reference to input 0
-      }),
-    );
+    assertValid({
+      inputs: [consumed(basic(alice.address)), consumed(basic(bob.address)), consumed(basic(alice.address))],
+      outputs: [basic(carol.address, { amount: 3n * AMOUNT })],
+      unlockers: [alice, bob, alice], // the third becomes a reference to input 0
+    });
   });
 
   it("rejects a second signature unlock for an address already unlocked (9)", () => {
@@ -68,40 +62,31 @@ describe("semantic validation: signatures and references (TIP-20)", () => {
       unlockers: [alice, alice],
     });
     built.tx.unlocks[1] = built.tx.unlocks[0]!; // same signature again instead of a reference
-    assertConflict(built, ConflictReason.InvalidInputUnlock);
+    assertConflict(ConflictReason.InvalidInputUnlock, built);
   });
 
   it("rejects a reference to another address's signature (9)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(bob.address)), consumed(basic(alice.address))],
-        outputs: [basic(carol.address, { amount: 2n * AMOUNT })],
-        unlockers: [bob, { reference: 0 }],
-      }),
-      ConflictReason.InvalidInputUnlock,
-    );
+    assertConflict(ConflictReason.InvalidInputUnlock, {
+      inputs: [consumed(basic(bob.address)), consumed(basic(alice.address))],
+      outputs: [basic(carol.address, { amount: 2n * AMOUNT })],
+      unlockers: [bob, { reference: 0 }],
+    });
   });
 
   it("rejects a reference to a reference unlock (9)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address)), consumed(basic(alice.address)), consumed(basic(alice.address))],
-        outputs: [basic(carol.address, { amount: 3n * AMOUNT })],
-        unlockers: [alice, { reference: 0 }, { reference: 1 }],
-      }),
-      ConflictReason.InvalidInputUnlock,
-    );
+    assertConflict(ConflictReason.InvalidInputUnlock, {
+      inputs: [consumed(basic(alice.address)), consumed(basic(alice.address)), consumed(basic(alice.address))],
+      outputs: [basic(carol.address, { amount: 3n * AMOUNT })],
+      unlockers: [alice, { reference: 0 }, { reference: 1 }],
+    });
   });
 
   it("rejects an alias unlock for an input owned by an Ed25519 address (9)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address)), consumed(basic(alice.address))],
-        outputs: [basic(carol.address, { amount: 2n * AMOUNT })],
-        unlockers: [alice, { alias: 0 }],
-      }),
-      ConflictReason.InvalidInputUnlock,
-    );
+    assertConflict(ConflictReason.InvalidInputUnlock, {
+      inputs: [consumed(basic(alice.address)), consumed(basic(alice.address))],
+      outputs: [basic(carol.address, { amount: 2n * AMOUNT })],
+      unlockers: [alice, { alias: 0 }],
+    });
   });
 });
 
@@ -115,39 +100,30 @@ describe("semantic validation: inputs commitment (TIP-20)", () => {
       unlockers: [alice],
     });
     assertValid(honest);
-    assertConflict(
-      buildTransaction({
-        inputs: [input],
-        outputs: [basic(bob.address)],
-        unlockers: [alice],
-        inputsCommitment: honest.tx.essence.inputsCommitment,
-      }),
-      ConflictReason.InvalidInputsCommitment,
-    );
+    assertConflict(ConflictReason.InvalidInputsCommitment, {
+      inputs: [input],
+      outputs: [basic(bob.address)],
+      unlockers: [alice],
+      inputsCommitment: honest.tx.essence.inputsCommitment,
+    });
   });
 });
 
 describe("semantic validation: balances (TIP-20)", () => {
   it("rejects outputs that hold more than the inputs (4)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [basic(bob.address, { amount: AMOUNT + 1n })],
-        unlockers: [alice],
-      }),
-      ConflictReason.InputOutputSumMismatch,
-    );
+    assertConflict(ConflictReason.InputOutputSumMismatch, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [basic(bob.address, { amount: AMOUNT + 1n })],
+      unlockers: [alice],
+    });
   });
 
   it("rejects outputs that hold less than the inputs (4)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(basic(alice.address))],
-        outputs: [basic(bob.address, { amount: AMOUNT - 1n })],
-        unlockers: [alice],
-      }),
-      ConflictReason.InputOutputSumMismatch,
-    );
+    assertConflict(ConflictReason.InputOutputSumMismatch, {
+      inputs: [consumed(basic(alice.address))],
+      outputs: [basic(bob.address, { amount: AMOUNT - 1n })],
+      unlockers: [alice],
+    });
   });
 });
 
@@ -156,35 +132,27 @@ describe("semantic validation: timelock (TIP-18)", () => {
     basic(alice.address, { unlockConditions: [{ type: UnlockConditionType.Timelock, unixTime }] });
 
   it("accepts an input whose timelock ends at the milestone timestamp", () => {
-    assertValid(
-      buildTransaction({
-        inputs: [consumed(locked(MILESTONE_TIMESTAMP))],
-        outputs: [basic(bob.address)],
-        unlockers: [alice],
-      }),
-    );
+    assertValid({
+      inputs: [consumed(locked(MILESTONE_TIMESTAMP))],
+      outputs: [basic(bob.address)],
+      unlockers: [alice],
+    });
   });
 
   it("rejects an input whose timelock ends after the milestone timestamp (6)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(locked(MILESTONE_TIMESTAMP + 1))],
-        outputs: [basic(bob.address)],
-        unlockers: [alice],
-      }),
-      ConflictReason.TimelockNotExpired,
-    );
+    assertConflict(ConflictReason.TimelockNotExpired, {
+      inputs: [consumed(locked(MILESTONE_TIMESTAMP + 1))],
+      outputs: [basic(bob.address)],
+      unlockers: [alice],
+    });
   });
 
   it("reports the timelock before a bad signature, as Hornet checks it first (6)", () => {
-    assertConflict(
-      buildTransaction({
-        inputs: [consumed(locked(MILESTONE_TIMESTAMP + 1))],
-        outputs: [basic(bob.address)],
-        unlockers: [bob],
-      }),
-      ConflictReason.TimelockNotExpired,
-    );
+    assertConflict(ConflictReason.TimelockNotExpired, {
+      inputs: [consumed(locked(MILESTONE_TIMESTAMP + 1))],
+      outputs: [basic(bob.address)],
+      unlockers: [bob],
+    });
   });
 });
 
@@ -202,7 +170,7 @@ describe("semantic validation: expiration (TIP-18)", () => {
   });
 
   it("does not let the return address unlock before the expiration time (5)", () => {
-    assertConflict(spend(MILESTONE_TIMESTAMP + 1, alice), ConflictReason.InvalidSignature);
+    assertConflict(ConflictReason.InvalidSignature, spend(MILESTONE_TIMESTAMP + 1, alice));
   });
 
   it("lets the return address unlock from the expiration time on", () => {
@@ -210,7 +178,7 @@ describe("semantic validation: expiration (TIP-18)", () => {
   });
 
   it("does not let the owner unlock from the expiration time on (5)", () => {
-    assertConflict(spend(MILESTONE_TIMESTAMP, bob), ConflictReason.InvalidSignature);
+    assertConflict(ConflictReason.InvalidSignature, spend(MILESTONE_TIMESTAMP, bob));
   });
 });
 

@@ -1,30 +1,24 @@
 import "../../../src/network/polyfill.js";
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { noise } from "@chainsafe/libp2p-noise";
-import { yamux } from "@chainsafe/libp2p-yamux";
-import { gossipsub } from "@libp2p/gossipsub";
-import { identify } from "@libp2p/identify";
-import { tcp } from "@libp2p/tcp";
 import { multiaddr } from "@multiformats/multiaddr";
-import { createLibp2p } from "libp2p";
 import { decodeBlock } from "../../../src/codec/block.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { blocksTopic } from "../../../src/network/index.js";
 import { powScore } from "../../../src/pow/index.js";
-import { wallet } from "../../helpers/txBuilder.js";
 import {
-  genesisInput,
   ledgerState,
   makeBlock,
-  payment,
   removeNode,
   startCoordinator,
   startFollower,
   type TestNode,
   taggedData,
   until,
-} from "./harness.js";
+} from "../../helpers/network.js";
+import { createRoguePeer } from "../../helpers/roguePeer.js";
+import { wallet } from "../../helpers/txBuilder.js";
+import { genesisInput, payment } from "../../helpers/wallet.js";
 
 /**
  * Three in-process nodes in a line, A (coordinator) - B - C (followers), with PoW required
@@ -96,24 +90,18 @@ describe("gossip between in-process nodes", () => {
   });
 
   it("drops invalid gossip at the first node, which scores the sender down; nothing reaches C", async () => {
-    const rogue = await createLibp2p({
-      addresses: { listen: ["/ip4/127.0.0.1/tcp/0"] },
-      transports: [tcp()],
-      connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
-      services: { identify: identify(), pubsub: gossipsub({ globalSignaturePolicy: "StrictNoSign" }) },
-    });
+    const rogue = await createRoguePeer();
     try {
       const topic = blocksTopic("dev");
-      rogue.services.pubsub.subscribe(topic);
-      await rogue.dial(multiaddr(b.address));
-      await until(() => rogue.services.pubsub.getSubscribers(topic).length > 0 || undefined, 10_000, "subscribed");
+      const pubsub = rogue.node.services.pubsub;
+      await rogue.node.dial(multiaddr(b.address));
+      await until(() => pubsub.getSubscribers(topic).length > 0 || undefined, 10_000, "subscribed");
       const unmined = (await makeBlock(a.node, taggedData(200))).slice();
       unmined.fill(0, unmined.length - 8);
       assert.ok(powScore(unmined) < 10, "nonce 0: below the network's minimum");
-      await rogue.services.pubsub.publish(topic, Uint8Array.of(1, 2, 3));
-      await rogue.services.pubsub.publish(topic, unmined);
-      const id = rogue.peerId.toString();
+      await pubsub.publish(topic, Uint8Array.of(1, 2, 3));
+      await pubsub.publish(topic, unmined);
+      const id = rogue.id;
       const seen = await until(
         () => {
           const p = b.network.peers().find((x) => x.id === id);

@@ -23,8 +23,8 @@ import { BlockErrorCode } from "../../../src/tangle/errors.js";
 import type { BlockSource } from "../../../src/tangle/events.js";
 import type { IntakeVerdict } from "../../../src/tangle/intake.js";
 import { NULL_BLOCK_ID } from "../../../src/tangle/tangle.js";
+import { makeBlock, removeNode, startCoordinator, type TestNode, taggedData, until } from "../../helpers/network.js";
 import { basic, buildTransaction, wallet } from "../../helpers/txBuilder.js";
-import { makeBlock, removeNode, startCoordinator, type TestNode, taggedData, until } from "./harness.js";
 
 /**
  * One intake for every source (tangle/intake.ts): the same bytes sent over HTTP and gossiped by a

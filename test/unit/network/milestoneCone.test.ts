@@ -5,8 +5,8 @@ import { toHex } from "../../../src/codec/hex.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { milestoneCone } from "../../../src/network/index.js";
 import { Bucket, encodeU32, NodeStateKey, nodeStateKey } from "../../../src/storage/index.js";
+import { taggedData } from "../../helpers/network.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { taggedData } from "./harness.js";
 
 describe("the cone a node sends for a milestone request", () => {
   let tb: TangleBuilder;

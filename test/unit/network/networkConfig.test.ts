@@ -11,7 +11,8 @@ import {
 } from "../../../src/network/index.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
-import { removeNode, startCoordinator, startFollower, type TestNode, tempDir } from "./harness.js";
+import { removeNode, startCoordinator, startFollower, type TestNode } from "../../helpers/network.js";
+import { tempDir } from "../../helpers/node.js";
 
 describe("the network config file and a node's role", () => {
   const nodes: TestNode[] = [];

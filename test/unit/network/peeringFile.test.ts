@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { describe, it } from "node:test";
 import type { Multiaddr } from "@multiformats/multiaddr";
 import { NetworkErrorCode } from "../../../src/network/index.js";
@@ -13,17 +12,18 @@ import {
   readPeeringFile,
   writePeeringFile,
 } from "../../../src/network/peeringFile.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 const PEER = "12D3KooWFiwsTc4CLbk73vdbt71z88H17qnxMt3U8oU7Cr28kMsQ";
 const OTHER = "12D3KooWFbt7xDRvTEmt1Cg1PwjzBSgNYunWcowTNvfeKiQ1f7MQ";
 const address = (peer: string, port = 1) => `/ip4/127.0.0.1/tcp/${port}/p2p/${peer}`;
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "ledger-node-peering-"));
+  const dir = await tempDir("peering");
   try {
     await run(dir);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   }
 }
 

@@ -5,13 +5,9 @@ import { buildServer } from "../../../src/api/server.js";
 import { encodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { BlockErrorCode } from "../../../src/tangle/errors.js";
-import { wallet } from "../../helpers/txBuilder.js";
 import {
-  freePort,
-  genesisInput,
   ledgerState,
   makeBlock,
-  payment,
   removeNode,
   startCoordinator,
   startFollower,
@@ -19,7 +15,10 @@ import {
   type TestNode,
   taggedData,
   until,
-} from "./harness.js";
+} from "../../helpers/network.js";
+import { freePort } from "../../helpers/node.js";
+import { wallet } from "../../helpers/txBuilder.js";
+import { genesisInput, payment } from "../../helpers/wallet.js";
 
 /**
  * Catching up: a follower that is behind the network says so (info, /health), refuses blocks

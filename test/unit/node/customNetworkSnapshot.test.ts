@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { toHex } from "../../../src/codec/hex.js";
 import { networkConfigPath } from "../../../src/network/index.js";
 import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
-import { startNode, until } from "../network/harness.js";
+import { startNode, until } from "../../helpers/network.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /**
  * A snapshot carries its network (TIP-35 protocol parameters): a node started from a snapshot of
@@ -26,7 +26,7 @@ describe("a snapshot of a custom network", () => {
   const opened: LedgerNode[] = [];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-custom-snapshot-"));
+    dir = await tempDir("custom-snapshot");
     const keys = [0, 1, 2].map((i) => {
       const r = cli("keygen", "--out", join(dir, `k${i}.key`), "--hrp", "snap");
       assert.equal(r.status, 0, r.stderr);
@@ -62,7 +62,7 @@ describe("a snapshot of a custom network", () => {
 
   after(async () => {
     for (const n of opened) await n.close().catch(() => {});
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it("starts a follower at the snapshot's milestone that then takes the network's milestones", async () => {

@@ -7,7 +7,8 @@ import { IndexedField, milestoneBlocks } from "../../../src/indexer/index.js";
 import { Bucket, InclusionState } from "../../../src/storage/index.js";
 import type { NodeEventMap, NodeEventName } from "../../../src/tangle/events.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
+import { wallet } from "../../helpers/txBuilder.js";
+import { payment } from "../../helpers/wallet.js";
 
 /**
  * The node's spine, without its HTTP server: the indexes are wired in src/node and kept in each
@@ -33,16 +34,8 @@ describe("a node without its HTTP server", () => {
   });
 
   it("keeps every index in step with the ledger, milestone by milestone", async () => {
-    const dev = tb.devWallet();
     const alice = wallet("alice");
-    const pay = tb.transaction({
-      inputs: [tb.genesis()],
-      outputs: [
-        basic(alice.address, { amount: 1_000_000n }),
-        basic(dev.address, { amount: tb.genesis().output.amount - 1_000_000n }),
-      ],
-      unlockers: [dev],
-    });
+    const pay = payment(tb.genesis(), alice, 1_000_000n);
     const blockId = await tb.block(pay.tx);
     const ms = await tb.milestone();
     const meta = await tb.metadata(blockId);

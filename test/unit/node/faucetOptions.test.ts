@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { parseArgs } from "../../../src/cli/flags.js";
@@ -10,6 +9,7 @@ import { DEV_KEY } from "../../../src/node/devNetwork.js";
 import { isNodeError, NodeErrorCode } from "../../../src/node/errors.js";
 import { faucetOptionsOf } from "../../../src/node/faucetOptions.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /** Where the faucet's key comes from, and the flags that set it. */
 
@@ -17,10 +17,10 @@ describe("faucet options of a node", () => {
   let dir: string;
   const devCoordinator = { networkName: "dev", runsCoordinator: true };
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-faucet-"));
+    dir = await tempDir("faucet");
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it("the dev coordinator pays from the dev key; a follower or another network has no faucet without a key", async () => {

@@ -1,18 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fromHex } from "../../../src/codec/hex.js";
 import { DEV_KEY, devNetworkConfig } from "../../../src/node/devNetwork.js";
 import { initDatabase } from "../../../src/node/initDatabase.js";
 import { defaultKvStoreOptions, KvStore, StorageErrorCode } from "../../../src/storage/index.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 describe("initDatabase", () => {
   const dev = (minPowScore: number) => devNetworkConfig(minPowScore, fromHex(DEV_KEY.publicKey, "key", 32), 1000);
 
   it("writes the dev genesis once and refuses a database of another network", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "ledger-node-init-"));
+    const dir = await tempDir("init");
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
     try {
       const first = await initDatabase(store, dev(100));
@@ -26,12 +24,12 @@ describe("initDatabase", () => {
       });
     } finally {
       await store.close();
-      await rm(dir, { recursive: true, force: true });
+      await removeDir(dir);
     }
   });
 
   it("keeps a custom network's PoW minimum: only dev takes it from the node", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "ledger-node-init-"));
+    const dir = await tempDir("init");
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
     try {
       const d = dev(100);
@@ -41,7 +39,7 @@ describe("initDatabase", () => {
       assert.equal(again.protocolParameters.minPowScore, 100);
     } finally {
       await store.close();
-      await rm(dir, { recursive: true, force: true });
+      await removeDir(dir);
     }
   });
 });

@@ -1,21 +1,21 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isNodeError, NodeErrorCode } from "../../../src/node/errors.js";
 import { MAX_KEY_FILE_BYTES, readKeyFile } from "../../../src/node/keyFiles.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /** Key files are read within bounds: a network file from another operator may name any path. */
 
 describe("key files", () => {
   let dir: string;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-keyfiles-"));
+    dir = await tempDir("keyfiles");
   });
   after(async () => {
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   const refused = (e: unknown) => isNodeError(e) && e.code === NodeErrorCode.InvalidKeyFile;

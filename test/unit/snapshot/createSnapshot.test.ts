@@ -13,7 +13,7 @@ import {
   verifyFullSnapshot,
 } from "../../../src/snapshot/index.js";
 import { Bucket, idKey } from "../../../src/storage/index.js";
-import { assertSameLedger, History, type LedgerState, ledgerEntry, tempDir } from "./history.js";
+import { assertSameLedger, History, type LedgerState, ledgerEntry } from "../../helpers/snapshotHistory.js";
 
 /** The ledger at the target of a full snapshot file: its outputs rolled back by its diffs. */
 async function ledgerInFile(path: string): Promise<LedgerState> {
@@ -42,23 +42,16 @@ const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.c
 
 describe("creating snapshots", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let manager: SnapshotManager;
   let latest: number;
 
   before(async () => {
-    h = await History.create();
-    await h.run(12, 2);
-    latest = h.node.tangle.latestMilestone.index;
-    dir = await tempDir("create");
-    manager = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "snapshots") },
-    );
+    h = await History.create("create", 12, 2);
+    latest = h.latest;
+    manager = h.snapshots();
   });
   after(async () => {
     await h.dispose();
-    await dir.dispose();
   });
 
   it("refuses a missing, zero, negative, fractional or future index with BadIndex", async () => {
@@ -68,10 +61,7 @@ describe("creating snapshots", () => {
   });
 
   it("refuses a delta without a full snapshot (NoFullSnapshot) and one not newer than it (BadIndex)", async () => {
-    const empty = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "none") },
-    );
+    const empty = h.snapshots(join(h.dir, "none"));
     await assert.rejects(empty.createDelta(5), code(SnapshotErrorCode.NoFullSnapshot));
     await empty.createFull(6);
     await assert.rejects(empty.createDelta(6), code(SnapshotErrorCode.BadIndex));
@@ -93,7 +83,7 @@ describe("creating snapshots", () => {
   });
 
   it("serializes concurrent requests: each file complete, answered in request order", async () => {
-    latest = h.node.tangle.latestMilestone.index;
+    latest = h.latest;
     // count the files open for writing at once
     let open = 0;
     let most = 0;
@@ -127,7 +117,7 @@ describe("creating snapshots", () => {
     for (const r of results) {
       assertSameLedger(await ledgerInFile(r.filePath), h.states.get(r.index)!, `file at ${r.index}`);
     }
-    const names = await readdir(join(dir.path, "snapshots"));
+    const names = await readdir(join(h.dir, "snapshots"));
     assert.deepEqual(
       names.filter((n) => n.endsWith(".tmp")),
       [],
@@ -137,19 +127,16 @@ describe("creating snapshots", () => {
   });
 
   it("fails with WriteFailed when the file cannot be written, leaving no partial file", async () => {
-    const snapshots = join(dir.path, "blocked");
+    const snapshots = join(h.dir, "blocked");
     await mkdir(join(snapshots, "full_snapshot_4.bin"), { recursive: true });
     await writeFile(join(snapshots, "full_snapshot_4.bin", "keep"), "a directory where the file should go");
-    const blocked = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: snapshots });
+    const blocked = h.snapshots(snapshots);
     await assert.rejects(blocked.createFull(4), code(SnapshotErrorCode.WriteFailed));
     assert.deepEqual(await readdir(snapshots), ["full_snapshot_4.bin"]);
 
-    const file = join(dir.path, "a-file");
+    const file = join(h.dir, "a-file");
     await writeFile(file, "");
-    const impossible = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(file, "sub") },
-    );
+    const impossible = h.snapshots(join(file, "sub"));
     await assert.rejects(impossible.createFull(4), code(SnapshotErrorCode.WriteFailed));
   });
 
@@ -162,7 +149,7 @@ describe("creating snapshots", () => {
       const id = Uint8Array.from(Buffer.from(someId!.slice(2), "hex"));
       const record = (await isolated.node.store.get(idKey(Bucket.Output, id)))!;
       await isolated.node.store.batch().del(idKey(Bucket.Output, id)).write();
-      const snapshots = join(dir.path, "inconsistent");
+      const snapshots = join(h.dir, "inconsistent");
       const m = new SnapshotManager({ store: isolated.node.store, belowMaxDepth: 15 }, { directory: snapshots });
       await assert.rejects(m.createFull(3), code(SnapshotErrorCode.LedgerInconsistent));
       assert.deepEqual(await readdir(snapshots), []);
@@ -174,7 +161,7 @@ describe("creating snapshots", () => {
   });
 
   it("takes full snapshots every `interval` milestones and keeps the newest `keepFull`", async () => {
-    const snapshots = join(dir.path, "auto");
+    const snapshots = join(h.dir, "auto");
     const errors: unknown[] = [];
     const auto = new SnapshotManager(
       { store: h.node.store, belowMaxDepth: 15, onError: (e) => errors.push(e) },
@@ -185,10 +172,10 @@ describe("creating snapshots", () => {
     assert.deepEqual(errors, []);
     const names = (await readdir(snapshots)).filter((n) => n.endsWith(".bin")).sort();
     assert.deepEqual(names, ["full_snapshot_6.bin", "full_snapshot_9.bin"]);
-    const off = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: join(dir.path, "off") });
+    const off = h.snapshots(join(h.dir, "off"));
     off.onConfirmed(3);
     await off.idle();
-    await assert.rejects(readdir(join(dir.path, "off")));
+    await assert.rejects(readdir(join(h.dir, "off")));
     const newest = await auto.newestFullSnapshot();
     assert.equal(newest?.header.type, SnapshotType.Full);
     assert.equal(newest?.header.targetMilestoneIndex, 9);

@@ -19,16 +19,16 @@ import {
   sha256OfFile,
   writeSnapshotOutput,
 } from "../../../src/snapshot/index.js";
-import { tempDir } from "./history.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /** The file writer (temporary name, checksum) and the reader's answers to malformed files. */
 describe("snapshot files", () => {
-  let dir: Awaited<ReturnType<typeof tempDir>>;
+  let dir: string;
   let minimal: Uint8Array;
 
   const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.code === c;
   const file = async (name: string, bytes: Uint8Array) => {
-    const path = join(dir.path, name);
+    const path = join(dir, name);
     await writeFile(path, bytes);
     return path;
   };
@@ -63,7 +63,7 @@ describe("snapshot files", () => {
     minimal = w.finish();
   });
   after(async () => {
-    await dir.dispose();
+    await removeDir(dir);
   });
 
   it("reads a minimal full snapshot and its header", async () => {
@@ -107,7 +107,7 @@ describe("snapshot files", () => {
       const path = await file(`${name}.bin`, bytes);
       await assert.rejects(readSnapshot(path), code(expected), name);
     }
-    await assert.rejects(readSnapshot(join(dir.path, "absent.bin")), code(SnapshotErrorCode.Unreadable));
+    await assert.rejects(readSnapshot(join(dir, "absent.bin")), code(SnapshotErrorCode.Unreadable));
     const genesis = await file("typed.bin", minimal);
     await assert.rejects(
       readSnapshot(genesis, {}, { expectedType: SnapshotType.Delta }),
@@ -125,11 +125,11 @@ describe("snapshot files", () => {
   });
 
   it("writes to a temporary name, renames on commit with a checksum beside, removes it on abort", async () => {
-    const target = join(dir.path, "written", "full_snapshot_0.bin");
+    const target = join(dir, "written", "full_snapshot_0.bin");
     const aborted = await SnapshotFileWriter.create(target);
     await aborted.write(minimal);
     await aborted.abort();
-    assert.deepEqual(await readdir(join(dir.path, "written")), []);
+    assert.deepEqual(await readdir(join(dir, "written")), []);
 
     const w = await SnapshotFileWriter.create(target);
     assert.match(w.tempPath, /\/\.full_snapshot_0\.bin\.\d+-[0-9a-f]+\.tmp$/);
@@ -139,7 +139,7 @@ describe("snapshot files", () => {
     const digest = await w.commit();
     assert.deepEqual(new Uint8Array(await readFile(target)), minimal);
     assert.equal(await readFile(target + CHECKSUM_SUFFIX, "utf8"), `${digest}  full_snapshot_0.bin\n`);
-    assert.deepEqual((await readdir(join(dir.path, "written"))).sort(), [
+    assert.deepEqual((await readdir(join(dir, "written"))).sort(), [
       "full_snapshot_0.bin",
       "full_snapshot_0.bin.sha256",
     ]);

@@ -3,8 +3,6 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { WriteStream } from "../../../src/codec/writeStream.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
 import { isSnapshotError } from "../../../src/snapshot/errors.js";
 import {
   CHECKSUM_SUFFIX,
@@ -18,7 +16,6 @@ import {
   readSnapshotHeader,
   SnapshotErrorCode,
   SnapshotFileWriter,
-  SnapshotManager,
   SnapshotType,
   verifyFullSnapshot,
   writeSnapshotOutput,
@@ -31,8 +28,9 @@ import {
   indexKey,
   KvStore,
 } from "../../../src/storage/index.js";
+import { openNode } from "../../helpers/node.js";
 import { Rng } from "../../helpers/random.js";
-import { assertSameLedger, History, readLedgerState, tempDir } from "./history.js";
+import { assertSameLedger, History, readLedgerState } from "../../helpers/snapshotHistory.js";
 
 /**
  * Importing snapshot files: damaged files (truncated at any offset, bytes flipped, another
@@ -46,7 +44,6 @@ const code = (c: SnapshotErrorCode) => (e: unknown) => isSnapshotError(e) && e.c
 
 describe("importing snapshot files", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let full: string;
   let delta: string;
   const FULL = 5;
@@ -54,8 +51,7 @@ describe("importing snapshot files", () => {
   let storeCount = 0;
 
   /** A fresh empty store; closed by the caller. */
-  const freshStore = async () =>
-    KvStore.open({ ...defaultKvStoreOptions, path: join(dir.path, `store-${storeCount++}`) });
+  const freshStore = async () => KvStore.open({ ...defaultKvStoreOptions, path: join(h.dir, `store-${storeCount++}`) });
 
   const keysOf = async (store: KvStore) => {
     let n = 0;
@@ -83,19 +79,13 @@ describe("importing snapshot files", () => {
   };
 
   before(async () => {
-    h = await History.create();
-    await h.run(DELTA + 1, 3);
-    dir = await tempDir("import");
-    const m = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "snapshots") },
-    );
+    h = await History.create("import", DELTA + 1, 3);
+    const m = h.snapshots();
     full = (await m.createFull(FULL)).filePath;
     delta = (await m.createDelta(DELTA)).deltaFilePath;
   });
   after(async () => {
     await h.dispose();
-    await dir.dispose();
   });
 
   it("refuses a file truncated at any offset (Truncated), for full and delta files", async () => {
@@ -108,7 +98,7 @@ describe("importing snapshot files", () => {
       const offsets = new Set([0, 1, 2, 10, 60, 91, 92, 100, bytes.length - 32, bytes.length - 1]);
       while (offsets.size < 40) offsets.add(rng.int(0, bytes.length - 1));
       for (const at of offsets) {
-        const cut = join(dir.path, `cut-${name}-${at}.bin`);
+        const cut = join(h.dir, `cut-${name}-${at}.bin`);
         await writeFile(cut, bytes.subarray(0, at));
         const files = name === "full" ? { fullPath: cut } : { fullPath: full, deltaPath: cut };
         const e = await refused(files);
@@ -126,7 +116,7 @@ describe("importing snapshot files", () => {
       const at = i < 8 ? i * 13 : rng.int(0, bytes.length - 1);
       const flipped = Buffer.from(bytes);
       flipped[at]! ^= 1 << rng.int(0, 7);
-      const path = join(dir.path, `flip-${at}.bin`);
+      const path = join(h.dir, `flip-${at}.bin`);
       await writeFile(path, flipped);
       await writeFile(path + CHECKSUM_SUFFIX, checksum);
       await refused({ fullPath: path });
@@ -174,7 +164,7 @@ describe("importing snapshot files", () => {
     for (const at of [...checked, ...anywhere]) {
       const flipped = Buffer.from(bytes);
       flipped[at]! ^= 0x10;
-      const path = join(dir.path, `flip-bare-${at}.bin`);
+      const path = join(h.dir, `flip-bare-${at}.bin`);
       await writeFile(path, flipped);
       const store = await freshStore();
       try {
@@ -199,7 +189,7 @@ describe("importing snapshot files", () => {
     const bytes = Buffer.from(await readFile(full));
     const at = bytes.indexOf(Buffer.from("\x03dev"), FULL_HEADER.protocolParamsOption);
     bytes.write("\x03xyz", at, "latin1");
-    const forged = join(dir.path, "forged.bin");
+    const forged = join(h.dir, "forged.bin");
     await writeFile(forged, bytes);
     assert.equal((await refused({ fullPath: forged })).code, SnapshotErrorCode.WrongNetwork);
   });
@@ -207,15 +197,12 @@ describe("importing snapshot files", () => {
   it("refuses another format version, the wrong type, and a delta on another full snapshot", async () => {
     const bytes = Buffer.from(await readFile(full));
     bytes[0] = 1;
-    const v1 = join(dir.path, "v1.bin");
+    const v1 = join(h.dir, "v1.bin");
     await writeFile(v1, bytes);
     assert.equal((await refused({ fullPath: v1 })).code, SnapshotErrorCode.UnsupportedVersion);
     assert.equal((await refused({ fullPath: delta })).code, SnapshotErrorCode.WrongType);
     assert.equal((await refused({ fullPath: full, deltaPath: full })).code, SnapshotErrorCode.WrongType);
-    const other = new SnapshotManager(
-      { store: h.node.store, belowMaxDepth: 15 },
-      { directory: join(dir.path, "other") },
-    );
+    const other = h.snapshots(join(h.dir, "other"));
     const laterFull = (await other.createFull(FULL + 1)).filePath;
     assert.equal((await refused({ fullPath: laterFull, deltaPath: delta })).code, SnapshotErrorCode.NotMergeable);
   });
@@ -234,7 +221,7 @@ describe("importing snapshot files", () => {
   });
 
   it("detects an import cut short by a crash: the next import and the node refuse the directory", async () => {
-    const dataDir = join(dir.path, "crashed");
+    const dataDir = join(h.dir, "crashed");
     const path = join(dataDir, "db");
     const store = await KvStore.open({ ...defaultKvStoreOptions, path });
     let closed = false;
@@ -264,10 +251,7 @@ describe("importing snapshot files", () => {
       await reopened.close();
     }
     // the node checks for an unfinished import before anything else and says so
-    await assert.rejects(
-      LedgerNode.open({ ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent" }),
-      code(SnapshotErrorCode.IncompleteImport),
-    );
+    await assert.rejects(openNode(dataDir), code(SnapshotErrorCode.IncompleteImport));
   });
 
   it("imports in small batches to the ledger of the target, marked complete", async () => {
@@ -298,7 +282,7 @@ describe("importing snapshot files", () => {
     } finally {
       await store.close();
     }
-    const copy = join(dir.path, "changing.bin");
+    const copy = join(h.dir, "changing.bin");
     const bytes = Buffer.from(await readFile(full));
     await writeFile(copy, bytes);
     const before = { full: await verifyFullSnapshot(copy, "dev") };
@@ -318,7 +302,7 @@ describe("importing snapshot files", () => {
     const outputs = h.states.get(DELTA)!.outputs;
     const diffs = [];
     for (let m = DELTA; m > FULL; m--) diffs.push((await milestoneDiffFromStore(store, m))!);
-    const path = join(dir.path, "foreign.bin");
+    const path = join(h.dir, "foreign.bin");
     const w = await SnapshotFileWriter.create(path);
     await w.write(
       encodeFullHeader({
@@ -349,7 +333,7 @@ describe("importing snapshot files", () => {
     await w.write(sep);
     await w.commit();
 
-    const dataDir = join(dir.path, "foreign-node");
+    const dataDir = join(h.dir, "foreign-node");
     const target = await KvStore.open({ ...defaultKvStoreOptions, path: join(dataDir, "db") });
     try {
       const r = await importSnapshot(target, { fullPath: path, expectedNetworkName: "dev" });
@@ -362,7 +346,7 @@ describe("importing snapshot files", () => {
     } finally {
       await target.close();
     }
-    const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent" });
+    const node = await openNode(dataDir);
     try {
       assert.equal((await node.coordinator.issueMilestone()).index, FULL + 1);
     } finally {

@@ -3,13 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { progressBar, runInspectCommand } from "../../../src/cli/inspect.js";
-import { SnapshotManager } from "../../../src/snapshot/index.js";
-import { History, tempDir } from "./history.js";
+import { History } from "../../helpers/snapshotHistory.js";
 
 /** `inspect`: header and counts of a snapshot file, a progress bar for big files, clean failures. */
 describe("inspect command", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let full: string;
   let delta: string;
 
@@ -25,16 +23,13 @@ describe("inspect command", () => {
   };
 
   before(async () => {
-    h = await History.create();
-    await h.run(6, 3);
-    dir = await tempDir("inspect");
-    const m = new SnapshotManager({ store: h.node.store, belowMaxDepth: 15 }, { directory: dir.path });
+    h = await History.create("inspect", 6, 3);
+    const m = h.snapshots(h.dir);
     full = (await m.createFull(4)).filePath;
     delta = (await m.createDelta(6)).deltaFilePath;
   });
   after(async () => {
     await h.dispose();
-    await dir.dispose();
   });
 
   it("prints the header and counts of a full snapshot", async () => {
@@ -80,12 +75,12 @@ describe("inspect command", () => {
   });
 
   it("reports a damaged file with its reason (exit 1) and usage errors (exit 2)", async () => {
-    const cut = join(dir.path, "cut.bin");
+    const cut = join(h.dir, "cut.bin");
     await writeFile(cut, (await readFile(full)).subarray(0, 150));
     const r = await run([cut]);
     assert.equal(r.code, 1);
     assert.match(r.err, /SNAPSHOT_TRUNCATED/);
-    assert.equal((await run([join(dir.path, "missing.bin")])).code, 1);
+    assert.equal((await run([join(h.dir, "missing.bin")])).code, 1);
     assert.equal((await run([])).code, 2);
     assert.equal((await run([full, "--bogus"])).code, 2);
     assert.equal((await run([full, delta])).code, 2);

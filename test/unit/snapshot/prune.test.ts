@@ -15,8 +15,8 @@ import {
   nodeStateKey,
 } from "../../../src/storage/index.js";
 import { Pruner, readPruningIndex } from "../../../src/tangle/prune.js";
+import { assertSameLedger, History, nodeFromSnapshot, readLedgerState } from "../../helpers/snapshotHistory.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
-import { assertSameLedger, History, nodeFromSnapshot, readLedgerState, tempDir } from "./history.js";
 
 /**
  * Pruning below a horizon: milestones, their diffs, the blocks they referenced and the outputs
@@ -26,27 +26,23 @@ import { assertSameLedger, History, nodeFromSnapshot, readLedgerState, tempDir }
  */
 describe("pruning", () => {
   let h: History;
-  let dir: Awaited<ReturnType<typeof tempDir>>;
   let pruner: Pruner;
   let horizon: number;
   let latest: number;
   const milestoneBlocks = new Map<number, Uint8Array>();
 
   before(async () => {
-    h = await History.create();
-    await h.run(36, 2);
-    latest = h.node.tangle.latestMilestone.index;
+    h = await History.create("prune", 36, 2);
+    latest = h.latest;
     for (let m = 1; m <= latest; m++) {
       const rec = (await h.node.store.get(indexKey(Bucket.MilestoneByIndex, m)))!;
       milestoneBlocks.set(m, rec.slice(32, 64));
     }
-    dir = await tempDir("prune");
     pruner = await Pruner.create({ tangle: h.node.tangle }, { pruneBelow: 16, step: 1, batchSize: 16 });
   });
   after(async () => {
     await pruner.stop();
     await h.dispose();
-    await dir.dispose();
   });
 
   it("holds the horizon below a pinned snapshot index", async () => {
@@ -111,14 +107,14 @@ describe("pruning", () => {
   it("refuses snapshots below the horizon (Pruned) and writes ones above it that start a node", async () => {
     const m = new SnapshotManager(
       { store: h.node.store, belowMaxDepth: 15, pruner },
-      { directory: join(dir.path, "snapshots") },
+      { directory: join(h.dir, "snapshots") },
     );
     await assert.rejects(
       m.createFull(horizon - 1),
       (e: unknown) => isSnapshotError(e) && e.code === SnapshotErrorCode.Pruned,
     );
     const file = await m.createFull(horizon);
-    const node = await nodeFromSnapshot(join(dir.path, "node"), { fullPath: file.filePath });
+    const node = await nodeFromSnapshot(join(h.dir, "node"), { fullPath: file.filePath });
     try {
       assertSameLedger(await readLedgerState(node.store), h.states.get(horizon)!, `from ${horizon}`);
       await node.coordinator.issueMilestone();

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isCodecError } from "../../../src/codec/errors.js";
 import {
@@ -23,17 +20,18 @@ import {
   StorageErrorCode,
   spentOutputRecord,
 } from "../../../src/storage/index.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 describe("KvStore over LevelDB", () => {
   let dir: string;
   let store: KvStore;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-kv-"));
+    dir = await tempDir("kv");
     store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
   });
   after(async () => {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it("scans milestone-index keys in numeric order, forwards and backwards, within bounds", async () => {

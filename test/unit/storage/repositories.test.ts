@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
   Bucket,
@@ -14,6 +11,7 @@ import {
   Repositories,
   StorageErrorCode,
 } from "../../../src/storage/index.js";
+import { removeDir, tempDir } from "../../helpers/node.js";
 
 /** Typed reads of the buckets: a key in, the decoded record out; a damaged value is the node's failure. */
 describe("repositories", () => {
@@ -21,7 +19,7 @@ describe("repositories", () => {
   let store: KvStore;
   let db: Repositories;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-repo-"));
+    dir = await tempDir("repo");
     store = await KvStore.open({ ...defaultKvStoreOptions, path: dir });
     db = new Repositories(store);
     const batch = store.batch();
@@ -41,7 +39,7 @@ describe("repositories", () => {
   });
   after(async () => {
     await store.close();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir(dir);
   });
 
   it("reads records by index and by ID, async, synchronous and many at once", async () => {

@@ -19,7 +19,8 @@ import {
 import { confirmMilestoneBlock } from "../../../src/tangle/confirmMilestone.js";
 import { TangleErrorCode } from "../../../src/tangle/errors.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { basic, wallet } from "../../helpers/txBuilder.js";
+import { basic, type Wallet, wallet } from "../../helpers/txBuilder.js";
+import { payment } from "../../helpers/wallet.js";
 
 describe("milestone confirmation on a real database", () => {
   let tb: TangleBuilder;
@@ -48,14 +49,7 @@ describe("milestone confirmation on a real database", () => {
   it("confirms a value transaction, marks a double spend in the same cone conflicting, keeps the supply", async () => {
     const dev = tb.devWallet();
     const alice = wallet("alice");
-    const pay = tb.transaction({
-      inputs: [tb.genesis()],
-      outputs: [
-        basic(alice.address, { amount: 1_000_000n }),
-        basic(dev.address, { amount: DEV_TOKEN_SUPPLY - 1_000_000n }),
-      ],
-      unlockers: [dev],
-    });
+    const pay = payment(tb.genesis(), alice, 1_000_000n);
     const double = tb.transaction({
       inputs: [tb.genesis()],
       outputs: [basic(alice.address, { amount: DEV_TOKEN_SUPPLY })],
@@ -138,25 +132,22 @@ describe("milestone confirmation on a real database", () => {
     const diff = decodeLedgerDiff((await tb.node.store.get(indexKey(Bucket.LedgerDiff, 2)))!);
     const aliceId = diff.created[0]!;
     const input = { outputId: aliceId, output: basic(alice.address, { amount: 1_000_000n }) };
-    const forged = tb.transaction({
-      inputs: [input],
-      outputs: [basic(bob.address, { amount: 1_000_000n })],
-      unlockers: [bob],
-    });
-    const forgedBlock = await tb.block(forged.tx);
-    await tb.milestone();
-    const m = await tb.metadata(forgedBlock);
+    /** Alice's output paid to bob, signed by `signer`, in a block the next milestone confirms: its metadata. */
+    const payBob = async (signer: Wallet) => {
+      const pay = tb.transaction({
+        inputs: [input],
+        outputs: [basic(bob.address, { amount: 1_000_000n })],
+        unlockers: [signer],
+      });
+      const block = await tb.block(pay.tx);
+      await tb.milestone();
+      return tb.metadata(block);
+    };
+    const m = await payBob(bob);
     assert.deepEqual([m.inclusionState, m.conflictReason], [2, ConflictReason.InvalidSignature]);
     assert.equal(await tb.isUnspent(aliceId), true);
     // and the rightful owner can still spend it
-    const honest = tb.transaction({
-      inputs: [input],
-      outputs: [basic(bob.address, { amount: 1_000_000n })],
-      unlockers: [alice],
-    });
-    const honestBlock = await tb.block(honest.tx);
-    await tb.milestone();
-    assert.equal((await tb.metadata(honestBlock)).inclusionState, 1);
+    assert.equal((await payBob(alice)).inclusionState, 1);
     assert.equal(await tb.isUnspent(aliceId), false);
     assert.equal(await tb.unspentTotal(), DEV_TOKEN_SUPPLY);
   });

@@ -1,41 +1,25 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes } from "../../../src/codec/hex.js";
-import { blockIdFromBytes } from "../../../src/codec/ids.js";
-import type { Block } from "../../../src/codec/types.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
+import type { LedgerNode } from "../../../src/node/node.js";
 import { Bucket, decodeBlockMetadata, idKey, type WriteBatch } from "../../../src/storage/index.js";
+import { openTempNode, type TempNode } from "../../helpers/node.js";
+import { taggedBlock } from "../../helpers/tangleBuilder.js";
 
 /** Intake writes are written behind (Tangle.storeBlock): what a reader and a milestone see. */
 describe("write-behind intake", () => {
-  let dir: string;
+  let t: TempNode;
   let node: LedgerNode;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-intake-"));
-    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+    t = await openTempNode("intake");
+    node = t.node;
     await node.coordinator.issueMilestone();
   });
   after(async () => {
-    await node.close();
-    await rm(dir, { recursive: true, force: true });
+    await t.close();
   });
 
   let tag = 0;
-  const make = (parents: Uint8Array[]) => {
-    const block: Block = {
-      protocolVersion: 2,
-      parents: [...parents].sort(compareBytes),
-      payload: { type: 5, tag: Uint8Array.of(++tag), data: new Uint8Array() },
-      nonce: 0n,
-    };
-    const bytes = encodeBlock(block);
-    return { id: blockIdFromBytes(bytes), block, bytes };
-  };
+  const make = (parents: Uint8Array[]) => taggedBlock(parents, ++tag);
 
   /** Runs `f` with the write of every batch begun meanwhile replaced by `writeOf(realWrite)`. */
   const withBatches = async <T>(writeOf: (write: WriteBatch["write"]) => WriteBatch["write"], f: () => Promise<T>) => {
@@ -91,8 +75,7 @@ describe("write-behind intake", () => {
     assert.ok(node.tangle.store.getSync(idKey(Bucket.Block, pending.blockId)), "on disk before it is announced");
     const d = make([pending.blockId]);
     await node.tangle.storeBlock(d.id, d.block, d.bytes, false);
-    await node.close();
-    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+    node = await t.reopen();
     assert.equal(node.tangle.latestMilestone.index, pending.plan.index, "the stored milestone is applied at start");
     assert.deepEqual(await node.tangle.getBlockBytes(d.id), d.bytes);
   });

@@ -1,38 +1,22 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes } from "../../../src/codec/hex.js";
-import { blockIdFromBytes } from "../../../src/codec/ids.js";
-import type { Block } from "../../../src/codec/types.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
+import type { LedgerNode } from "../../../src/node/node.js";
+import { openTempNode, type TempNode } from "../../helpers/node.js";
+import { taggedBlock } from "../../helpers/tangleBuilder.js";
 
 describe("solidifier", () => {
-  let dir: string;
+  let t: TempNode;
   let node: LedgerNode;
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-solid-"));
-    node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0 });
+    t = await openTempNode("solid");
+    node = t.node;
     await node.coordinator.issueMilestone();
   });
   after(async () => {
-    await node.close();
-    await rm(dir, { recursive: true, force: true });
+    await t.close();
   });
 
-  const make = (parents: Uint8Array[], tag: number) => {
-    const block: Block = {
-      protocolVersion: 2,
-      parents: [...parents].sort(compareBytes),
-      payload: { type: 5, tag: Uint8Array.of(tag), data: new Uint8Array() },
-      nonce: 0n,
-    };
-    const bytes = encodeBlock(block);
-    return { id: blockIdFromBytes(bytes), block, bytes };
-  };
+  const make = taggedBlock;
 
   it("solidifies blocks that arrive before their parents once the parents arrive", async () => {
     const root = node.tangle.latestMilestone.blockId;

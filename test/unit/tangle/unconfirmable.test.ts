@@ -1,18 +1,15 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { decodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { type Block, type MilestonePayload, PayloadType } from "../../../src/codec/types.js";
 import { networkConfigPath } from "../../../src/network/index.js";
-import { LedgerNode, semanticValidator } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
+import { type LedgerNode, semanticValidator } from "../../../src/node/node.js";
 import { confirmMilestoneBlock } from "../../../src/tangle/confirmMilestone.js";
 import { UNCONFIRMABLE_MARGIN } from "../../../src/tangle/tangle.js";
 import { type UnconfirmableEntry, unconfirmableBlocks } from "../../../src/tangle/unconfirmable.js";
-import { ledgerState, makeBlock, taggedData } from "../network/harness.js";
+import { ledgerState, makeBlock, taggedData } from "../../helpers/network.js";
+import { openNode, removeDir, tempDir } from "../../helpers/node.js";
 
 const entry = (key: string, parentKeys: string[], arrivalIndex: number, milestone = false): UnconfirmableEntry => ({
   key,
@@ -58,18 +55,11 @@ describe("unconfirmable blocks: a follower catching up keeps the cone of a held 
   /** The coordinator's blocks in the order it made them: a tagged block, then its milestone. */
   const made: { id: Uint8Array; bytes: Uint8Array; block: Block }[] = [];
   const dir = async (name: string) => {
-    const d = await mkdtemp(join(tmpdir(), `ledger-node-unconfirmable-${name}-`));
+    const d = await tempDir(`unconfirmable-${name}`);
     dirs.push(d);
     return d;
   };
-  const openFollower = async (d: string) =>
-    LedgerNode.open({
-      ...defaultNodeOptions,
-      dataDir: d,
-      minPowScore: 0,
-      logLevel: "silent",
-      networkConfig: networkConfigPath(dirs[0]!),
-    });
+  const openFollower = async (d: string) => openNode(d, { networkConfig: networkConfigPath(dirs[0]!) });
   const store = async (node: LedgerNode, b: (typeof made)[number]) =>
     node.tangle.storeBlock(b.id, b.block, b.bytes, b.block.payload?.type === PayloadType.Milestone);
   const confirmAll = async (node: LedgerNode) => {
@@ -82,12 +72,7 @@ describe("unconfirmable blocks: a follower catching up keeps the cone of a held 
   };
 
   before(async () => {
-    coordinator = await LedgerNode.open({
-      ...defaultNodeOptions,
-      dataDir: await dir("coo"),
-      minPowScore: 0,
-      logLevel: "silent",
-    });
+    coordinator = await openNode(await dir("coo"));
     for (let i = 0; i < COUNT; i++) {
       const { blockId } = await coordinator.submitBlock(await makeBlock(coordinator, taggedData(i)));
       const ms = await coordinator.coordinator.issueMilestone();
@@ -99,7 +84,7 @@ describe("unconfirmable blocks: a follower catching up keeps the cone of a held 
   });
   after(async () => {
     await coordinator.close();
-    for (const d of dirs) await rm(d, { recursive: true, force: true });
+    for (const d of dirs) await removeDir(d);
   });
 
   it("a cone that came before every milestone, at ledger index 0", async () => {

@@ -3,25 +3,19 @@
  * app over it (driven with `inject()`), the exact error shape, and signed dev-key transactions.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import type { ApiNode } from "../../../src/api/apiNode.js";
-import { STATUS_MESSAGES } from "../../../src/api/errors.js";
-import { type ApiServerOptions, buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
-import { fromHex } from "../../../src/codec/hex.js";
-import {
-  essenceSigningHash,
-  inputsCommitment,
-  networkIdFromName,
-  utxoInputOfOutputId,
-} from "../../../src/codec/ids.js";
-import { type BasicOutput, type Output, PayloadType, type TransactionPayload } from "../../../src/codec/types.js";
-import { type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/ed25519.js";
-import { DEV_KEY } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
+import type { ApiNode } from "../../src/api/apiNode.js";
+import { STATUS_MESSAGES } from "../../src/api/errors.js";
+import { type ApiServerOptions, buildServer, defaultApiServerOptions } from "../../src/api/server.js";
+import { essenceSigningHash, inputsCommitment, networkIdFromName, utxoInputOfOutputId } from "../../src/codec/ids.js";
+import { transactionToJson } from "../../src/codec/transaction.js";
+import { type BasicOutput, type Output, PayloadType, type TransactionPayload } from "../../src/codec/types.js";
+import { type Ed25519KeyPair, ed25519Sign } from "../../src/crypto/ed25519.js";
+import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../src/node/devNetwork.js";
+import type { LedgerNode } from "../../src/node/node.js";
+import { defaultNodeOptions, type NodeOptions } from "../../src/node/options.js";
+import { openTempNode } from "./node.js";
+import { devWallet } from "./wallet.js";
 
 export const CORE = "/api/core/v2";
 export const BINARY = "application/vnd.iota.serializer-v1";
@@ -38,8 +32,7 @@ export async function openHarness(
   options: Partial<NodeOptions> = {},
   server: ApiServerOptions = defaultApiServerOptions,
 ): Promise<Harness> {
-  const dir = await mkdtemp(join(tmpdir(), "ledger-node-api-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent", ...options });
+  const { node, dir, close } = await openTempNode("api", { minPowScore: defaultNodeOptions.minPowScore, ...options });
   const app = buildServer(node, "silent", server);
   return {
     node,
@@ -47,10 +40,19 @@ export async function openHarness(
     dir,
     async close() {
       await app.close();
-      await node.close();
-      await rm(dir, { recursive: true, force: true });
+      await close();
     },
   };
+}
+
+/** `openHarness`, then the first milestone issued and confirmed: the node is healthy, as a running one is. */
+export async function openHealthyHarness(
+  options: Partial<NodeOptions> = {},
+  server: ApiServerOptions = defaultApiServerOptions,
+): Promise<Harness> {
+  const h = await openHarness(options, server);
+  await h.node.coordinator.issueMilestone();
+  return h;
 }
 
 /** The API over the same node with other node settings (e.g. no PoW workers). */
@@ -89,14 +91,6 @@ export function assertError(res: LightMyRequestResponse, status: number, details
 export const HEX32 = /^0x[0-9a-f]{64}$/;
 export const HEX34 = /^0x[0-9a-f]{68}$/;
 
-/** The dev key (genesis owner) and its address. */
-export function devKey(): { keyPair: Ed25519KeyPair; address: { type: 0; pubKeyHash: Uint8Array } } {
-  return {
-    keyPair: ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed")),
-    address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pubKeyHash") },
-  };
-}
-
 /** A basic output of `amount` to an Ed25519 address. */
 export function basicTo(pubKeyHash: Uint8Array, amount: bigint): BasicOutput {
   return {
@@ -132,4 +126,23 @@ export function devTransaction(
         : { type: 1 as const, reference: 0 },
     ),
   };
+}
+
+/** A dev-key transaction spending the genesis output: `amount` to `recipient`, the rest back to the dev key. */
+export function genesisPayment(recipient: Uint8Array, amount: bigint): TransactionPayload {
+  const dev = devWallet();
+  return devTransaction(
+    [{ outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput() }],
+    [basicTo(recipient, amount), basicTo(dev.address.pubKeyHash, DEV_TOKEN_SUPPLY - amount)],
+    dev.keyPair,
+  );
+}
+
+/** Submits a block with `tx` as JSON (no parents, nonce: the node fills them) through the app. */
+export function postTransaction(app: FastifyInstance, tx: TransactionPayload): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: "POST",
+    url: `${CORE}/blocks`,
+    payload: { protocolVersion: 2, payload: transactionToJson(tx) },
+  });
 }

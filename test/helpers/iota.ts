@@ -18,8 +18,11 @@ export interface KeyPair {
 /** `SingleNodeClient`: the core API v2 as iota.js calls it. */
 export interface CoreClient {
   health(): Promise<boolean>;
+  routes(): Promise<{ routes: string[] }>;
   info(): Promise<Json>;
+  tips(): Promise<{ tips: string[] }>;
   blockSubmit(block: Json): Promise<string>;
+  blockSubmitRaw(bytes: Uint8Array): Promise<string>;
   block(id: string): Promise<Json>;
   blockRaw(id: string): Promise<Uint8Array>;
   blockMetadata(id: string): Promise<Json>;
@@ -28,9 +31,24 @@ export interface CoreClient {
   outputRaw(id: string): Promise<Uint8Array>;
   transactionIncludedBlock(id: string): Promise<Json>;
   milestoneByIndex(index: number): Promise<Json>;
-  milestoneUtxoChangesByIndex(
-    index: number,
-  ): Promise<{ index: number; createdOutputs: string[]; consumedOutputs: string[] }>;
+  milestoneByIndexRaw(index: number): Promise<Uint8Array>;
+  milestoneById(id: string): Promise<Json>;
+  milestoneUtxoChangesByIndex(index: number): Promise<UtxoChanges>;
+  milestoneUtxoChangesById(id: string): Promise<UtxoChanges>;
+  peers(): Promise<Json>;
+}
+
+/** A milestone's ledger changes as the core API answers them. */
+export interface UtxoChanges {
+  index: number;
+  createdOutputs: string[];
+  consumedOutputs: string[];
+}
+
+/** What `SingleNodeClient` throws for an HTTP error: the status, and the code of the error body. */
+export interface ClientError extends Error {
+  httpStatus: number;
+  code: string;
 }
 
 /** Indexer answers: one page of output IDs. */
@@ -54,7 +72,10 @@ export interface WriteStream {
 }
 
 export interface IotaJs {
-  SingleNodeClient: new (endpoint: string, options?: { powProvider?: unknown }) => CoreClient;
+  SingleNodeClient: new (
+    endpoint: string,
+    options?: { powProvider?: unknown; headers?: Record<string, string> },
+  ) => CoreClient;
   IndexerPluginClient: new (client: CoreClient | string) => IndexerClient;
   Ed25519Seed: new (bytes: Uint8Array) => { keyPair(): KeyPair };
   Ed25519Address: new (publicKey: Uint8Array) => { toAddress(): Uint8Array };
@@ -86,8 +107,10 @@ export interface IotaJs {
   serializeOutputs(w: WriteStream, outputs: Json[]): void;
   serializeInputs(w: WriteStream, inputs: Json[]): void;
   serializeTransactionEssence(w: WriteStream, essence: Json): void;
+  serializeBlock(w: WriteStream, block: Json): void;
   deserializeOutput(r: unknown): Json;
   deserializeBlock(r: unknown): Json;
+  deserializeMilestonePayload(r: unknown): Json;
 }
 
 export interface IotaUtil {

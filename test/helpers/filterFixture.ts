@@ -1,13 +1,15 @@
+import type { FastifyInstance } from "fastify";
+import { buildServer } from "../../src/api/server.js";
 /**
  * A ledger where every indexer filter has outputs that match and outputs that do not, built
  * from signed transactions over three milestones (three booking times), and the brute-force
  * oracle the filter tests compare the indexer with: every unspent output of the ledger decoded
  * and judged from the output itself, not from the index entries.
  */
-import { addressToBech32, aliasAddressOf } from "../../../src/codec/address.js";
-import { compareBytes, toHex } from "../../../src/codec/hex.js";
-import { aliasIdFromOutputId } from "../../../src/codec/ids.js";
-import { decodeOutput } from "../../../src/codec/outputs/output.js";
+import { addressToBech32, aliasAddressOf } from "../../src/codec/address.js";
+import { compareBytes, toHex } from "../../src/codec/hex.js";
+import { aliasIdFromOutputId } from "../../src/codec/ids.js";
+import { decodeOutput } from "../../src/codec/outputs/output.js";
 import {
   type Address,
   FeatureType,
@@ -15,11 +17,12 @@ import {
   OutputType,
   type UnlockCondition,
   UnlockConditionType,
-} from "../../../src/codec/types.js";
-import { DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
-import { Bucket, decodeOutputRecord, idKey } from "../../../src/storage/index.js";
-import { alias, basic, foundry, nft, token, tokenId, wallet } from "../../helpers/txBuilder.js";
-import { devWallet, FUTURE, GENESIS, type TestLedger } from "./ledgerFixture.js";
+} from "../../src/codec/types.js";
+import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
+import { Bucket, decodeOutputRecord, idKey } from "../../src/storage/index.js";
+import { FUTURE, GENESIS, TestLedger } from "./ledgerFixture.js";
+import { alias, alice, basic, bob, carol, foundry, nft, token, tokenId, wallet } from "./txBuilder.js";
+import { devWallet } from "./wallet.js";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -49,9 +52,6 @@ const lock = (unixTime: number): UnlockCondition => ({ type: UnlockConditionType
 
 export async function buildFilterWorld(ledger: TestLedger): Promise<FilterWorld> {
   const dev = devWallet();
-  const alice = wallet("alice");
-  const bob = wallet("bob");
-  const carol = wallet("carol");
   const [t0, t1, t2] = TIMES;
   const devSender = [{ type: FeatureType.Sender, address: dev.address }] as const;
   const issuer = [{ type: FeatureType.Issuer, address: dev.address }] as const;
@@ -365,4 +365,15 @@ export function passes(lo: LedgerOutput, path: string, f: Filters, hrp: string):
 /** The output IDs the oracle expects for a listing, in listing order. */
 export function expected(all: LedgerOutput[], path: string, f: Filters, hrp: string): string[] {
   return all.filter((lo) => passes(lo, path, f, hrp)).map((lo) => toHex(lo.outputId));
+}
+
+/** A TestLedger holding the filter world, the API over it (ready), and every unspent output. */
+export async function openFilterWorld(
+  name: string,
+): Promise<{ ledger: TestLedger; app: FastifyInstance; world: FilterWorld; all: LedgerOutput[] }> {
+  const ledger = await TestLedger.open(name);
+  const app = buildServer(ledger.node, "silent");
+  await app.ready();
+  const world = await buildFilterWorld(ledger);
+  return { ledger, app, world, all: await unspentOutputs(ledger) };
 }

@@ -1,21 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes, fromHex, toHex } from "../../../src/codec/hex.js";
-import { networkIdFromName, outputIdFromParts } from "../../../src/codec/ids.js";
-import type { Block, Payload, TransactionPayload } from "../../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
-import type { Network, NetworkLogger, NetworkOptions } from "../../../src/network/index.js";
-import { networkConfigPath } from "../../../src/network/index.js";
-import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
-import { minerPool, powDigest, withNonce } from "../../../src/pow/index.js";
-import { Bucket, decodeMilestoneRecord, indexKey } from "../../../src/storage/index.js";
-import { basic, buildTransaction, type Wallet } from "../../helpers/txBuilder.js";
+import { encodeBlock } from "../../src/codec/block.js";
+import { compareBytes, toHex } from "../../src/codec/hex.js";
+import type { Block, Payload } from "../../src/codec/types.js";
+import type { Network, NetworkLogger, NetworkOptions } from "../../src/network/index.js";
+import { networkConfigPath } from "../../src/network/index.js";
+import type { LedgerNode } from "../../src/node/node.js";
+import type { NodeOptions } from "../../src/node/options.js";
+import { minerPool, powDigest, withNonce } from "../../src/pow/index.js";
+import { Bucket, decodeMilestoneRecord, indexKey } from "../../src/storage/index.js";
+import { openNode, removeDir, tempDir } from "./node.js";
+import { waitFor } from "./waitFor.js";
 
 /**
  * In-process nodes for the network tests: real LedgerNodes on temporary data dirs, each with
@@ -51,36 +44,13 @@ export interface TestNode {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-export async function tempDir(name: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `ledger-node-net-${name}-`));
-}
-
 /** Opens a node on `dir` and starts its network (the coordinator is left to the test). */
 export async function startNode(
   dir: string,
   options: Partial<NodeOptions> = {},
   network: Partial<NetworkOptions> = {},
 ): Promise<TestNode> {
-  const node = await LedgerNode.open({
-    ...defaultNodeOptions,
-    dataDir: dir,
-    minPowScore: 0,
-    logLevel: "silent",
-    p2pHost: "127.0.0.1",
-    p2pPort: 0,
-    ...options,
-  });
+  const node = await openNode(dir, { p2pHost: "127.0.0.1", p2pPort: 0, ...options });
   const net = await node.startNetwork(testLogger(dir), { ...FAST_NETWORK, ...network });
   const address = net.listenAddresses().find((a) => a.startsWith("/ip4/127.0.0.1/"))!;
   return {
@@ -97,7 +67,7 @@ export async function startCoordinator(
   options: Partial<NodeOptions> = {},
   network: Partial<NetworkOptions> = {},
 ): Promise<TestNode> {
-  return startNode(await tempDir("coo"), options, network);
+  return startNode(await tempDir("net-coo"), options, network);
 }
 
 /** A follower of `coordinator`'s network, dialling `peers`. */
@@ -109,7 +79,7 @@ export async function startFollower(
   dir?: string,
 ): Promise<TestNode> {
   return startNode(
-    dir ?? (await tempDir("follower")),
+    dir ?? (await tempDir("net-follower")),
     { networkConfig: networkConfigPath(coordinator.dir), peers, ...options },
     network,
   );
@@ -117,22 +87,16 @@ export async function startFollower(
 
 export async function removeNode(n: TestNode): Promise<void> {
   await n.close().catch(() => {});
-  await rm(n.dir, { recursive: true, force: true });
+  await removeDir(n.dir);
 }
 
-/** Polls `fn` every 20 ms until it returns a value other than undefined/false. */
-export async function until<T>(
+/** `waitFor` polling every 20 ms: in-process state changes quickly. */
+export function until<T>(
   fn: () => T | undefined | false | Promise<T | undefined | false>,
   ms: number,
   what: string,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return waitFor(fn, ms, what, 20);
 }
 
 /** A block with `payload` on `parents` (default: the node's tip selection), mined to `minPowScore`. */
@@ -167,37 +131,4 @@ export async function ledgerState(node: LedgerNode): Promise<{ unspent: string[]
     milestones.push(`${i} ${toHex(record.milestoneId)} ${diff ? toHex(diff) : "-"}`);
   }
   return { unspent: unspent.sort(), milestones };
-}
-
-/** The dev wallet (owner of the genesis output). */
-export function devWallet(): Wallet {
-  return {
-    keyPair: ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed")),
-    address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pubKeyHash") },
-  };
-}
-
-/** A dev-network transaction moving `amount` of `input` to `to`, the rest back to the dev wallet. */
-export function payment(
-  input: ConsumedOutput,
-  to: Wallet,
-  amount: bigint,
-): { tx: TransactionPayload; outputs: ConsumedOutput[] } {
-  const dev = devWallet();
-  const outputs = [basic(to.address, { amount }), basic(dev.address, { amount: input.output.amount - amount })];
-  const built = buildTransaction({ networkId: networkIdFromName("dev"), inputs: [input], outputs, unlockers: [dev] });
-  return {
-    tx: built.tx,
-    outputs: outputs.map((output, i) => ({
-      outputId: outputIdFromParts(built.ctx.transactionId, i),
-      output,
-      bookedMilestoneIndex: 0,
-      bookedTimestamp: 0,
-    })),
-  };
-}
-
-/** The genesis output as an input. */
-export function genesisInput(): ConsumedOutput {
-  return { outputId: GENESIS_OUTPUT_ID, output: devGenesisOutput(), bookedMilestoneIndex: 0, bookedTimestamp: 0 };
 }

@@ -6,22 +6,21 @@
  * snapshot at an older index is compared with.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeBlock } from "../../../src/codec/block.js";
-import { compareBytes, toHex } from "../../../src/codec/hex.js";
-import { networkIdFromName } from "../../../src/codec/ids.js";
-import { decodeOutput } from "../../../src/codec/outputs/output.js";
-import type { Output } from "../../../src/codec/types.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/types.js";
-import { writeCoordinatorSeeds } from "../../../src/node/keyFiles.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
-import { importSnapshot } from "../../../src/snapshot/index.js";
-import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../../src/storage/index.js";
-import { TangleBuilder } from "../../helpers/tangleBuilder.js";
-import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "../../helpers/txBuilder.js";
+import { encodeBlock } from "../../src/codec/block.js";
+import { compareBytes, toHex } from "../../src/codec/hex.js";
+import { networkIdFromName } from "../../src/codec/ids.js";
+import { decodeOutput } from "../../src/codec/outputs/output.js";
+import type { Output } from "../../src/codec/types.js";
+import type { ConsumedOutput } from "../../src/ledger/semantic/types.js";
+import { writeCoordinatorSeeds } from "../../src/node/keyFiles.js";
+import type { LedgerNode } from "../../src/node/node.js";
+import { importSnapshot, SnapshotManager } from "../../src/snapshot/index.js";
+import { Bucket, decodeOutputRecord, defaultKvStoreOptions, idKey, KvStore } from "../../src/storage/index.js";
+import { openNode, removeDir, tempDir } from "./node.js";
+import { TangleBuilder } from "./tangleBuilder.js";
+import { alias, basic, buildTransaction, nft, type Wallet, wallet } from "./txBuilder.js";
+import { devWallet, genesisInput } from "./wallet.js";
 
 /**
  * Every unspent output (hex ID → its booking and bytes: block ID ‖ booked index ‖ booked
@@ -83,19 +82,35 @@ export class History {
   readonly owners = new Map<string, Spendable>();
   private counter = 0;
 
-  private constructor(readonly tb: TangleBuilder) {}
+  private constructor(
+    readonly tb: TangleBuilder,
+    /** A temporary directory for the test's files (snapshots, other nodes' data), removed by `dispose`. */
+    readonly dir: string,
+  ) {}
 
-  static async create(): Promise<History> {
-    const h = new History(await TangleBuilder.create());
-    const genesis = { input: h.tb.genesis(), owner: h.tb.devWallet() };
+  /** A history on a fresh node, run for `milestones` milestones of `txs` transactions each. */
+  static async create(name = "history", milestones = 0, txs = 3): Promise<History> {
+    const h = new History(await TangleBuilder.create(), await tempDir(name));
+    const genesis = { input: genesisInput(), owner: devWallet() };
     h.pool.push(genesis);
     h.owners.set(toHex(genesis.input.outputId), genesis);
     h.states.set(0, await readLedgerState(h.tb.node.store));
+    await h.run(milestones, txs);
     return h;
   }
 
   get node(): LedgerNode {
     return this.tb.node;
+  }
+
+  /** The index of the node's latest milestone. */
+  get latest(): number {
+    return this.node.tangle.latestMilestone.index;
+  }
+
+  /** A snapshot manager of the node writing to `directory` (default: `snapshots` in `dir`). */
+  snapshots(directory = join(this.dir, "snapshots")): SnapshotManager {
+    return new SnapshotManager({ store: this.node.store, belowMaxDepth: 15 }, { directory });
   }
 
   /** Confirms `milestones` milestones carrying `txs` transactions each. */
@@ -159,13 +174,8 @@ export class History {
 
   async dispose(): Promise<void> {
     await this.tb.dispose();
+    await removeDir(this.dir);
   }
-}
-
-/** A temporary directory removed by `dispose`. */
-export async function tempDir(prefix: string): Promise<{ path: string; dispose: () => Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), `ledger-node-${prefix}-`));
-  return { path, dispose: () => rm(path, { recursive: true, force: true }) };
 }
 
 /** Imports snapshot files into a fresh data directory and opens a node on it. */
@@ -182,7 +192,7 @@ export async function nodeFromSnapshot(
   }
   // the node that wrote the files goes on as their coordinator: it keeps its key
   if (coordinatorSeed) await writeCoordinatorSeeds(dataDir, [coordinatorSeed]);
-  return LedgerNode.open({ ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent" });
+  return openNode(dataDir);
 }
 
 /** Submits a block with a transaction to `node` (tip selection for parents unless given). */

@@ -4,30 +4,31 @@
  * coordinator, with every created output remembered so later transactions can spend it.
  */
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { aliasAddressOf } from "../../../src/codec/address.js";
-import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
-import { fromHex } from "../../../src/codec/hex.js";
-import { blockIdFromBytes, computeFoundryId, outputIdFromParts } from "../../../src/codec/ids.js";
+import type { FastifyInstance } from "fastify";
+import { issueApiToken } from "../../src/api/auth.js";
+import { buildServer } from "../../src/api/server.js";
+import { aliasAddressOf } from "../../src/codec/address.js";
+import { decodeBlock, encodeBlock } from "../../src/codec/block.js";
+import { blockIdFromBytes, computeFoundryId, outputIdFromParts } from "../../src/codec/ids.js";
 import {
   type Block,
   FeatureType,
   type Output,
   type TransactionPayload,
   UnlockConditionType,
-} from "../../../src/codec/types.js";
-import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
-import type { ConsumedOutput } from "../../../src/ledger/semantic/index.js";
-import { DEV_KEY, DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../../../src/node/options.js";
-import { Bucket, decodeBlockMetadata, idKey } from "../../../src/storage/index.js";
-import type { MilestoneInfo } from "../../../src/tangle/tangle.js";
+} from "../../src/codec/types.js";
+import type { ConsumedOutput } from "../../src/ledger/semantic/index.js";
+import { DEV_TOKEN_SUPPLY } from "../../src/node/devNetwork.js";
+import type { LedgerNode } from "../../src/node/node.js";
+import type { NodeOptions } from "../../src/node/options.js";
+import { Bucket, decodeBlockMetadata, idKey } from "../../src/storage/index.js";
+import type { MilestoneInfo } from "../../src/tangle/tangle.js";
+import { openNode, removeDir, tempDir } from "./node.js";
 import {
   alias,
+  alice,
   basic,
+  bob,
   buildTransaction,
   foundry,
   implicitAliasId,
@@ -35,20 +36,10 @@ import {
   nft,
   type Unlocker,
   type Wallet,
-  wallet,
-} from "../../helpers/txBuilder.js";
+} from "./txBuilder.js";
+import { devWallet, genesisInput } from "./wallet.js";
 
-export const devWallet = (): Wallet => ({
-  keyPair: ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed")),
-  address: { type: 0, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pubKeyHash", 32) },
-});
-
-export const GENESIS: ConsumedOutput = {
-  outputId: GENESIS_OUTPUT_ID,
-  output: devGenesisOutput(),
-  bookedMilestoneIndex: 0,
-  bookedTimestamp: 0,
-};
+export const GENESIS: ConsumedOutput = genesisInput();
 
 export interface SentTransaction {
   transactionId: Uint8Array;
@@ -59,6 +50,8 @@ export interface SentTransaction {
 }
 
 export class TestLedger {
+  private app: FastifyInstance | undefined;
+
   private constructor(
     readonly dir: string,
     public node: LedgerNode,
@@ -66,30 +59,26 @@ export class TestLedger {
   ) {}
 
   static async open(name: string, overrides: Partial<NodeOptions> = {}): Promise<TestLedger> {
-    const dir = await mkdtemp(join(tmpdir(), `ledger-node-${name}-`));
-    return new TestLedger(dir, await LedgerNode.open(TestLedger.options(dir, overrides)), overrides);
-  }
-
-  private static options(dir: string, overrides: Partial<NodeOptions>): NodeOptions {
-    return {
-      ...defaultNodeOptions,
-      dataDir: dir,
-      minPowScore: 0,
-      powWorkers: 0,
-      logLevel: "silent" as const,
-      ...overrides,
-    };
+    const dir = await tempDir(name);
+    return new TestLedger(dir, await openNode(dir, { powWorkers: 0, ...overrides }), overrides);
   }
 
   /** Closes and opens the node again on the same data directory. */
   async reopen(): Promise<void> {
     await this.node.close();
-    this.node = await LedgerNode.open(TestLedger.options(this.dir, this.overrides));
+    this.node = await openNode(this.dir, { powWorkers: 0, ...this.overrides });
+  }
+
+  /** The API over the node (closed with the ledger) and a JWT for its protected routes. */
+  async serve(): Promise<{ app: FastifyInstance; token: string }> {
+    this.app = buildServer(this.node, "silent");
+    return { app: this.app, token: await issueApiToken(this.node.jwtSecret) };
   }
 
   async close(): Promise<void> {
+    await this.app?.close();
     await this.node.close();
-    await rm(this.dir, { recursive: true, force: true });
+    await removeDir(this.dir);
   }
 
   /** Builds, signs and submits a transaction (confirmed by the next milestone). */
@@ -161,8 +150,6 @@ export interface History {
 
 export async function buildHistory(ledger: TestLedger): Promise<History> {
   const dev = devWallet();
-  const alice = wallet("alice");
-  const bob = wallet("bob");
   const issuer = [{ type: FeatureType.Issuer, address: dev.address }] as const;
   const outputs: Output[] = [
     basic(alice.address),

@@ -1,4 +1,4 @@
-import "../../../src/network/polyfill.js";
+import "../../src/network/polyfill.js";
 import { execFileSync } from "node:child_process";
 import { noise } from "@chainsafe/libp2p-noise";
 import { yamux } from "@chainsafe/libp2p-yamux";
@@ -9,9 +9,9 @@ import { tcp } from "@libp2p/tcp";
 import { multiaddr } from "@multiformats/multiaddr";
 import * as lp from "it-length-prefixed";
 import { createLibp2p, type Libp2p } from "libp2p";
-import { blocksTopic, requestProtocolId } from "../../../src/network/index.js";
-import { encodeMessage, type Message } from "../../../src/network/messages.js";
-import { readMessages } from "../../../src/network/protocol.js";
+import { blocksTopic, requestProtocolId } from "../../src/network/index.js";
+import { encodeMessage, type Message } from "../../src/network/messages.js";
+import { readMessages } from "../../src/network/protocol.js";
 
 /**
  * An attacker's libp2p peer built from the project's own network code: it speaks the node's

@@ -1,5 +1,5 @@
 import { type CoreClient, iota, iotaCrypto, iotaUtil, type Json, type KeyPair, plain, utf8 } from "./iota.js";
-import { waitFor } from "./nodeProcess.js";
+import { waitForReferenced } from "./milestones.js";
 
 /**
  * A one-key Stardust wallet as a client application builds it with `@iota/iota.js`: it
@@ -45,23 +45,6 @@ export function basicOutput(address: Json, amount: bigint, nativeTokens?: Json[]
     ...(nativeTokens?.length ? { nativeTokens } : {}),
     unlockConditions: [{ type: 0, address }],
   };
-}
-
-/** Polls a block's metadata until a milestone references it (TIP-25 `referencedByMilestoneIndex`); answers the metadata. */
-export function referencedMetadata(
-  client: CoreClient,
-  blockId: string,
-  timeoutMs: number,
-  what: string,
-): Promise<Json> {
-  return waitFor(
-    async () => {
-      const m = await client.blockMetadata(blockId);
-      return m.referencedByMilestoneIndex === undefined ? undefined : m;
-    },
-    timeoutMs,
-    what,
-  );
 }
 
 export class StardustWallet {
@@ -239,7 +222,7 @@ export class StardustWallet {
    * was included in the ledger. Returns the milestone index.
    */
   async confirm(tx: SubmittedTransaction, timeoutMs = 10_000): Promise<number> {
-    const meta = await referencedMetadata(
+    const meta = await waitForReferenced(
       this.client,
       tx.blockId,
       timeoutMs,
