@@ -63,6 +63,16 @@ export interface NodeEventMap {
 }
 
 export type NodeEventName = keyof NodeEventMap;
+
+/** Every event of the stream, in the order of a block's and a milestone's life. */
+export const NODE_EVENT_NAMES: readonly NodeEventName[] = [
+  "blockTaken",
+  "blockSolid",
+  "blockReferenced",
+  "latestMilestone",
+  "milestoneConfirmed",
+  "pruned",
+];
 export type NodeEventListener<K extends NodeEventName> = (event: NodeEventMap[K]) => void;
 
 /**

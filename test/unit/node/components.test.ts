@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildServer } from "../../../src/api/server.js";
-import { LedgerNode } from "../../../src/node/node.js";
-import { defaultNodeOptions } from "../../../src/node/options.js";
-import type { NodeEventName } from "../../../src/tangle/events.js";
+import type { LedgerNode } from "../../../src/node/node.js";
+import { NODE_EVENT_NAMES, type NodeEventName } from "../../../src/tangle/events.js";
+import { openTempNode, type TempNode } from "../../helpers/node.js";
 
 /**
  * ARCHITECTURE.md says what runs in a node and who listens to what; this holds it to the code:
@@ -15,14 +14,7 @@ import type { NodeEventName } from "../../../src/tangle/events.js";
  * to what" (and the other way round).
  */
 
-const EVENTS: NodeEventName[] = [
-  "blockTaken",
-  "blockSolid",
-  "blockReferenced",
-  "latestMilestone",
-  "milestoneConfirmed",
-  "pruned",
-];
+const EVENTS = NODE_EVENT_NAMES;
 
 /** The rows of the markdown table that follows `heading` (up to the next blank line), as cells. */
 function tableAfter(doc: string, heading: string): string[][] {
@@ -58,24 +50,14 @@ async function sourceFiles(dir: string): Promise<string[]> {
 
 describe("ARCHITECTURE.md against the code", () => {
   let doc: string;
-  let dir: string;
+  let t: TempNode;
   let node: LedgerNode;
   before(async () => {
     doc = await readFile("ARCHITECTURE.md", "utf8");
-    dir = await mkdtemp(join(tmpdir(), "ledger-node-components-"));
-    node = await LedgerNode.open({
-      ...defaultNodeOptions,
-      dataDir: dir,
-      minPowScore: 0,
-      logLevel: "silent",
-      p2pHost: "127.0.0.1",
-      p2pPort: 0,
-    });
+    t = await openTempNode("components", { p2pHost: "127.0.0.1", p2pPort: 0 });
+    node = t.node;
   });
-  after(async () => {
-    await node.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => t.close());
 
   it("names every component components.ts builds, and only those", () => {
     const named = tableAfter(doc, "## Components").map((row) => code(row[0]!));

@@ -5,7 +5,7 @@ import { toHex } from "../../../src/codec/hex.js";
 import { OutputType } from "../../../src/codec/types.js";
 import { IndexedField, milestoneBlocks } from "../../../src/indexer/index.js";
 import { Bucket, InclusionState } from "../../../src/storage/index.js";
-import type { NodeEventMap, NodeEventName } from "../../../src/tangle/events.js";
+import { NODE_EVENT_NAMES, type NodeEventMap, type NodeEventName } from "../../../src/tangle/events.js";
 import { TangleBuilder } from "../../helpers/tangleBuilder.js";
 import { wallet } from "../../helpers/txBuilder.js";
 import { payment } from "../../helpers/wallet.js";
@@ -19,15 +19,7 @@ describe("a node without its HTTP server", () => {
   const seen: { name: NodeEventName; event: NodeEventMap[NodeEventName] }[] = [];
   before(async () => {
     tb = await TangleBuilder.create();
-    const names: NodeEventName[] = [
-      "blockTaken",
-      "blockSolid",
-      "blockReferenced",
-      "latestMilestone",
-      "milestoneConfirmed",
-      "pruned",
-    ];
-    for (const name of names) tb.node.events.on(name, (event) => seen.push({ name, event }));
+    for (const name of NODE_EVENT_NAMES) tb.node.events.on(name, (event) => seen.push({ name, event }));
   });
   after(async () => {
     await tb.dispose();
