@@ -7,7 +7,7 @@ import { validateTransaction } from "../ledger/semantic/index.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { defaultPowOptions } from "../pow/index.js";
 import { SnapshotManager } from "../snapshot/index.js";
-import { describeWriteFault, Repositories, StorageErrorCode } from "../storage/index.js";
+import { describeWriteFault, type Repositories, StorageErrorCode } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { NodeEvents } from "../tangle/events.js";
@@ -102,7 +102,7 @@ export async function buildComponents(
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
   const indexer = new Indexer(store);
-  for (const index of [indexer, explorerIndex(), addressLedger(store)]) events.attachIndex(index);
+  for (const index of [indexer, explorerIndex(tangle.db), addressLedger(tangle.db)]) events.attachIndex(index);
 
   // 3. a milestone whose block was stored but whose batch was not (a crash between the two) is
   // applied now, exactly as it would have been: same cone, same roots
@@ -151,7 +151,7 @@ export async function buildComponents(
     runsCoordinator: coordinator !== undefined,
     storedSeed: db.secrets.faucetSeed,
   });
-  const repositories = new Repositories(store);
+  const repositories = tangle.db;
   const faucet = faucetOptions
     ? new Faucet({ tangle, events, indexer, outputs: repositories.outputs, intake }, faucetOptions, { onError })
     : undefined;
