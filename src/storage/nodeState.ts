@@ -1,6 +1,7 @@
 import { NodeStateKey, nodeStateKey } from "./buckets.js";
 import type { KvStore, WriteBatch } from "./kvStore.js";
 import { decodeU32, encodeU32 } from "./records.js";
+import { decodeStored } from "./repository.js";
 
 /**
  * The NodeState bucket: the node's named single values (`NodeStateKey`), read and written only
@@ -40,7 +41,7 @@ export class NodeStateRepository {
   /** The stored u32 of `name`, if any. */
   async getU32(name: NodeStateKey): Promise<number | undefined> {
     const v = await this.get(name);
-    return v ? decodeU32(v, `nodeState.${name}`) : undefined;
+    return v ? decodeStored(v, (b) => decodeU32(b, `nodeState.${name}`), `NodeState ${name}`) : undefined;
   }
 
   /** Adds the write of the u32 `value` of `name` to `batch`. */
@@ -50,11 +51,15 @@ export class NodeStateRepository {
 
   /** Index of the last confirmed milestone whose writes are applied (0 on an empty database). */
   async ledgerIndex(): Promise<number> {
-    return (await this.getU32(NodeStateKey.LedgerIndex)) ?? 0;
+    // one read and one await, as every reader of the ledger index had it: concurrent readers
+    // (past rankings admitted in request order) keep the order they asked in
+    const v = await this.store.get(this.key(NodeStateKey.LedgerIndex));
+    return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.ledgerIndex"), "NodeState ledgerIndex") : 0;
   }
 
   /** The lowest milestone index whose data is still stored (0 on a node that never pruned). */
   async pruningIndex(): Promise<number> {
-    return (await this.getU32(NodeStateKey.PruningIndex)) ?? 0;
+    const v = await this.store.get(this.key(NodeStateKey.PruningIndex));
+    return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.pruningIndex"), "NodeState pruningIndex") : 0;
   }
 }
