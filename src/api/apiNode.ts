@@ -5,14 +5,15 @@ import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from ".
 import type { Repositories } from "../storage/index.js";
 import type { BlockIntake } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
-import type { Tangle } from "../tangle/tangle.js";
+import type { TangleView } from "../tangle/tangle.js";
 
 /**
  * What the API reads of a running node. The node layer passes itself (it satisfies this shape),
- * so the API never imports upward.
+ * so the API never imports upward. The tangle is seen through its read view (`TangleView`): the
+ * API never reaches the store, only the repositories (`db`) and the store's state as plain reads.
  */
 export interface ApiNode {
-  tangle: Tangle;
+  tangle: TangleView;
   /** Typed reads of the stored records. */
   db: Repositories;
   /** Public key(s) whose signature makes a milestone valid. */

@@ -1,22 +1,10 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { compareBytes, toHex } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { ReadStream } from "../codec/readStream.js";
 import { type Address, type Output, OutputType, UnlockConditionType } from "../codec/types.js";
-import { WriteStream } from "../codec/writeStream.js";
 import type { LedgerOutput, WhiteFlagResult } from "../ledger/whiteFlag.js";
-import {
-  Bucket,
-  decodeMilestoneRecord,
-  decodeOutputRecord,
-  EMPTY_VALUE,
-  idKey,
-  indexKey,
-  type KvStore,
-  type WriteBatch,
-} from "../storage/index.js";
+import { type AddressUpdateEntry, encodeAddressBalance, type Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
-import { readLedgerIndex } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 
@@ -39,7 +27,6 @@ import { IndexerErrorCode } from "./errors.js";
  */
 
 const ADDRESS_LEDGER_VERSION = 1;
-const STATE_KEY = Uint8Array.of(Bucket.AddressBalanceState);
 const READ_ATTEMPTS = 5;
 
 /** The owner address of an output; undefined for a treasury output. */
@@ -84,81 +71,26 @@ function conditionalOf(outputId: Uint8Array, output: Output): ConditionalOutput 
   return timelock || expiration ? { outputId, amount: output.amount, timelock, expiration } : undefined;
 }
 
-function balanceKey(address: Uint8Array): Uint8Array {
-  return idKey(Bucket.AddressBalance, address);
-}
-
-function conditionalKey(address: Uint8Array, outputId: Uint8Array): Uint8Array {
-  const key = new Uint8Array(1 + 33 + 34);
-  key[0] = Bucket.AddressConditional;
-  key.set(address, 1);
-  key.set(outputId, 34);
-  return key;
-}
-
-/** `AddressUpdate ‖ address[33] ‖ milestoneIndex u32 BE ‖ outputId[34] ‖ spent u8`. */
-export function addressUpdateKey(
-  address: Uint8Array,
-  milestoneIndex: number,
-  outputId: Uint8Array,
-  spent: boolean,
-): Uint8Array {
-  const key = new Uint8Array(1 + 33 + 4 + 34 + 1);
-  key[0] = Bucket.AddressUpdate;
-  key.set(address, 1);
-  new DataView(key.buffer).setUint32(34, milestoneIndex, false);
-  key.set(outputId, 38);
-  key[72] = spent ? 1 : 0;
-  return key;
-}
-
-const encodeBalance = (total: bigint, count: number) => new WriteStream(12).u64(total).u32(count).finish();
-
-function decodeBalance(bytes: Uint8Array): { total: bigint; count: number } {
-  const r = new ReadStream(bytes);
-  const v = { total: r.u64("addressBalance.total"), count: r.u32("addressBalance.count") };
-  r.expectEnd("addressBalance");
-  return v;
-}
-
-const encodeConditional = (c: ConditionalOutput) =>
-  new WriteStream(16).u64(c.amount).u32(c.timelock).u32(c.expiration).finish();
-
-function decodeConditional(outputId: Uint8Array, bytes: Uint8Array): ConditionalOutput {
-  const r = new ReadStream(bytes);
-  const c = {
-    outputId,
-    amount: r.u64("addressConditional.amount"),
-    timelock: r.u32("addressConditional.timelock"),
-    expiration: r.u32("addressConditional.expiration"),
-  };
-  r.expectEnd("addressConditional");
-  return c;
-}
-
-async function readState(store: KvStore): Promise<number | undefined> {
-  const v = await store.get(STATE_KEY);
-  if (!v || v.length !== 8) return undefined;
-  const r = new ReadStream(v);
-  const version = r.u32("addressBalanceState.version");
-  const ledgerIndex = r.u32("addressBalanceState.ledgerIndex");
-  return version === ADDRESS_LEDGER_VERSION ? ledgerIndex : undefined;
+/** The ledger index the address buckets reflect, if they are of this layout. */
+async function readState(db: Repositories): Promise<number | undefined> {
+  const state = await db.addresses.state();
+  return state?.version === ADDRESS_LEDGER_VERSION ? state.ledgerIndex : undefined;
 }
 
 /** Every owner address of the unspent ledger as the database holds it now, from Unspent and Output. */
-export async function scanLedgerAddresses(store: KvStore): Promise<Map<string, AddressEntry>> {
+export async function scanLedgerAddresses(db: Repositories): Promise<Map<string, AddressEntry>> {
   const out = new Map<string, AddressEntry>();
   let ids: Uint8Array[] = [];
   const flush = async () => {
-    const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
+    const records = await db.outputs.getMany(ids);
     records.forEach((rec, i) => {
       if (!rec) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-      addOutput(out, ids[i]!, decodeOutput(decodeOutputRecord(rec).outputBytes));
+      addOutput(out, ids[i]!, decodeOutput(rec.outputBytes));
     });
     ids = [];
   };
-  for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unspent) })) {
-    ids.push(key.slice(1));
+  for await (const id of db.unspent.keys()) {
+    ids.push(id);
     if (ids.length === 1000) await flush();
   }
   await flush();
@@ -183,15 +115,20 @@ function addOutput(table: Map<string, AddressEntry>, outputId: Uint8Array, outpu
 
 /** Adds the address writes of one milestone to its batch. */
 export async function addAddressLedgerWrites(
-  store: KvStore,
+  db: Repositories,
   batch: WriteBatch,
   result: WhiteFlagResult,
   milestone: MilestoneInfo,
 ): Promise<void> {
+  const addresses = db.addresses;
   const update = (o: LedgerOutput, spent: boolean) => {
     const owner = ownerAddress(o.output);
     if (owner)
-      batch.put(addressUpdateKey(serializeAddressBytes(owner), milestone.index, o.outputId, spent), EMPTY_VALUE);
+      addresses.putUpdate(batch, serializeAddressBytes(owner), {
+        milestoneIndex: milestone.index,
+        outputId: o.outputId,
+        spent,
+      });
   };
   for (const o of result.created) update(o, false);
   for (const s of result.consumed) update(s.output, true);
@@ -202,28 +139,26 @@ export async function addAddressLedgerWrites(
 
   const base = milestone.index - 1;
   let table: Map<string, { address: Uint8Array; total: bigint; count: number }>;
-  if ((await readState(store)) === base) {
+  if ((await readState(db)) === base) {
     table = new Map();
     const touched = new Map<string, Uint8Array>();
     for (const o of [...result.created, ...result.consumed.map((s) => s.output)]) {
       const owner = ownerAddress(o.output);
       if (owner) touched.set(toHex(serializeAddressBytes(owner)), serializeAddressBytes(owner));
     }
-    const addresses = [...touched.values()];
-    const values = await store.getMany(addresses.map(balanceKey));
-    addresses.forEach((address, i) => {
+    const owners = [...touched.values()];
+    const values = await addresses.balances.getMany(owners);
+    owners.forEach((address, i) => {
       const v = values[i];
-      table.set(toHex(address), { address, ...(v ? decodeBalance(v) : { total: 0n, count: 0 }) });
+      table.set(toHex(address), { address, ...(v ?? { total: 0n, count: 0 }) });
     });
   } else {
     // not at the previous ledger: rebuild from it, unless the database is not there either
-    if ((await readLedgerIndex(store)) !== base) return;
-    for (const bucket of [Bucket.AddressBalance, Bucket.AddressConditional]) {
-      for await (const key of store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
-    }
-    const scanned = await scanLedgerAddresses(store);
+    if ((await db.nodeState.ledgerIndex()) !== base) return;
+    await addresses.clearBalances(batch);
+    const scanned = await scanLedgerAddresses(db);
     for (const e of scanned.values()) {
-      for (const c of e.conditional) batch.put(conditionalKey(e.address, c.outputId), encodeConditional(c));
+      for (const c of e.conditional) addresses.putConditional(batch, e.address, c.outputId, c);
     }
     table = scanned;
   }
@@ -237,28 +172,28 @@ export async function addAddressLedgerWrites(
     e.total += sign * o.output.amount;
     e.count += sign === 1n ? 1 : -1;
     const c = conditionalOf(o.outputId, o.output);
-    if (c && sign === 1n) batch.put(conditionalKey(address, o.outputId), encodeConditional(c));
-    if (c && sign === -1n) batch.del(conditionalKey(address, o.outputId));
+    if (c && sign === 1n) addresses.putConditional(batch, address, o.outputId, c);
+    if (c && sign === -1n) addresses.delConditional(batch, address, o.outputId);
   };
   for (const o of result.created) apply(o, 1n);
   for (const s of result.consumed) apply(s.output, -1n);
   for (const e of table.values()) {
     if (e.count < 0 || e.total < 0n)
       throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an address balance fell below zero");
-    if (e.count === 0) batch.del(balanceKey(e.address));
-    else batch.put(balanceKey(e.address), encodeBalance(e.total, e.count));
+    if (e.count === 0) addresses.balances.del(batch, e.address);
+    else addresses.balances.put(batch, e.address, encodeAddressBalance({ total: e.total, count: e.count }));
   }
-  batch.put(STATE_KEY, new WriteStream(8).u32(ADDRESS_LEDGER_VERSION).u32(milestone.index).finish());
+  addresses.putState(batch, { version: ADDRESS_LEDGER_VERSION, ledgerIndex: milestone.index });
 }
 
 /**
  * The address buckets as a ledger index. Catching up is the next milestone's job: it rebuilds
  * them inside its own batch when their marker lags, and reads answer from the ledger until then.
  */
-export function addressLedger(store: KvStore): LedgerIndex {
+export function addressLedger(db: Repositories): LedgerIndex {
   return {
     name: "explorer address ledger",
-    writeMilestone: (batch, result, milestone) => addAddressLedgerWrites(store, batch, result, milestone),
+    writeMilestone: (batch, result, milestone) => addAddressLedgerWrites(db, batch, result, milestone),
     catchUp: async () => {},
   };
 }
@@ -268,47 +203,41 @@ export function addressLedger(store: KvStore): LedgerIndex {
  * the ledger itself) between two reads of the ledger index, retrying until both agree.
  */
 async function consistent<T>(
-  store: KvStore,
+  db: Repositories,
   read: (fromBuckets: boolean) => Promise<T>,
 ): Promise<{ value: T; ledgerIndex: number; timestamp: number }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const before = await readLedgerIndex(store);
-    const value = await read((await readState(store)) === before);
-    if ((await readLedgerIndex(store)) !== before) continue;
-    const ms = await store.get(indexKey(Bucket.MilestoneByIndex, before));
-    return { value, ledgerIndex: before, timestamp: ms ? decodeMilestoneRecord(ms).timestamp : 0 };
+    const before = await db.nodeState.ledgerIndex();
+    const value = await read((await readState(db)) === before);
+    if ((await db.nodeState.ledgerIndex()) !== before) continue;
+    const ms = await db.milestones.get(before);
+    return { value, ledgerIndex: before, timestamp: ms?.timestamp ?? 0 };
   }
   throw new LedgerNodeError(IndexerErrorCode.Corrupt, "the ledger kept moving while the balances were read");
 }
 
 /** One address's entry (zeros when it owns nothing), the ledger index and its milestone timestamp. */
 export async function readAddressEntry(
-  store: KvStore,
+  db: Repositories,
   address: Uint8Array,
 ): Promise<{ value: AddressEntry; ledgerIndex: number; timestamp: number }> {
-  return consistent(store, async (fromBuckets) => {
+  return consistent(db, async (fromBuckets) => {
     const empty: AddressEntry = { address, total: 0n, count: 0, conditional: [] };
-    if (!fromBuckets) return (await scanLedgerAddresses(store)).get(toHex(address)) ?? empty;
-    const v = await store.get(balanceKey(address));
-    if (!v) return empty;
-    const entry: AddressEntry = { address, ...decodeBalance(v), conditional: [] };
-    for await (const [key, value] of store.scan({ prefix: idKey(Bucket.AddressConditional, address) })) {
-      entry.conditional.push(decodeConditional(key.slice(34), value));
-    }
-    return entry;
+    if (!fromBuckets) return (await scanLedgerAddresses(db)).get(toHex(address)) ?? empty;
+    const balance = await db.addresses.balances.get(address);
+    if (!balance) return empty;
+    return { address, ...balance, conditional: await db.addresses.conditionals(address) };
   });
 }
 
 /** Every address that owns unspent outputs with its total, and the ledger index. */
 export async function readAllBalances(
-  store: KvStore,
+  db: Repositories,
 ): Promise<{ value: { address: Uint8Array; total: bigint }[]; ledgerIndex: number }> {
-  return consistent(store, async (fromBuckets) => {
-    if (!fromBuckets) return [...(await scanLedgerAddresses(store)).values()];
+  return consistent(db, async (fromBuckets) => {
+    if (!fromBuckets) return [...(await scanLedgerAddresses(db)).values()];
     const out: { address: Uint8Array; total: bigint }[] = [];
-    for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.AddressBalance) })) {
-      out.push({ address: key.slice(1), total: decodeBalance(value).total });
-    }
+    for await (const [address, balance] of db.addresses.balances.entries()) out.push({ address, total: balance.total });
     return out;
   });
 }
@@ -325,34 +254,34 @@ export interface LedgerRankings {
   distribution: { k: number; addressCount: number; total: bigint }[];
 }
 
-const rankingsByStore = new WeakMap<KvStore, { ledgerIndex: number; rankings: Promise<LedgerRankings> }>();
+const rankingsByDb = new WeakMap<Repositories, { ledgerIndex: number; rankings: Promise<LedgerRankings> }>();
 
 /**
  * The rankings at the current ledger index, computed once per milestone whatever the number of
  * requests (they share one scan of every balance; docs/decisions.md, Threats).
  */
-export async function ledgerRankings(store: KvStore): Promise<LedgerRankings> {
-  const ledgerIndex = await readLedgerIndex(store);
-  const cached = rankingsByStore.get(store);
+export async function ledgerRankings(db: Repositories): Promise<LedgerRankings> {
+  const ledgerIndex = await db.nodeState.ledgerIndex();
+  const cached = rankingsByDb.get(db);
   if (cached && cached.ledgerIndex === ledgerIndex) return cached.rankings;
-  const rankings = computeRankings(store);
-  rankingsByStore.set(store, { ledgerIndex, rankings });
+  const rankings = computeRankings(db);
+  rankingsByDb.set(db, { ledgerIndex, rankings });
   rankings.then(
     (r) => {
       // the ledger moved during the scan: file the result under the index it was read at
-      if (r.ledgerIndex !== ledgerIndex && rankingsByStore.get(store)?.rankings === rankings) {
-        rankingsByStore.set(store, { ledgerIndex: r.ledgerIndex, rankings });
+      if (r.ledgerIndex !== ledgerIndex && rankingsByDb.get(db)?.rankings === rankings) {
+        rankingsByDb.set(db, { ledgerIndex: r.ledgerIndex, rankings });
       }
     },
     () => {
-      if (rankingsByStore.get(store)?.rankings === rankings) rankingsByStore.delete(store);
+      if (rankingsByDb.get(db)?.rankings === rankings) rankingsByDb.delete(db);
     },
   );
   return rankings;
 }
 
-async function computeRankings(store: KvStore): Promise<LedgerRankings> {
-  const { value, ledgerIndex } = await readAllBalances(store);
+async function computeRankings(db: Repositories): Promise<LedgerRankings> {
+  const { value, ledgerIndex } = await readAllBalances(db);
   return rankBalances(value, ledgerIndex);
 }
 
@@ -390,34 +319,16 @@ export function availableBalance(entry: AddressEntry, timestamp: number): bigint
   return available;
 }
 
-export interface AddressUpdate {
-  milestoneIndex: number;
-  outputId: Uint8Array;
-  spent: boolean;
-}
+export type AddressUpdate = AddressUpdateEntry;
 
 /**
  * Up to `limit` ledger updates of `address` in (milestone index, output ID, spent) order or
  * reversed, from `from` (inclusive) on.
  */
-export async function addressUpdates(
-  store: KvStore,
+export function addressUpdates(
+  db: Repositories,
   address: Uint8Array,
   opts: { from?: AddressUpdate; reverse: boolean; limit: number },
 ): Promise<AddressUpdate[]> {
-  const prefix = idKey(Bucket.AddressUpdate, address);
-  const bound = opts.from
-    ? addressUpdateKey(address, opts.from.milestoneIndex, opts.from.outputId, opts.from.spent)
-    : undefined;
-  const range = bound ? (opts.reverse ? { lte: bound } : { gte: bound }) : {};
-  const out: AddressUpdate[] = [];
-  for await (const key of store.scanKeys({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
-    if (key.length !== 73) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an address update key does not decode");
-    out.push({
-      milestoneIndex: new DataView(key.buffer, key.byteOffset + 34, 4).getUint32(0, false),
-      outputId: key.slice(38, 72),
-      spent: key[72] === 1,
-    });
-  }
-  return out;
+  return db.addresses.updates(address, opts);
 }

@@ -1,5 +1,11 @@
 import { compareBytes } from "../codec/hex.js";
-import { Bucket, type KvStore, type WriteBatch } from "../storage/index.js";
+import {
+  indexerFieldChunkKey as chunkKey,
+  indexerFieldDirKey as dirKey,
+  type KvStore,
+  Repositories,
+  type WriteBatch,
+} from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 import { POSITION_LENGTH } from "./keys.js";
@@ -40,21 +46,6 @@ interface DirEntry {
 const DIR_ENTRY = 4 + POSITION_LENGTH;
 
 const corrupt = (what: string) => new LedgerNodeError(IndexerErrorCode.Corrupt, `a field list ${what} does not decode`);
-
-function dirKey(list: Uint8Array): Uint8Array {
-  const key = new Uint8Array(1 + list.length);
-  key[0] = Bucket.IndexerFieldDir;
-  key.set(list, 1);
-  return key;
-}
-
-function chunkKey(list: Uint8Array, seq: number): Uint8Array {
-  const key = new Uint8Array(1 + list.length + 4);
-  key[0] = Bucket.IndexerField;
-  key.set(list, 1);
-  new DataView(key.buffer).setUint32(1 + list.length, seq, false);
-  return key;
-}
 
 function encodeDir(dir: readonly DirEntry[]): Uint8Array {
   const out = new Uint8Array(dir.length * DIR_ENTRY);
@@ -261,8 +252,7 @@ export class ListReader {
 
 /** Every list of the indexes with its entries, in key order (for tests comparing index states). */
 export async function* allLists(store: KvStore): AsyncGenerator<{ list: Uint8Array; entries: ListEntry[] }> {
-  for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerFieldDir) })) {
-    const list = key.slice(1);
+  for await (const list of Repositories.of(store).indexer.fieldLists()) {
     const reader = new ListReader(store, list, new Uint8Array(POSITION_LENGTH));
     const entries: ListEntry[] = [];
     for (let e = reader.next(); e; e = reader.next()) entries.push(e);

@@ -4,17 +4,8 @@ import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
-import {
-  Bucket,
-  decodeOutputRecord,
-  idKey,
-  type KvStore,
-  type RangeEntry,
-  type RangeReader,
-  type WriteBatch,
-} from "../storage/index.js";
+import { type KvStore, type RangeEntry, type RangeReader, Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
-import { readLedgerIndex } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode, isIndexerError } from "./errors.js";
 import {
@@ -29,7 +20,6 @@ import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListRead
 import {
   chainKey,
   fieldList,
-  INDEXER_STATE_KEY,
   listingKey,
   outputListPrefix,
   POSITION_LENGTH,
@@ -173,7 +163,7 @@ export function addMilestoneWrites(
   ledgerIndex: number,
 ): void {
   addIndexWrites(store, batch, result);
-  batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
+  Repositories.of(store).indexer.putState(batch, encodeState(ledgerIndex));
 }
 
 /** One page of a listing. */
@@ -218,9 +208,11 @@ export class Indexer implements LedgerIndex {
    * name, and the next milestone's batch rebuilds them if a confirmation slipped past.
    */
   private readonly store: KvStore;
+  private readonly db: Repositories;
 
   constructor(deps: { store: KvStore }) {
     this.store = deps.store;
+    this.db = Repositories.of(deps.store);
   }
 
   /** Brings the indexes to the ledger when they do not follow it milestone by milestone (reads call it). */
@@ -245,7 +237,7 @@ export class Indexer implements LedgerIndex {
       if (!this.synced || ms.index !== this.indexedIndex + 1) {
         this.synced = false;
         const base = ms.index - 1;
-        if ((await readLedgerIndex(this.store)) !== base) return; // not the next milestone: leave it to a rebuild
+        if ((await this.db.nodeState.ledgerIndex()) !== base) return; // not the next milestone: leave it to a rebuild
         const state = await this.readState();
         if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuildInto(batch, base);
       }
@@ -265,17 +257,17 @@ export class Indexer implements LedgerIndex {
     return this.serial.run(async () => {
       if (this.synced) return;
       for (let waited = 0; waited < LAND_WAIT_MS; waited += 2) {
-        if ((await readLedgerIndex(this.store)) >= this.lastWritten) break;
+        if ((await this.db.nodeState.ledgerIndex()) >= this.lastWritten) break;
         await sleep(2);
       }
-      const before = await readLedgerIndex(this.store);
+      const before = await this.db.nodeState.ledgerIndex();
       const state = await this.readState();
       if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) {
         const batch = this.store.batch();
         await this.rebuildInto(batch, before);
         await batch.write({ sync: true });
       }
-      if ((await readLedgerIndex(this.store)) === before) {
+      if ((await this.db.nodeState.ledgerIndex()) === before) {
         this.indexedIndex = before;
         this.synced = true;
       }
@@ -284,18 +276,15 @@ export class Indexer implements LedgerIndex {
 
   /** Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`. */
   private async rebuildInto(batch: WriteBatch, ledgerIndex: number): Promise<void> {
-    const store = this.store;
-    for (const bucket of [Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerField, Bucket.IndexerFieldDir]) {
-      for await (const key of store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
-    }
+    const db = this.db;
+    await db.indexer.clear(batch);
     // field lists are written whole, so their entries are gathered first
     const lists = new ListGroups();
     let ids: Uint8Array[] = [];
     const flush = async () => {
-      const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
-      records.forEach((rec, i) => {
-        if (!rec) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-        const r = decodeOutputRecord(rec);
+      const records = await db.outputs.getMany(ids);
+      records.forEach((r, i) => {
+        if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
         const o = {
           outputId: ids[i]!,
           output: decodeOutput(r.outputBytes),
@@ -308,8 +297,8 @@ export class Indexer implements LedgerIndex {
       });
       ids = [];
     };
-    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unspent) })) {
-      ids.push(key.slice(1));
+    for await (const id of db.unspent.keys()) {
+      ids.push(id);
       if (ids.length === 1000) await flush();
     }
     await flush();
@@ -317,16 +306,16 @@ export class Indexer implements LedgerIndex {
       puts.sort((a, b) => compareBytes(a.position, b.position));
       addWholeList(batch, list, puts);
     }
-    batch.put(INDEXER_STATE_KEY, encodeState(ledgerIndex));
+    db.indexer.putState(batch, encodeState(ledgerIndex));
   }
 
   private async readState(): Promise<IndexerState | undefined> {
-    const v = await this.store.get(INDEXER_STATE_KEY);
+    const v = await this.db.indexer.state();
     return v && decodeState(v);
   }
 
   private readStateSync(): IndexerState | undefined {
-    const v = this.store.getSync(INDEXER_STATE_KEY);
+    const v = this.db.indexer.stateSync();
     return v && decodeState(v);
   }
 
@@ -363,7 +352,7 @@ export class Indexer implements LedgerIndex {
     type: IndexedOutputType,
     chainId: Uint8Array,
   ): Promise<{ ledgerIndex: number; outputId: Uint8Array | undefined }> {
-    return this.consistent(async () => ({ outputId: await this.store.get(chainKey(type, chainId)) }));
+    return this.consistent(async () => ({ outputId: await this.db.indexer.chain(type, chainId) }));
   }
 
   /**

@@ -1,10 +1,16 @@
 import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
-import { Bucket } from "../storage/index.js";
+import {
+  INDEXER_STATE_KEY,
+  indexerChainKey,
+  indexerFieldList,
+  indexerFieldPrefix,
+  indexerOutputPrefix,
+} from "../storage/index.js";
 import type { FieldValue, IndexedOutputType } from "./facts.js";
 
 /**
- * Key builders of the indexer buckets; the layouts are documented with the `Bucket` enum
- * (`src/storage/buckets.ts`). Every listing key ends in `createdAt u32 BE ‖ outputId[34]`, the
+ * The indexer's keys in its own terms (output kinds, field values, listing positions), built by
+ * `src/storage/buckets.ts`, where the layouts are documented with the `Bucket` enum. Every listing key ends in `createdAt u32 BE ‖ outputId[34]`, the
  * position a page cursor names, so one cursor format serves every index.
  */
 
@@ -17,8 +23,7 @@ export interface Position {
   outputId: Uint8Array;
 }
 
-/** The one key of the IndexerState bucket. */
-export const INDEXER_STATE_KEY = Uint8Array.of(Bucket.IndexerState);
+export { INDEXER_STATE_KEY };
 
 /** `createdAt u32 BE ‖ outputId`. */
 export function positionBytes(p: Position): Uint8Array {
@@ -37,38 +42,30 @@ export function positionOfKey(key: Uint8Array): Position {
   };
 }
 
-function concat(parts: (Uint8Array | number[])[]): Uint8Array {
-  const n = parts.reduce((s, p) => s + p.length, 0);
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** `IndexerChain ‖ outputType ‖ chainId`. */
 export function chainKey(type: IndexedOutputType, chainId: Uint8Array): Uint8Array {
-  return concat([[Bucket.IndexerChain, type], chainId]);
+  return indexerChainKey(type, chainId);
 }
 
 /** Prefix of every IndexerOutput entry of one output kind. */
 export function outputListPrefix(type: IndexedOutputType): Uint8Array {
-  return Uint8Array.of(Bucket.IndexerOutput, type);
+  return indexerOutputPrefix(type);
 }
 
 /** The list of one output kind with this field value: `outputType ‖ field ‖ len ‖ value` (fieldLists.ts). */
 export function fieldList(type: IndexedOutputType, f: FieldValue): Uint8Array {
-  return concat([[type, f.field, f.value.length], f.value]);
+  return indexerFieldList(type, f.field, f.value);
 }
 
 /** Prefix of every IndexerField chunk of one list. */
 export function fieldListPrefix(type: IndexedOutputType, f: FieldValue): Uint8Array {
-  return concat([[Bucket.IndexerField], fieldList(type, f)]);
+  return indexerFieldPrefix(fieldList(type, f));
 }
 
-/** A listing key: its prefix followed by the position. */
+/** A listing key: its prefix (`outputListPrefix`) followed by the position. */
 export function listingKey(prefix: Uint8Array, p: Position): Uint8Array {
-  return concat([prefix, positionBytes(p)]);
+  const key = new Uint8Array(prefix.length + POSITION_LENGTH);
+  key.set(prefix);
+  key.set(positionBytes(p), prefix.length);
+  return key;
 }

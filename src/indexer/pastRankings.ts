@@ -1,9 +1,7 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { toHex } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { Bucket, decodeLedgerDiff, decodeOutputRecord, idKey, indexKey, type KvStore } from "../storage/index.js";
-import { readPruningIndex } from "../tangle/prune.js";
-import { readLedgerIndex } from "../tangle/tangle.js";
+import type { Repositories } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { type LedgerRankings, ledgerRankings, ownerAddress, rankBalances, readAllBalances } from "./addressLedger.js";
 import { IndexerErrorCode } from "./errors.js";
@@ -37,7 +35,7 @@ interface PastRankings {
   cache: Map<number, Promise<LedgerRankings>>;
 }
 
-const pastByStore = new WeakMap<KvStore, PastRankings>();
+const pastByDb = new WeakMap<Repositories, PastRankings>();
 
 function outOfRange(reason: string): LedgerNodeError<IndexerErrorCode> {
   return new LedgerNodeError(IndexerErrorCode.LedgerIndexOutOfRange, reason);
@@ -60,29 +58,29 @@ const DEFAULT_LIMITS: RollbackLimits = { milestones: MAX_ROLLBACK_MILESTONES, ou
 
 /** The rankings as of milestone `ledgerIndex` (the current ledger index, or an earlier one still kept). */
 export async function ledgerRankingsAt(
-  store: KvStore,
+  db: Repositories,
   ledgerIndex: number,
   limits: RollbackLimits = DEFAULT_LIMITS,
 ): Promise<LedgerRankings> {
-  const current = await readLedgerIndex(store);
+  const current = await db.nodeState.ledgerIndex();
   if (ledgerIndex > current) {
     throw outOfRange(`ledgerIndex ${ledgerIndex} is newer than the ledger index ${current}`);
   }
   if (ledgerIndex === current) {
-    const rankings = await ledgerRankings(store);
+    const rankings = await ledgerRankings(db);
     if (rankings.ledgerIndex === ledgerIndex) return rankings;
   }
-  const pruningIndex = await readPruningIndex(store);
+  const pruningIndex = await db.nodeState.pruningIndex();
   if (ledgerIndex < pruningIndex) throw pruned(ledgerIndex, `milestones below ${pruningIndex} are pruned`);
   if (current - ledgerIndex > limits.milestones) {
     throw outOfRange(
       `ledgerIndex ${ledgerIndex} is ${current - ledgerIndex} milestones behind the ledger index ${current}; rankings go back at most ${limits.milestones}`,
     );
   }
-  let state = pastByStore.get(store);
+  let state = pastByDb.get(db);
   if (!state) {
     state = { chain: Promise.resolve(), waiting: 0, cache: new Map() };
-    pastByStore.set(store, state);
+    pastByDb.set(db, state);
   }
   const cached = state.cache.get(ledgerIndex);
   if (cached) {
@@ -95,7 +93,7 @@ export async function ledgerRankingsAt(
   }
   const s = state;
   s.waiting++;
-  const run = s.chain.then(() => rollBack(store, ledgerIndex, limits));
+  const run = s.chain.then(() => rollBack(db, ledgerIndex, limits));
   s.chain = run.then(
     () => {
       s.waiting--;
@@ -113,8 +111,8 @@ export async function ledgerRankingsAt(
 }
 
 /** The current balances rolled back to `target` over the ledger diffs since. */
-async function rollBack(store: KvStore, target: number, limits: RollbackLimits): Promise<LedgerRankings> {
-  const { value, ledgerIndex: from } = await readAllBalances(store);
+async function rollBack(db: Repositories, target: number, limits: RollbackLimits): Promise<LedgerRankings> {
+  const { value, ledgerIndex: from } = await readAllBalances(db);
   if (from - target > limits.milestones) {
     throw outOfRange(`ledgerIndex ${target} is more than ${limits.milestones} milestones behind the ledger`);
   }
@@ -124,10 +122,9 @@ async function rollBack(store: KvStore, target: number, limits: RollbackLimits):
   for (let high = from; high > target; high -= READ_BATCH) {
     const low = Math.max(target + 1, high - READ_BATCH + 1);
     const indexes = Array.from({ length: high - low + 1 }, (_, i) => low + i);
-    const diffs = await store.getMany(indexes.map((m) => indexKey(Bucket.LedgerDiff, m)));
-    diffs.forEach((bytes, i) => {
-      if (!bytes) throw pruned(target, `the ledger diff of milestone ${indexes[i]} is not stored`);
-      const diff = decodeLedgerDiff(bytes);
+    const diffs = await db.ledgerDiffs.getMany(indexes);
+    diffs.forEach((diff, i) => {
+      if (!diff) throw pruned(target, `the ledger diff of milestone ${indexes[i]} is not stored`);
       created.push(...diff.created);
       consumed.push(...diff.consumed);
     });
@@ -140,10 +137,10 @@ async function rollBack(store: KvStore, target: number, limits: RollbackLimits):
   const apply = async (ids: Uint8Array[], sign: 1n | -1n) => {
     for (let i = 0; i < ids.length; i += READ_BATCH) {
       const batch = ids.slice(i, i + READ_BATCH);
-      const records = await store.getMany(batch.map((id) => idKey(Bucket.Output, id)));
+      const records = await db.outputs.getMany(batch);
       records.forEach((rec, j) => {
         if (!rec) throw pruned(target, `output ${toHex(batch[j]!)} is no longer stored`);
-        const output = decodeOutput(decodeOutputRecord(rec).outputBytes);
+        const output = decodeOutput(rec.outputBytes);
         const owner = ownerAddress(output);
         if (!owner) return;
         const address = serializeAddressBytes(owner);

@@ -1,4 +1,3 @@
-import { readPruningIndex } from "../tangle/prune.js";
 import type { Tangle } from "../tangle/tangle.js";
 import type { Heartbeat } from "./messages.js";
 import { type OpenStream, sendHeartbeat } from "./protocol.js";
@@ -27,7 +26,7 @@ export class HeartbeatSender {
   ) {}
 
   async start(intervalMs: number): Promise<void> {
-    this.prunedIndex = await readPruningIndex(this.tangle.store);
+    this.prunedIndex = await this.tangle.db.nodeState.pruningIndex();
     this.timer = setInterval(() => void this.round(), intervalMs);
     this.timer.unref();
   }
@@ -58,7 +57,7 @@ export class HeartbeatSender {
   }
 
   private async round(): Promise<void> {
-    this.prunedIndex = await readPruningIndex(this.tangle.store).catch(() => this.prunedIndex);
+    this.prunedIndex = await this.tangle.db.nodeState.pruningIndex().catch(() => this.prunedIndex);
     const heartbeat = this.current();
     await Promise.all(this.deps.peers().map((p) => this.sendTo(p, heartbeat)));
   }

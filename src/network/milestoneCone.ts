@@ -1,16 +1,6 @@
 import { parentsOfBlockBytes } from "../codec/block.js";
 import { toHex } from "../codec/hex.js";
-import {
-  Bucket,
-  decodeBlockMetadata,
-  decodeMilestoneRecord,
-  decodeU32,
-  idKey,
-  indexKey,
-  type KvStore,
-  NodeStateKey,
-  nodeStateKey,
-} from "../storage/index.js";
+import type { Repositories } from "../storage/index.js";
 import { MAX_CONE_BLOCKS, MAX_CONE_BYTES } from "./messages.js";
 
 /**
@@ -21,13 +11,12 @@ import { MAX_CONE_BLOCKS, MAX_CONE_BYTES } from "./messages.js";
  * here or lies below the pruning index (its cone may be incomplete), and when the cone is beyond
  * the limits a peer takes as one answer (MAX_CONE_BLOCKS, MAX_CONE_BYTES in messages.ts).
  */
-export async function milestoneCone(store: KvStore, index: number): Promise<Uint8Array[] | undefined> {
+export async function milestoneCone(db: Repositories, index: number): Promise<Uint8Array[] | undefined> {
   if (index === 0) return undefined;
-  const pruned = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
-  if (pruned && index <= decodeU32(pruned, "nodeState.pruningIndex")) return undefined;
-  const record = await store.get(indexKey(Bucket.MilestoneByIndex, index));
+  if (index <= (await db.nodeState.pruningIndex())) return undefined;
+  const record = await db.milestones.get(index);
   if (!record) return undefined;
-  const milestoneBlock = await store.get(idKey(Bucket.Block, decodeMilestoneRecord(record).blockId));
+  const milestoneBlock = await db.blocks.get(record.blockId);
   if (!milestoneBlock) return undefined;
 
   // Iterative post-order walk: a block is emitted once all its parents inside the cone are.
@@ -52,11 +41,8 @@ export async function milestoneCone(store: KvStore, index: number): Promise<Uint
       continue;
     }
     visited.add(key);
-    const meta = await store.get(idKey(Bucket.BlockMetadata, top.id));
-    const bytes =
-      meta && decodeBlockMetadata(meta).referencedByMilestoneIndex === index
-        ? await store.get(idKey(Bucket.Block, top.id))
-        : undefined;
+    const meta = await db.blockMetadata.get(top.id);
+    const bytes = meta?.referencedByMilestoneIndex === index ? await db.blocks.get(top.id) : undefined;
     if (!bytes) {
       // older than this milestone (or a solid entry point): the asker has it already
       stack.pop();

@@ -443,7 +443,7 @@ export class Network implements NetworkView {
     void handleRequestStream(stream, peer, {
       blockBytes: (id) => tangle.getBlockBytes(id),
       milestoneCone: async (index) => {
-        const cone = await milestoneCone(tangle.store, index);
+        const cone = await milestoneCone(tangle.db, index);
         if (cone) this.metrics.of(peer).sentBlocks += cone.length;
         return cone;
       },

@@ -8,7 +8,7 @@ import type { SemanticValidator } from "../ledger/whiteFlag.js";
 import { Network, type NetworkLogger, type NetworkOptions } from "../network/index.js";
 import { defaultPowOptions } from "../pow/index.js";
 import { SnapshotManager } from "../snapshot/index.js";
-import { describeWriteFault, Repositories, StorageErrorCode } from "../storage/index.js";
+import { describeWriteFault, type Repositories, StorageErrorCode } from "../storage/index.js";
 import { confirmMilestoneBlock } from "../tangle/confirmMilestone.js";
 import { Coordinator } from "../tangle/coordinator.js";
 import { TangleErrorCode } from "../tangle/errors.js";
@@ -109,7 +109,7 @@ export async function buildComponents(
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
   const indexer = new Indexer({ store });
-  for (const index of [indexer, explorerIndex(), addressLedger(store)]) events.attachIndex(index);
+  for (const index of [indexer, explorerIndex(tangle.db), addressLedger(tangle.db)]) events.attachIndex(index);
 
   // 3. a milestone whose block was stored but whose batch was not (a crash between the two) is
   // applied now, exactly as it would have been: same cone, same roots
@@ -165,7 +165,7 @@ export async function buildComponents(
     runsCoordinator: coordinator !== undefined,
     storedSeed: db.secrets.faucetSeed,
   });
-  const repositories = new Repositories(store);
+  const repositories = tangle.db;
   const faucet = faucetOptions
     ? new Faucet({ tangle, indexer, outputs: repositories.outputs, intake, onError }, faucetOptions)
     : undefined;

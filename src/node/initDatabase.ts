@@ -3,16 +3,12 @@ import { decodeProtocolParameters, encodeProtocolParameters } from "../codec/pro
 import type { ProtocolParameters } from "../codec/types.js";
 import type { NetworkConfig } from "../network/index.js";
 import {
-  Bucket,
-  decodeU32,
   EMPTY_VALUE,
   encodeOutputRecord,
   encodeU32,
-  idKey,
-  indexKey,
   type KvStore,
   NodeStateKey,
-  nodeStateKey,
+  Repositories,
   SCHEMA_VERSION,
   StorageErrorCode,
 } from "../storage/index.js";
@@ -31,7 +27,8 @@ export async function initDatabase(
   network: Pick<NetworkConfig, "protocol" | "genesis">,
 ): Promise<{ created: boolean; protocolParameters: ProtocolParameters }> {
   const params = network.protocol;
-  const name = await store.get(nodeStateKey(NodeStateKey.NetworkName));
+  const db = Repositories.of(store);
+  const name = await db.nodeState.get(NodeStateKey.NetworkName);
   if (name) {
     const stored = new TextDecoder().decode(name);
     if (stored !== params.networkName) {
@@ -40,11 +37,11 @@ export async function initDatabase(
         `the data directory belongs to network "${stored}", this node runs "${params.networkName}"`,
       );
     }
-    const version = await store.get(nodeStateKey(NodeStateKey.SchemaVersion));
-    if (!version || decodeU32(version, "schemaVersion") !== SCHEMA_VERSION) {
+    const version = await db.nodeState.getU32(NodeStateKey.SchemaVersion);
+    if (version !== SCHEMA_VERSION) {
       throw new LedgerNodeError(StorageErrorCode.IncompatibleDatabase, "the data directory has another schema version");
     }
-    const paramBytes = await store.get(indexKey(Bucket.ProtocolParameters, 0));
+    const paramBytes = await db.protocolParameters.get(0);
     const storedParams = paramBytes ? decodeProtocolParameters(paramBytes) : params;
     return {
       created: false,
@@ -53,26 +50,25 @@ export async function initDatabase(
         network.genesis.kind === "dev" ? { ...storedParams, minPowScore: params.minPowScore } : storedParams,
     };
   }
-  const batch = store
-    .batch()
-    .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
-    .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(params.networkName))
-    .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(0))
-    .put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(params))
-    .put(idKey(Bucket.SolidEntryPoint, NULL_BLOCK_ID), encodeU32(0));
+  const batch = store.batch();
+  db.nodeState.putU32(batch, NodeStateKey.SchemaVersion, SCHEMA_VERSION);
+  db.nodeState.put(batch, NodeStateKey.NetworkName, new TextEncoder().encode(params.networkName));
+  db.nodeState.putU32(batch, NodeStateKey.LedgerIndex, 0);
+  db.protocolParameters.put(batch, 0, encodeProtocolParameters(params));
+  db.solidEntryPoints.put(batch, NULL_BLOCK_ID, encodeU32(0));
   for (const g of network.genesis.outputs) {
-    batch
-      .put(
-        idKey(Bucket.Output, g.outputId),
-        encodeOutputRecord({
-          blockId: NULL_BLOCK_ID,
-          bookedIndex: 0,
-          bookedTimestamp: 0,
-          proof: EMPTY_VALUE, // no creating transaction: the genesis form
-          outputBytes: encodeOutput(g.output),
-        }),
-      )
-      .put(idKey(Bucket.Unspent, g.outputId), EMPTY_VALUE);
+    db.outputs.put(
+      batch,
+      g.outputId,
+      encodeOutputRecord({
+        blockId: NULL_BLOCK_ID,
+        bookedIndex: 0,
+        bookedTimestamp: 0,
+        proof: EMPTY_VALUE, // no creating transaction: the genesis form
+        outputBytes: encodeOutput(g.output),
+      }),
+    );
+    db.unspent.add(batch, g.outputId);
   }
   await batch.write({ sync: true });
   return { created: true, protocolParameters: params };

@@ -12,7 +12,7 @@ import {
   verifyDeltaSnapshot,
   verifyFullSnapshot,
 } from "../snapshot/index.js";
-import { defaultKvStoreOptions, KvStore, NodeStateKey, nodeStateKey } from "../storage/index.js";
+import { defaultKvStoreOptions, KvStore, NodeStateKey, Repositories } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { checkGenesis } from "./checkGenesis.js";
 import { planDescriptors } from "./descriptors.js";
@@ -162,16 +162,16 @@ async function faucetSeedOf(dataDir: string): Promise<{ faucetSeed?: Uint8Array 
  * coordinator keeps its key and issued JWTs stay valid.
  */
 async function moveSecretsToKeyFiles(store: KvStore, dataDir: string): Promise<void> {
-  const seed = await store.get(nodeStateKey(NodeStateKey.CoordinatorSeed));
-  const jwt = await store.get(nodeStateKey(NodeStateKey.JwtSecret));
+  const nodeState = Repositories.of(store).nodeState;
+  const seed = await nodeState.get(NodeStateKey.CoordinatorSeed);
+  const jwt = await nodeState.get(NodeStateKey.JwtSecret);
   if (!seed && !jwt) return;
   if (seed && (await readCoordinatorSeeds(dataDir)).length === 0) await writeCoordinatorSeeds(dataDir, [seed]);
   if (jwt && !(await readOptionalKeyFile(dataDir, JWT_KEY_FILE))) await writeNamedKeyFile(dataDir, JWT_KEY_FILE, jwt);
-  await store
-    .batch()
-    .del(nodeStateKey(NodeStateKey.CoordinatorSeed))
-    .del(nodeStateKey(NodeStateKey.JwtSecret))
-    .write({ sync: true });
+  const batch = store.batch();
+  nodeState.del(batch, NodeStateKey.CoordinatorSeed);
+  nodeState.del(batch, NodeStateKey.JwtSecret);
+  await batch.write({ sync: true });
 }
 
 /** Both snapshot files checked against each other and the network, nothing written. */

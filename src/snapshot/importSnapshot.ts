@@ -1,15 +1,6 @@
 import { encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
-import {
-  Bucket,
-  encodeU32,
-  idKey,
-  indexKey,
-  type KvStore,
-  NodeStateKey,
-  nodeStateKey,
-  SCHEMA_VERSION,
-} from "../storage/index.js";
+import { encodeU32, type KvStore, NodeStateKey, Repositories, SCHEMA_VERSION } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { isSnapshotError, SnapshotErrorCode } from "./errors.js";
 import { readSnapshot } from "./fileReader.js";
@@ -49,7 +40,6 @@ import {
  */
 
 /** NodeState entry of an import: u8 0 while in progress, 1 once complete. */
-export const SNAPSHOT_IMPORT_STATE_KEY = idKey(Bucket.NodeState, new TextEncoder().encode("snapshotImport"));
 /** The schema version an import in progress writes: no layout has it, so no node opens the directory. */
 export const IMPORT_IN_PROGRESS_SCHEMA_VERSION = 0;
 
@@ -94,7 +84,7 @@ const EMPTY = new Uint8Array(0);
 
 /** Whether an import began in this database and whether it finished. */
 export async function readImportState(store: KvStore): Promise<ImportState> {
-  const v = await store.get(SNAPSHOT_IMPORT_STATE_KEY);
+  const v = await Repositories.of(store).nodeState.get(NodeStateKey.SnapshotImport);
   if (!v) return "none";
   return v[0] === 1 ? "complete" : "inProgress";
 }
@@ -158,12 +148,12 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
     : undefined;
 
   // 2. write, marked in progress until the last batch
-  await store
-    .batch()
-    .put(SNAPSHOT_IMPORT_STATE_KEY, Uint8Array.of(0))
-    .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(IMPORT_IN_PROGRESS_SCHEMA_VERSION))
-    .put(nodeStateKey(NodeStateKey.NetworkName), new TextEncoder().encode(options.expectedNetworkName))
-    .write({ sync: true });
+  const nodeState = Repositories.of(store).nodeState;
+  const begun = store.batch();
+  nodeState.put(begun, NodeStateKey.SnapshotImport, Uint8Array.of(0));
+  nodeState.putU32(begun, NodeStateKey.SchemaVersion, IMPORT_IN_PROGRESS_SCHEMA_VERSION);
+  nodeState.put(begun, NodeStateKey.NetworkName, new TextEncoder().encode(options.expectedNetworkName));
+  await begun.write({ sync: true });
   try {
     return await writeImport(store, options, full, delta);
   } catch (e) {
@@ -265,14 +255,14 @@ const tracker = (run: ImportRun) => (bytesRead: number, fileSize: number) => {
  */
 async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<void> {
   const { out, store } = run;
+  const db = Repositories.of(store);
   const target = full.header.targetMilestoneIndex;
   const fullRead = await readSnapshot(
     run.options.fullPath,
     {
       async output(o) {
-        out.current
-          .put(idKey(Bucket.Output, o.outputId), outputRecordOf(o))
-          .put(idKey(Bucket.Unspent, o.outputId), EMPTY);
+        db.outputs.put(out.current, o.outputId, outputRecordOf(o));
+        db.unspent.add(out.current, o.outputId);
         run.total += amountOf(o.outputBytes);
         await flushWhenFull(run);
       },
@@ -282,20 +272,20 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
         if (index > target) {
           await out.flush();
           await out.drain(); // the checks read what the batches before wrote
-          await checkRollback(store, d);
+          await checkRollback(db, d);
           // consumed first: an output created and consumed by the same milestone ends up absent
           for (const s of d.consumed) {
-            out.current
-              .put(idKey(Bucket.Output, s.output.outputId), outputRecordOf(s.output))
-              .put(idKey(Bucket.Unspent, s.output.outputId), EMPTY);
+            db.outputs.put(out.current, s.output.outputId, outputRecordOf(s.output));
+            db.unspent.add(out.current, s.output.outputId);
             run.total += amountOf(s.output.outputBytes);
           }
           for (const o of d.created) {
-            out.current.del(idKey(Bucket.Output, o.outputId)).del(idKey(Bucket.Unspent, o.outputId));
+            db.outputs.del(out.current, o.outputId);
+            db.unspent.del(out.current, o.outputId);
             run.total -= amountOf(o.outputBytes);
           }
         } else if (index === target) {
-          writeSpentHistory(out.current, d);
+          writeSpentHistory(db, out.current, d);
         }
         await flushWhenFull(run);
       },
@@ -315,7 +305,7 @@ async function importDelta(run: ImportRun, deltaPath: string, delta: VerifiedDel
     {
       async diff(d) {
         await out.drain(); // the diff's checks read what the batches before wrote
-        await applyDiff(store, out.current, d);
+        await applyDiff(Repositories.of(store), out.current, d);
         for (const o of d.created) run.total += amountOf(o.outputBytes);
         for (const s of d.consumed) run.total -= amountOf(s.output.outputBytes);
         parameterOptions(d.milestone, run.params);
@@ -346,7 +336,13 @@ function importMilestones(
     });
   }
   for (const m of delta?.milestones ?? []) chain.push({ ...m, rebuilt: m });
-  writeMilestones(run.out.current, chain, delta ? undefined : full.successorParents, entryPoint);
+  writeMilestones(
+    Repositories.of(run.store),
+    run.out.current,
+    chain,
+    delta ? undefined : full.successorParents,
+    entryPoint,
+  );
   return chain.length > 0 ? chain[chain.length - 1]!.milestoneId : header.targetMilestoneId;
 }
 
@@ -357,22 +353,22 @@ async function finishImport(
   seps: readonly Uint8Array[],
   ledgerIndex: number,
 ): Promise<void> {
+  const db = Repositories.of(run.store);
   const b = run.out.current;
-  for (const sep of seps) b.put(idKey(Bucket.SolidEntryPoint, sep), encodeU32(ledgerIndex));
-  for (const [at, bytes] of run.params) b.put(indexKey(Bucket.ProtocolParameters, at), bytes);
+  for (const sep of seps) db.solidEntryPoints.put(b, sep, encodeU32(ledgerIndex));
+  for (const [at, bytes] of run.params) db.protocolParameters.put(b, at, bytes);
   // parameters in force from the start of this node's history, where `initDatabase` looks
   if (!run.params.has(0)) {
-    b.put(indexKey(Bucket.ProtocolParameters, 0), encodeProtocolParameters(full.protocolParameters));
+    db.protocolParameters.put(b, 0, encodeProtocolParameters(full.protocolParameters));
   }
   await run.out.flush(true);
   await run.out.drain();
-  await run.store
-    .batch()
-    .put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(ledgerIndex))
-    .put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(full.header.targetMilestoneIndex))
-    .put(nodeStateKey(NodeStateKey.SchemaVersion), encodeU32(SCHEMA_VERSION))
-    .put(SNAPSHOT_IMPORT_STATE_KEY, Uint8Array.of(1))
-    .write({ sync: true });
+  const done = run.store.batch();
+  db.nodeState.putU32(done, NodeStateKey.LedgerIndex, ledgerIndex);
+  db.nodeState.putU32(done, NodeStateKey.PruningIndex, full.header.targetMilestoneIndex);
+  db.nodeState.putU32(done, NodeStateKey.SchemaVersion, SCHEMA_VERSION);
+  db.nodeState.put(done, NodeStateKey.SnapshotImport, Uint8Array.of(1));
+  await done.write({ sync: true });
 }
 
 /** The second pass must have read the bytes the first one checked. */

@@ -1,18 +1,14 @@
 import { bytesEqual, toHex } from "../codec/hex.js";
 import { MilestoneOptionType, type MilestonePayload } from "../codec/types.js";
 import {
-  Bucket,
-  childKey,
   decodeOutputRecord,
-  EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeMilestoneRecord,
   encodeU32,
   InclusionState,
-  idKey,
-  indexKey,
   type KvStore,
+  type Repositories,
   spentOutputRecord,
   type WriteBatch,
 } from "../storage/index.js";
@@ -82,6 +78,7 @@ export interface ChainMilestone {
  * points. Without a payload the record names the first entry point as the milestone's block.
  */
 export function writeMilestones(
+  db: Repositories,
   batch: WriteBatch,
   chain: ChainMilestone[],
   successorParents: Uint8Array[] | undefined,
@@ -93,20 +90,22 @@ export function writeMilestones(
     const named = block && nextParents?.some((p) => bytesEqual(p, block.blockId));
     const last = i === chain.length - 1;
     const store = block && (named || (last && nextParents === undefined));
-    batch.put(
-      indexKey(Bucket.MilestoneByIndex, m.index),
+    db.milestones.put(
+      batch,
+      m.index,
       encodeMilestoneRecord({
         milestoneId: m.milestoneId,
         blockId: store || (block && !last) ? block!.blockId : fallbackBlockId,
         timestamp: m.timestamp,
       }),
     );
-    batch.put(idKey(Bucket.MilestoneById, m.milestoneId), encodeU32(m.index));
+    db.milestoneIndexes.put(batch, m.milestoneId, encodeU32(m.index));
     if (!store || !block) return;
     const referencedBy = last ? 0 : m.index + 1;
-    batch.put(idKey(Bucket.Block, block.blockId), block.blockBytes);
-    batch.put(
-      idKey(Bucket.BlockMetadata, block.blockId),
+    db.blocks.put(batch, block.blockId, block.blockBytes);
+    db.blockMetadata.put(
+      batch,
+      block.blockId,
       encodeBlockMetadata({
         solid: referencedBy > 0,
         milestone: true,
@@ -117,21 +116,22 @@ export function writeMilestones(
         arrivalTime: m.timestamp,
       }),
     );
-    for (const p of block.parents) batch.put(childKey(p, block.blockId), EMPTY_VALUE);
-    if (referencedBy === 0) batch.put(idKey(Bucket.Unreferenced, block.blockId), EMPTY_VALUE);
+    db.children.put(batch, block.parents, block.blockId);
+    if (referencedBy === 0) db.unreferenced.add(batch, block.blockId);
   });
 }
 
 /** The target milestone's own diff: its ledger diff record and the outputs it spent. */
-export function writeSpentHistory(batch: WriteBatch, d: MilestoneDiff): void {
+export function writeSpentHistory(db: Repositories, batch: WriteBatch, d: MilestoneDiff): void {
   const { index, timestamp } = d.milestone;
-  batch.put(
-    indexKey(Bucket.LedgerDiff, index),
+  db.ledgerDiffs.put(
+    batch,
+    index,
     encodeLedgerDiff({ created: d.created.map((o) => o.outputId), consumed: d.consumed.map((s) => s.output.outputId) }),
   );
   for (const s of d.consumed) {
     const spent = { transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp };
-    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(outputRecordOf(s.output), spent));
+    db.outputs.put(batch, s.output.outputId, spentOutputRecord(outputRecordOf(s.output), spent));
   }
 }
 
@@ -139,11 +139,11 @@ export function writeSpentHistory(batch: WriteBatch, d: MilestoneDiff): void {
  * A milestone rolled back: what it created must be in the ledger (unless it also consumed it),
  * what it consumed must not be.
  */
-export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<void> {
+export async function checkRollback(db: Repositories, d: MilestoneDiff): Promise<void> {
   const index = d.milestone.index;
   const consumedIn = new Set(d.consumed.map((s) => toHex(s.output.outputId)));
   const created = d.created.filter((o) => !consumedIn.has(toHex(o.outputId)));
-  const present = await store.getMany(created.map((o) => idKey(Bucket.Unspent, o.outputId)));
+  const present = await db.unspent.hasMany(created.map((o) => o.outputId));
   present.forEach((p, i) => {
     if (!p) {
       throw new LedgerNodeError(
@@ -153,7 +153,7 @@ export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<v
     }
   });
   const consumed = d.consumed.map((s) => s.output.outputId);
-  const unspent = await store.getMany(consumed.map((id) => idKey(Bucket.Unspent, id)));
+  const unspent = await db.unspent.hasMany(consumed);
   unspent.forEach((u, i) => {
     if (u) {
       throw new LedgerNodeError(
@@ -168,12 +168,12 @@ export async function checkRollback(store: KvStore, d: MilestoneDiff): Promise<v
  * A delta milestone applied forward: what it consumed must be unspent, what it created new.
  * Reads see the batches written so far (each diff is flushed before the next is read).
  */
-export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneDiff): Promise<void> {
+export async function applyDiff(db: Repositories, batch: WriteBatch, d: MilestoneDiff): Promise<void> {
   const { index, timestamp } = d.milestone;
   const consumedIds = d.consumed.map((s) => s.output.outputId);
   const createdIds = d.created.map((o) => o.outputId);
   // an output's record says whether it is spent; a spent one is rewritten from it
-  const records = await store.getMany(consumedIds.map((id) => idKey(Bucket.Output, id)));
+  const records = await db.outputs.getManyBytes(consumedIds);
   const createdIn = new Set(createdIds.map(toHex));
   records.forEach((r, i) => {
     const unspent = r !== undefined && decodeOutputRecord(r).spent === undefined;
@@ -184,7 +184,7 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
       );
     }
   });
-  const existing = await store.getMany(createdIds.map((id) => idKey(Bucket.Output, id)));
+  const existing = await db.outputs.hasMany(createdIds);
   existing.forEach((e, i) => {
     if (e) {
       throw new LedgerNodeError(
@@ -194,14 +194,15 @@ export async function applyDiff(store: KvStore, batch: WriteBatch, d: MilestoneD
     }
   });
   for (const o of d.created) {
-    batch.put(idKey(Bucket.Output, o.outputId), outputRecordOf(o)).put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
+    db.outputs.put(batch, o.outputId, outputRecordOf(o));
+    db.unspent.add(batch, o.outputId);
   }
   d.consumed.forEach((s, i) => {
     const spent = { transactionId: s.transactionId, spentIndex: index, spentTimestamp: timestamp };
     // created by this same milestone, or already in the ledger (checked above)
     const unspent = createdIn.has(toHex(s.output.outputId)) ? outputRecordOf(s.output) : records[i]!;
-    batch.del(idKey(Bucket.Unspent, s.output.outputId));
-    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(unspent, spent));
+    db.unspent.del(batch, s.output.outputId);
+    db.outputs.put(batch, s.output.outputId, spentOutputRecord(unspent, spent));
   });
-  batch.put(indexKey(Bucket.LedgerDiff, index), encodeLedgerDiff({ created: createdIds, consumed: consumedIds }));
+  db.ledgerDiffs.put(batch, index, encodeLedgerDiff({ created: createdIds, consumed: consumedIds }));
 }

@@ -19,7 +19,6 @@ export {
   type ImportState,
   importSnapshot,
   readImportState,
-  SNAPSHOT_IMPORT_STATE_KEY,
 } from "./importSnapshot.js";
 export { LedgerView } from "./ledgerView.js";
 export {

@@ -3,19 +3,8 @@ import { bytesEqual, toHex } from "../codec/hex.js";
 import { encodePayload } from "../codec/payload.js";
 import { decodeProtocolParameters } from "../codec/protocolParameters.js";
 import { type MilestonePayload, PayloadType, type ProtocolParameters } from "../codec/types.js";
-import {
-  Bucket,
-  decodeLedgerDiff,
-  decodeMilestoneRecord,
-  decodeOutputRecord,
-  idKey,
-  indexKey,
-  indexOfKey,
-  type KvStore,
-  type MilestoneRecord,
-} from "../storage/index.js";
-import { readPruningIndex, solidEntryPointsAt } from "../tangle/prune.js";
-import { readLedgerIndex } from "../tangle/tangle.js";
+import { decodeOutputRecord, type KvStore, type MilestoneRecord, Repositories } from "../storage/index.js";
+import { solidEntryPointsAt } from "../tangle/prune.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { isSnapshotError, type SnapshotError, SnapshotErrorCode } from "./errors.js";
 import { SnapshotFileWriter } from "./fileWriter.js";
@@ -82,14 +71,13 @@ export function checkIndex(index: unknown, what = "index"): number {
   return index;
 }
 
-async function milestoneRecord(store: KvStore, index: number): Promise<MilestoneRecord | undefined> {
-  const v = await store.get(indexKey(Bucket.MilestoneByIndex, index));
-  return v ? decodeMilestoneRecord(v) : undefined;
+function milestoneRecord(store: KvStore, index: number): Promise<MilestoneRecord | undefined> {
+  return Repositories.of(store).milestones.get(index);
 }
 
 /** The payload of the milestone whose block is `blockId`, when the block is stored. */
 async function milestonePayloadOf(store: KvStore, blockId: Uint8Array): Promise<MilestonePayload | undefined> {
-  const bytes = await store.get(idKey(Bucket.Block, blockId));
+  const bytes = await Repositories.of(store).blocks.get(blockId);
   if (!bytes) return undefined;
   const payload = decodeBlock(bytes).payload;
   return payload?.type === PayloadType.Milestone ? payload : undefined;
@@ -101,11 +89,11 @@ async function outputsOf(
   ids: Uint8Array[],
   what: string,
 ): Promise<(SnapshotOutput & { spentBy: Uint8Array | undefined })[]> {
-  const records = await store.getMany(ids.map((id) => idKey(Bucket.Output, id)));
+  const records = await Repositories.of(store).outputs.getMany(ids);
   return ids.map((outputId, i) => {
     const rec = records[i];
     if (!rec) throw inconsistent(`${what}: output ${toHex(outputId)} has no record`);
-    const { blockId, bookedIndex, bookedTimestamp, outputBytes, spent } = decodeOutputRecord(rec);
+    const { blockId, bookedIndex, bookedTimestamp, outputBytes, spent } = rec;
     return { outputId, blockId, bookedIndex, bookedTimestamp, outputBytes, spentBy: spent?.transactionId };
   });
 }
@@ -119,9 +107,8 @@ export async function milestoneDiffFromStore(store: KvStore, index: number): Pro
   const rec = await milestoneRecord(store, index);
   if (!rec) return undefined;
   const milestone = await milestonePayloadOf(store, rec.blockId);
-  const diffBytes = await store.get(indexKey(Bucket.LedgerDiff, index));
-  if (!milestone || !diffBytes) return undefined;
-  const diff = decodeLedgerDiff(diffBytes);
+  const diff = await Repositories.of(store).ledgerDiffs.get(index);
+  if (!milestone || !diff) return undefined;
   if (hasReceipt(milestone)) throw inconsistent(`milestone ${index} carries a receipt: this node keeps no treasury`);
   const what = `ledger diff of milestone ${index}`;
   const created = (await outputsOf(store, diff.created, what)).map(({ spentBy: _, ...output }) => output);
@@ -152,7 +139,7 @@ async function snapshotEntryPoints(
   milestoneBlockId: Uint8Array,
   belowMaxDepth: number,
 ): Promise<Uint8Array[]> {
-  const seps = (await solidEntryPointsAt(store, index, belowMaxDepth)).map((sep) => sep.blockId);
+  const seps = (await solidEntryPointsAt(Repositories.of(store), index, belowMaxDepth)).map((sep) => sep.blockId);
   if (seps.length === 0) seps.push(milestoneBlockId);
   if (seps.length > MAX_SEP_COUNT) throw inconsistent(`${seps.length} solid entry points do not fit a u16 count`);
   return seps;
@@ -207,9 +194,10 @@ export async function writeFullSnapshot(
 ): Promise<WrittenSnapshot> {
   checkIndex(index);
   // 1. the request: confirmed (the ledger index only grows), not pruned (the caller pins it)
-  const confirmed = await readLedgerIndex(store);
+  const nodeState = Repositories.of(store).nodeState;
+  const confirmed = await nodeState.ledgerIndex();
   if (index > confirmed) throw badIndex(`index ${index} is newer than the confirmed milestone ${confirmed}`);
-  const pruningIndex = await readPruningIndex(store);
+  const pruningIndex = await nodeState.pruningIndex();
   if (index < pruningIndex) throw pruned(`milestone ${index} is older than the pruning index ${pruningIndex}`);
   const target = await milestoneRecord(store, index);
   if (!target) throw pruned(`milestone ${index} is not stored`);
@@ -302,9 +290,7 @@ export async function writeFullSnapshot(
 /** Every ProtocolParameters entry by target milestone index. */
 async function protocolParameterEntries(store: KvStore): Promise<Map<number, Uint8Array>> {
   const entries = new Map<number, Uint8Array>();
-  for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.ProtocolParameters) })) {
-    entries.set(indexOfKey(key), value);
-  }
+  for await (const [index, value] of Repositories.of(store).protocolParameters.entries()) entries.set(index, value);
   return entries;
 }
 
@@ -332,7 +318,7 @@ export async function writeDeltaSnapshot(
   if (index <= from) {
     throw badIndex(`a delta snapshot at ${index} is not newer than its full snapshot at ${from}`);
   }
-  const ledgerIndex = await readLedgerIndex(store);
+  const ledgerIndex = await Repositories.of(store).nodeState.ledgerIndex();
   if (index > ledgerIndex) throw badIndex(`index ${index} is newer than the confirmed milestone ${ledgerIndex}`);
   const target = await milestoneRecord(store, index);
   if (!target) throw pruned(`milestone ${index} is not stored`);

@@ -116,6 +116,8 @@ export enum NodeStateKey {
   CoordinatorSeed = "coordinatorSeed",
   /** Retired: the JWT secret, now in `keys/jwt.key`; read once to move it there. */
   JwtSecret = "jwtSecret",
+  /** u8: a snapshot import's progress (0 begun, 1 done; snapshot/importSnapshot.ts). */
+  SnapshotImport = "snapshotImport",
 }
 
 /** Current layout version; bump when a value layout changes. */
@@ -192,6 +194,85 @@ export function putChildLinks(batch: WriteBatch, parentIds: readonly Uint8Array[
     key.set(parentId, 1);
     batch.put(key, EMPTY_VALUE);
   }
+}
+
+/** `AddressConditional ‖ address[33] ‖ outputId[34]`. */
+export function addressConditionalKey(address: Uint8Array, outputId: Uint8Array): Uint8Array {
+  const key = new Uint8Array(1 + 33 + 34);
+  key[0] = Bucket.AddressConditional;
+  key.set(address, 1);
+  key.set(outputId, 34);
+  return key;
+}
+
+/** `AddressUpdate ‖ address[33] ‖ milestoneIndex u32 BE ‖ outputId[34] ‖ spent u8`. */
+export function addressUpdateKey(
+  address: Uint8Array,
+  milestoneIndex: number,
+  outputId: Uint8Array,
+  spent: boolean,
+): Uint8Array {
+  const key = new Uint8Array(1 + 33 + 4 + 34 + 1);
+  key[0] = Bucket.AddressUpdate;
+  key.set(address, 1);
+  setU32BE(key, 34, milestoneIndex);
+  key.set(outputId, 38);
+  key[72] = spent ? 1 : 0;
+  return key;
+}
+
+/** The one key of the IndexerState bucket. */
+export const INDEXER_STATE_KEY = Uint8Array.of(Bucket.IndexerState);
+
+/** The indexer's buckets: a rebuild deletes every entry of them. */
+export const INDEXER_BUCKETS: readonly Bucket[] = [
+  Bucket.IndexerChain,
+  Bucket.IndexerOutput,
+  Bucket.IndexerField,
+  Bucket.IndexerFieldDir,
+];
+
+/** `IndexerChain ‖ outputType ‖ chainId`. */
+export function indexerChainKey(outputType: number, chainId: Uint8Array): Uint8Array {
+  const key = new Uint8Array(2 + chainId.length);
+  key[0] = Bucket.IndexerChain;
+  key[1] = outputType;
+  key.set(chainId, 2);
+  return key;
+}
+
+/** `IndexerOutput ‖ outputType`: the prefix of every listing entry of one output kind. */
+export function indexerOutputPrefix(outputType: number): Uint8Array {
+  return Uint8Array.of(Bucket.IndexerOutput, outputType);
+}
+
+/** `outputType ‖ field ‖ len ‖ value`: the name of one field list (the rest of its keys). */
+export function indexerFieldList(outputType: number, field: number, value: Uint8Array): Uint8Array {
+  const list = new Uint8Array(3 + value.length);
+  list[0] = outputType;
+  list[1] = field;
+  list[2] = value.length;
+  list.set(value, 3);
+  return list;
+}
+
+/** `IndexerField ‖ list`: the prefix of every chunk of one field list. */
+export function indexerFieldPrefix(list: Uint8Array): Uint8Array {
+  return idKey(Bucket.IndexerField, list);
+}
+
+/** `IndexerField ‖ list ‖ seq u32 BE`: one chunk of a field list. */
+export function indexerFieldChunkKey(list: Uint8Array, seq: number): Uint8Array {
+  const key = new Uint8Array(1 + list.length + 4);
+  key[0] = Bucket.IndexerField;
+  key.set(list, 1);
+  setU32BE(key, 1 + list.length, seq);
+  return key;
+}
+
+/** `IndexerFieldDir ‖ list`: the directory of a field list's chunks. */
+export function indexerFieldDirKey(list: Uint8Array): Uint8Array {
+  return idKey(Bucket.IndexerFieldDir, list);
 }
 
 /** `NodeState ‖ name`. */

@@ -1,5 +1,7 @@
 export * from "./buckets.js";
 export * from "./errors.js";
+export * from "./explorerBuckets.js";
+export * from "./indexerBuckets.js";
 export {
   defaultKvStoreOptions,
   describeWriteFault,
@@ -12,5 +14,8 @@ export {
   WriteBatch,
   type WriteFault,
 } from "./kvStore.js";
+export * from "./ledgerScan.js";
+export * from "./nodeState.js";
 export * from "./records.js";
 export * from "./repositories.js";
+export * from "./repository.js";

@@ -231,6 +231,65 @@ export function decodeMilestoneBlock(bytes: Uint8Array): MilestoneBlockRecord {
   return { blockId, payloadType: type === NO_PAYLOAD ? undefined : type };
 }
 
+/** AddressBalance value: total amount u64 ‖ unspent output count u32. */
+export interface AddressBalanceRecord {
+  total: bigint;
+  count: number;
+}
+
+export function encodeAddressBalance(b: AddressBalanceRecord): Uint8Array {
+  return new WriteStream(12).u64(b.total).u32(b.count).finish();
+}
+
+export function decodeAddressBalance(bytes: Uint8Array): AddressBalanceRecord {
+  const r = new ReadStream(bytes);
+  const v = { total: r.u64("addressBalance.total"), count: r.u32("addressBalance.count") };
+  r.expectEnd("addressBalance");
+  return v;
+}
+
+/** AddressConditional value: amount u64 ‖ timelock u32 ‖ expiration u32 (0: none). */
+export interface AddressConditionalRecord {
+  amount: bigint;
+  timelock: number;
+  expiration: number;
+}
+
+export function encodeAddressConditional(c: AddressConditionalRecord): Uint8Array {
+  return new WriteStream(16).u64(c.amount).u32(c.timelock).u32(c.expiration).finish();
+}
+
+export function decodeAddressConditional(bytes: Uint8Array): AddressConditionalRecord {
+  const r = new ReadStream(bytes);
+  const c = {
+    amount: r.u64("addressConditional.amount"),
+    timelock: r.u32("addressConditional.timelock"),
+    expiration: r.u32("addressConditional.expiration"),
+  };
+  r.expectEnd("addressConditional");
+  return c;
+}
+
+/**
+ * The value of an index's state marker (IndexerState, AddressBalanceState): version u32 ‖
+ * ledgerIndex u32, the ledger the index reflects in the layout of that version.
+ */
+export interface IndexStateRecord {
+  version: number;
+  ledgerIndex: number;
+}
+
+export function encodeIndexState(s: IndexStateRecord): Uint8Array {
+  return new WriteStream(8).u32(s.version).u32(s.ledgerIndex).finish();
+}
+
+/** Undefined when the value is not 8 bytes long (a layout older than versioned markers). */
+export function decodeIndexState(bytes: Uint8Array, field: string): IndexStateRecord | undefined {
+  if (bytes.length !== 8) return undefined;
+  const r = new ReadStream(bytes);
+  return { version: r.u32(`${field}.version`), ledgerIndex: r.u32(`${field}.ledgerIndex`) };
+}
+
 /** u32 LE helpers for single-number values (NodeState entries, MilestoneById, SolidEntryPoint). */
 export function encodeU32(v: number): Uint8Array {
   return new WriteStream(4).u32(v).finish();

@@ -1,10 +1,11 @@
-import { isCodecError } from "../codec/errors.js";
-import { toHex } from "../codec/hex.js";
-import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { Bucket, idKey, indexKey, indexOfKey } from "./buckets.js";
-import { StorageErrorCode } from "./errors.js";
+import { Bucket } from "./buckets.js";
+import { AddressBuckets, ChildLinks, MilestoneBlocks } from "./explorerBuckets.js";
+import { IndexerBuckets } from "./indexerBuckets.js";
 import type { KvStore } from "./kvStore.js";
+import { NodeStateRepository } from "./nodeState.js";
 import {
+  type BlockMetadataRecord,
+  decodeBlockMetadata,
   decodeLedgerDiff,
   decodeMilestoneRecord,
   decodeOutputRecord,
@@ -15,111 +16,29 @@ import {
   type OutputRecord,
   type TransactionBlockRecord,
 } from "./records.js";
+import { KeySet, Repository } from "./repository.js";
+
+const bytesOf = (v: Uint8Array) => v;
 
 /**
- * Typed reads of the buckets the read routes use (Lodestar's `db/repositories/`): a key in, the
- * decoded record out, so no caller builds a key or decodes a value by hand. The key layouts stay
- * in `buckets.ts`, the value layouts in `records.ts`. A stored value that does not decode is the
- * node's failure (`StorageErrorCode.CorruptValue`), never a client's bad input.
+ * Every bucket of one store through its repository (`repository.ts`, `nodeState.ts`,
+ * `explorerBuckets.ts`, `indexerBuckets.ts`): reads decode, writes go into a caller's batch, and
+ * keys are built only in `buckets.ts`. One instance per store (`Repositories.of`), so the caches
+ * of its repositories are shared.
  */
-
-/** One bucket keyed by an ID (`bucket ‖ id`) or a milestone index (`bucket ‖ u32 BE`). */
-export class Repository<K extends Uint8Array | number, V> {
-  /** The key of synchronous reads, rewritten per read (they cannot interleave). */
-  private scratch: Uint8Array | undefined;
-
-  constructor(
-    private readonly store: KvStore,
-    readonly bucket: Bucket,
-    private readonly decodeValue: (bytes: Uint8Array) => V,
-  ) {}
-
-  key(k: K): Uint8Array {
-    return typeof k === "number" ? indexKey(this.bucket, k) : idKey(this.bucket, k as Uint8Array);
-  }
-
-  async get(k: K): Promise<V | undefined> {
-    const v = await this.store.get(this.key(k));
-    return v && this.decode(v, k);
-  }
-
-  /** A point read on the calling thread (see `KvStore.getSync`), through a scratch key. */
-  getSync(k: K): V | undefined {
-    let key: Uint8Array;
-    if (typeof k === "number") key = indexKey(this.bucket, k);
-    else {
-      const id = k as Uint8Array;
-      if (this.scratch?.length !== id.length + 1) this.scratch = idKey(this.bucket, id);
-      else this.scratch.set(id, 1);
-      key = this.scratch;
-    }
-    const v = this.store.getSync(key);
-    return v && this.decode(v, k);
-  }
-
-  async getMany(ks: readonly K[]): Promise<(V | undefined)[]> {
-    const values = await this.store.getMany(ks.map((k) => this.key(k)));
-    return values.map((v, i) => v && this.decode(v, ks[i]!));
-  }
-
-  async has(k: K): Promise<boolean> {
-    return this.store.has(this.key(k));
-  }
-
-  /** Whether `k` is stored, with a synchronous point read. */
-  hasSync(k: K): boolean {
-    return this.store.getSync(this.key(k)) !== undefined;
-  }
-
-  /** The range `indexRange` last answered with: the next call checks it with point reads. */
-  private lastRange: { first: number; last: number } | undefined;
-
-  /**
-   * Lowest and highest index stored in a bucket keyed by milestone index that has no gaps (the
-   * milestones, between the pruning index and the ledger index): the last answer is checked
-   * with four point reads, and the two scans run only when it moved.
-   */
-  async indexRange(this: Repository<number, V>): Promise<{ first: number; last: number } | undefined> {
-    const stored = (index: number) => index >= 0 && index <= 0xffffffff && this.hasSync(index);
-    const hint = this.lastRange;
-    if (hint) {
-      const { first, last } = hint;
-      if (stored(first) && !stored(first - 1)) {
-        if (stored(last) && !stored(last + 1)) return hint;
-        // the usual move: new milestones on top
-        if (stored(last + 1) && !stored(last + 2)) {
-          this.lastRange = { first, last: last + 1 };
-          return this.lastRange;
-        }
-      }
-    }
-    const prefix = Uint8Array.of(this.bucket);
-    let first: number | undefined;
-    let last: number | undefined;
-    for await (const key of this.store.scanKeys({ prefix, limit: 1 })) first = indexOfKey(key);
-    for await (const key of this.store.scanKeys({ prefix, limit: 1, reverse: true })) last = indexOfKey(key);
-    this.lastRange = first === undefined || last === undefined ? undefined : { first, last };
-    return this.lastRange;
-  }
-
-  private decode(bytes: Uint8Array, k: K): V {
-    try {
-      return this.decodeValue(bytes);
-    } catch (e) {
-      if (!isCodecError(e)) throw e;
-      const what = typeof k === "number" ? k : toHex(k as Uint8Array);
-      throw new LedgerNodeError(
-        StorageErrorCode.CorruptValue,
-        `the stored ${Bucket[this.bucket]} record of ${what} does not decode: ${e.message}`,
-      );
-    }
-  }
-}
-
-/** The repositories of one store. */
 export class Repositories {
+  /** Block bytes (TIP-24) by block ID. */
+  readonly blocks: Repository<Uint8Array, Uint8Array>;
+  /** Block metadata by block ID. */
+  readonly blockMetadata: Repository<Uint8Array, BlockMetadataRecord>;
+  /** Child links (parent → children). */
+  readonly children: ChildLinks;
+  /** Blocks stored but not referenced by a milestone yet. */
+  readonly unreferenced: KeySet;
   /** Output records by output ID: booking, spending, the proof of the ID. */
   readonly outputs: Repository<Uint8Array, OutputRecord>;
+  /** The unspent outputs' IDs. */
+  readonly unspent: KeySet;
   /** Milestone records by index. */
   readonly milestones: Repository<number, MilestoneRecord>;
   /** Milestone indexes by milestone ID. */
@@ -128,12 +47,47 @@ export class Repositories {
   readonly ledgerDiffs: Repository<number, LedgerDiffRecord>;
   /** The block that included a transaction, by transaction ID. */
   readonly transactionBlocks: Repository<Uint8Array, TransactionBlockRecord>;
+  /** Protocol parameters bytes (TIP-22/32) by the milestone index they take effect at. */
+  readonly protocolParameters: Repository<number, Uint8Array>;
+  /** Solid entry points: the index of the milestone that referenced each, by block ID. */
+  readonly solidEntryPoints: Repository<Uint8Array, number>;
+  /** The node's named single values: ledger index, pruning index, schema version, network name… */
+  readonly nodeState: NodeStateRepository;
+  /** The explorer's listing of the blocks each milestone referenced. */
+  readonly milestoneBlocks: MilestoneBlocks;
+  /** The explorer's address buckets. */
+  readonly addresses: AddressBuckets;
+  /** The indexer's buckets, as it reads them outside its listings (marker, chains, rebuilds). */
+  readonly indexer: IndexerBuckets;
 
   constructor(store: KvStore) {
+    this.blocks = new Repository(store, Bucket.Block, bytesOf);
+    this.blockMetadata = new Repository(store, Bucket.BlockMetadata, decodeBlockMetadata);
+    this.children = new ChildLinks(store);
+    this.unreferenced = new KeySet(store, Bucket.Unreferenced);
     this.outputs = new Repository(store, Bucket.Output, decodeOutputRecord);
-    this.milestones = new Repository(store, Bucket.MilestoneByIndex, decodeMilestoneRecord);
+    this.unspent = new KeySet(store, Bucket.Unspent);
+    this.milestones = new Repository(store, Bucket.MilestoneByIndex, decodeMilestoneRecord, "index");
     this.milestoneIndexes = new Repository(store, Bucket.MilestoneById, (v) => decodeU32(v, "milestoneById.index"));
-    this.ledgerDiffs = new Repository(store, Bucket.LedgerDiff, decodeLedgerDiff);
+    this.ledgerDiffs = new Repository(store, Bucket.LedgerDiff, decodeLedgerDiff, "index");
     this.transactionBlocks = new Repository(store, Bucket.TransactionBlock, decodeTransactionBlock);
+    this.protocolParameters = new Repository(store, Bucket.ProtocolParameters, bytesOf, "index");
+    this.solidEntryPoints = new Repository(store, Bucket.SolidEntryPoint, (v) => decodeU32(v, "solidEntryPoint.index"));
+    this.nodeState = new NodeStateRepository(store);
+    this.milestoneBlocks = new MilestoneBlocks(store);
+    this.addresses = new AddressBuckets(store);
+    this.indexer = new IndexerBuckets(store);
+  }
+
+  private static readonly ofStore = new WeakMap<KvStore, Repositories>();
+
+  /** The repositories of `store`, built once per store. */
+  static of(store: KvStore): Repositories {
+    let db = Repositories.ofStore.get(store);
+    if (!db) {
+      db = new Repositories(store);
+      Repositories.ofStore.set(store, db);
+    }
+    return db;
   }
 }

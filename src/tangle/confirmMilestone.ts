@@ -21,20 +21,15 @@ import {
   whiteFlagRootEntries,
 } from "../ledger/whiteFlag.js";
 import {
-  Bucket,
-  decodeBlockMetadata,
   decodeOutputRecord,
-  EMPTY_VALUE,
   encodeBlockMetadata,
   encodeLedgerDiff,
   encodeMilestoneRecord,
   encodeOutputRecord,
   encodeTransactionBlock,
   encodeU32,
-  idKey,
-  indexKey,
   NodeStateKey,
-  nodeStateKey,
+  type Repositories,
   type SpentRecord,
   spentOutputRecord,
   type WriteBatch,
@@ -104,8 +99,7 @@ export async function planConfirmation(
   // (an output's record says whether it is spent: one read per input)
   const inputs = new Map<string, InputState>();
   const inputRecords = new Map<string, Uint8Array>();
-  const store = tangle.store;
-  const records = await store.getMany(needed.map((id) => idKey(Bucket.Output, id)));
+  const records = await tangle.db.outputs.getManyBytes(needed);
   needed.forEach((id, i) => {
     const rec = records[i];
     const r = rec && decodeOutputRecord(rec);
@@ -160,8 +154,8 @@ export async function applyConfirmation(
   await tangle.intakeWritten();
   const batch = tangle.store.batch();
   await putReferencedMetadata(tangle, batch, plan);
-  putLedgerChanges(batch, plan);
-  putMilestone(batch, info);
+  putLedgerChanges(tangle.db, batch, plan);
+  putMilestone(tangle.db, batch, info);
   await tangle.events.writeIndexes(batch, result, info);
   await batch.write({ sync: true });
 
@@ -182,17 +176,14 @@ async function putReferencedMetadata(tangle: Tangle, batch: WriteBatch, plan: Pl
   const { index, timestamp, result } = plan;
   const known = result.referenced.map((r) => tangle.unreferencedMetadata(r.blockId));
   const unknown = result.referenced.filter((_, i) => !known[i]);
-  const read =
-    unknown.length > 0 ? await tangle.store.getMany(unknown.map((r) => idKey(Bucket.BlockMetadata, r.blockId))) : [];
+  const db = tangle.db;
+  const read = unknown.length > 0 ? await db.blockMetadata.getMany(unknown.map((r) => r.blockId)) : [];
   let nextRead = 0;
   result.referenced.forEach((r, i) => {
-    let old = known[i];
-    if (!old) {
-      const v = read[nextRead++];
-      old = v && decodeBlockMetadata(v);
-    }
-    batch.put(
-      idKey(Bucket.BlockMetadata, r.blockId),
+    const old = known[i] ?? read[nextRead++];
+    db.blockMetadata.put(
+      batch,
+      r.blockId,
       encodeBlockMetadata({
         solid: true,
         milestone: old?.milestone ?? false,
@@ -203,19 +194,20 @@ async function putReferencedMetadata(tangle: Tangle, batch: WriteBatch, plan: Pl
         conflictReason: r.conflictReason,
       }),
     );
-    batch.del(idKey(Bucket.Unreferenced, r.blockId));
+    db.unreferenced.del(batch, r.blockId);
   });
 }
 
 /** The ledger: created outputs booked with the proofs of their IDs, consumed ones marked spent, the diff. */
-function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
+function putLedgerChanges(db: Repositories, batch: WriteBatch, plan: PlannedConfirmation): void {
   const { index, timestamp, result } = plan;
   const proofs = new Map<string, Uint8Array[]>();
   for (const t of result.included) {
     const commitment = transactionCommitment(t.tx.essence);
     proofs.set(toHex(t.transactionId), storedOutputIdProofs(commitment, outputLeafHashes(t.outputBytes)));
-    batch.put(
-      idKey(Bucket.TransactionBlock, t.transactionId),
+    db.transactionBlocks.put(
+      batch,
+      t.transactionId,
       encodeTransactionBlock({ blockId: t.blockId, outputCount: t.outputBytes.length }),
     );
   }
@@ -235,11 +227,11 @@ function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
     return encodeOutputRecord({ blockId, bookedIndex, bookedTimestamp, proof, outputBytes, ...(spent && { spent }) });
   };
   for (const o of result.created) {
-    batch.put(idKey(Bucket.Output, o.outputId), recordOf(o));
-    batch.put(idKey(Bucket.Unspent, o.outputId), EMPTY_VALUE);
+    db.outputs.put(batch, o.outputId, recordOf(o));
+    db.unspent.add(batch, o.outputId);
   }
   for (const s of result.createdAndConsumed) {
-    batch.put(idKey(Bucket.Output, s.output.outputId), recordOf(s.output, spentAt(s.spendingTransactionId)));
+    db.outputs.put(batch, s.output.outputId, recordOf(s.output, spentAt(s.spendingTransactionId)));
   }
   for (const s of result.consumed) {
     const stored = plan.inputRecords.get(toHex(s.output.outputId));
@@ -248,11 +240,12 @@ function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
         TangleErrorCode.ConfirmationInconsistent,
         `the spent output ${toHex(s.output.outputId)} was not read before white-flag`,
       );
-    batch.del(idKey(Bucket.Unspent, s.output.outputId));
-    batch.put(idKey(Bucket.Output, s.output.outputId), spentOutputRecord(stored, spentAt(s.spendingTransactionId)));
+    db.unspent.del(batch, s.output.outputId);
+    db.outputs.put(batch, s.output.outputId, spentOutputRecord(stored, spentAt(s.spendingTransactionId)));
   }
-  batch.put(
-    indexKey(Bucket.LedgerDiff, index),
+  db.ledgerDiffs.put(
+    batch,
+    index,
     encodeLedgerDiff({
       created: [...result.created, ...result.createdAndConsumed.map((s) => s.output)].map((o) => o.outputId),
       consumed: [...result.consumed, ...result.createdAndConsumed].map((s) => s.output.outputId),
@@ -261,13 +254,14 @@ function putLedgerChanges(batch: WriteBatch, plan: PlannedConfirmation): void {
 }
 
 /** The milestone's record, its ID's index entry and the ledger index. */
-function putMilestone(batch: WriteBatch, info: MilestoneInfo): void {
-  batch.put(
-    indexKey(Bucket.MilestoneByIndex, info.index),
+function putMilestone(db: Repositories, batch: WriteBatch, info: MilestoneInfo): void {
+  db.milestones.put(
+    batch,
+    info.index,
     encodeMilestoneRecord({ milestoneId: info.milestoneId, blockId: info.blockId, timestamp: info.timestamp }),
   );
-  batch.put(idKey(Bucket.MilestoneById, info.milestoneId), encodeU32(info.index));
-  batch.put(nodeStateKey(NodeStateKey.LedgerIndex), encodeU32(info.index));
+  db.milestoneIndexes.put(batch, info.milestoneId, encodeU32(info.index));
+  db.nodeState.putU32(batch, NodeStateKey.LedgerIndex, info.index);
 }
 
 /** The referenced blocks' new metadata in white-flag order (when anyone listens), then the milestone. */

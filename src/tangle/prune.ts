@@ -5,25 +5,14 @@ import { PayloadType } from "../codec/types.js";
 import { blake2b256 } from "../crypto/blake2b.js";
 import {
   type BlockMetadataRecord,
-  Bucket,
-  childKey,
-  decodeBlockMetadata,
-  decodeLedgerDiff,
-  decodeMilestoneRecord,
-  decodeTransactionBlock,
-  decodeU32,
   encodeU32,
-  idKey,
-  indexKey,
-  indexOfKey,
-  type KvStore,
   NodeStateKey,
-  nodeStateKey,
+  type Repositories,
   type WriteBatch,
 } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { TangleErrorCode } from "./errors.js";
-import { readLedgerIndex, type Tangle } from "./tangle.js";
+import type { Tangle } from "./tangle.js";
 
 /**
  * Pruning: deletes what milestones older than the horizon left behind (their records and ledger
@@ -56,12 +45,6 @@ export interface SolidEntryPoint {
   index: number;
 }
 
-/** The stored pruning index: the lowest milestone index whose data is still stored (0 on a fresh node). */
-export async function readPruningIndex(store: KvStore): Promise<number> {
-  const v = await store.get(nodeStateKey(NodeStateKey.PruningIndex));
-  return v ? decodeU32(v, "nodeState.pruningIndex") : 0;
-}
-
 /** The transaction ID of a block carrying a transaction (BLAKE2b-256 of the payload bytes), if it does. */
 function transactionIdOfBlockBytes(bytes: Uint8Array): Uint8Array | undefined {
   const at = 2 + 32 * (bytes[1] ?? 0);
@@ -73,36 +56,27 @@ function transactionIdOfBlockBytes(bytes: Uint8Array): Uint8Array | undefined {
 }
 
 /** Block bytes and metadata of `ids`, batched. */
-async function blocksOf(store: KvStore, ids: Uint8Array[]) {
-  const [bytes, metas] = await Promise.all([
-    store.getMany(ids.map((id) => idKey(Bucket.Block, id))),
-    store.getMany(ids.map((id) => idKey(Bucket.BlockMetadata, id))),
-  ]);
-  return ids.map((id, i) => ({
-    id,
-    bytes: bytes[i],
-    meta: metas[i] ? decodeBlockMetadata(metas[i]!) : undefined,
-  }));
+async function blocksOf(db: Repositories, ids: Uint8Array[]) {
+  const [bytes, metas] = await Promise.all([db.blocks.getMany(ids), db.blockMetadata.getMany(ids)]);
+  return ids.map((id, i) => ({ id, bytes: bytes[i], meta: metas[i] }));
 }
 
 /** The milestone record and block of `index`, when stored. */
-async function milestoneAt(store: KvStore, index: number) {
-  const rec = await store.get(indexKey(Bucket.MilestoneByIndex, index));
-  if (!rec) return undefined;
-  const record = decodeMilestoneRecord(rec);
-  const bytes = await store.get(idKey(Bucket.Block, record.blockId));
+async function milestoneAt(db: Repositories, index: number) {
+  const record = await db.milestones.get(index);
+  if (!record) return undefined;
+  const bytes = await db.blocks.get(record.blockId);
   return { ...record, bytes };
 }
 
 /** Whether a child makes its parent an entry point: referenced after `target`, or not referenced yet. */
-async function hasChildAfter(store: KvStore, blockId: Uint8Array, target: number): Promise<boolean> {
-  const children: Uint8Array[] = [];
-  for await (const key of store.scanKeys({ prefix: idKey(Bucket.Child, blockId) })) children.push(key.slice(33));
+async function hasChildAfter(db: Repositories, blockId: Uint8Array, target: number): Promise<boolean> {
+  const children = await db.children.of(blockId);
   if (children.length === 0) return false;
-  const metas = await store.getMany(children.map((c) => idKey(Bucket.BlockMetadata, c)));
+  const metas = await db.blockMetadata.getMany(children);
   return metas.some((m) => {
     if (!m) return false; // pruned or never stored
-    const ref = decodeBlockMetadata(m).referencedByMilestoneIndex;
+    const ref = m.referencedByMilestoneIndex;
     return ref === 0 || ref > target;
   });
 }
@@ -115,21 +89,20 @@ async function hasChildAfter(store: KvStore, blockId: Uint8Array, target: number
  * reads are of referenced blocks, which never change, so they need no consistent view.
  */
 export async function solidEntryPointsAt(
-  store: KvStore,
+  db: Repositories,
   target: number,
   belowMaxDepth: number,
 ): Promise<SolidEntryPoint[]> {
   const low = Math.max(0, target - belowMaxDepth);
   const candidates = new Map<string, SolidEntryPoint>();
-  for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
-    const index = decodeU32(value, "solidEntryPoint.index");
-    if (index >= low && index <= target) candidates.set(toHex(key.subarray(1)), { blockId: key.slice(1), index });
+  for await (const [blockId, index] of db.solidEntryPoints.entries()) {
+    if (index >= low && index <= target) candidates.set(toHex(blockId), { blockId, index });
   }
   // walk the cones of the window's milestones, from their parents down to the window's bottom
   const seen = new Set<string>();
   let frontier: Uint8Array[] = [];
   for (let m = Math.max(1, low); m <= target; m++) {
-    const ms = await milestoneAt(store, m);
+    const ms = await milestoneAt(db, m);
     if (ms?.bytes) frontier.push(...parentsOfBlockBytes(ms.bytes));
   }
   while (frontier.length > 0) {
@@ -140,7 +113,7 @@ export async function solidEntryPointsAt(
       return true;
     });
     frontier = [];
-    for (const b of await blocksOf(store, fresh)) {
+    for (const b of await blocksOf(db, fresh)) {
       const ref = b.meta?.referencedByMilestoneIndex ?? 0;
       if (!b.bytes || ref < low || ref > target || ref === 0) continue;
       candidates.set(toHex(b.id), { blockId: b.id, index: ref });
@@ -152,7 +125,7 @@ export async function solidEntryPointsAt(
   const all = [...candidates.values()];
   for (let i = 0; i < all.length; i += 64) {
     const group = all.slice(i, i + 64);
-    const found = await Promise.all(group.map((c) => hasChildAfter(store, c.blockId, target)));
+    const found = await Promise.all(group.map((c) => hasChildAfter(db, c.blockId, target)));
     group.forEach((c, j) => {
       if (found[j]) entryPoints.push(c);
     });
@@ -190,7 +163,12 @@ export class Pruner {
     options: Partial<PruneOptions> = {},
   ): Promise<Pruner> {
     const { tangle, onError = () => {} } = deps;
-    return new Pruner(tangle, { ...defaultPruneOptions, ...options }, await readPruningIndex(tangle.store), onError);
+    return new Pruner(
+      tangle,
+      { ...defaultPruneOptions, ...options },
+      await tangle.db.nodeState.pruningIndex(),
+      onError,
+    );
   }
 
   /** The pruning index: milestones below it have no data (or are being deleted). */
@@ -278,7 +256,8 @@ export class Pruner {
    */
   async pruneTo(target: number): Promise<number> {
     const store = this.tangle.store;
-    const ledgerIndex = await readLedgerIndex(store);
+    const db = this.tangle.db;
+    const ledgerIndex = await db.nodeState.ledgerIndex();
     // 1. the new horizon, reserved at once (same turn as the pin check) so no snapshot starts below it
     let horizon = Math.min(target, ledgerIndex - this.tangle.protocolParameters.belowMaxDepth - 1);
     for (const pinned of this.pins.keys()) horizon = Math.min(horizon, pinned);
@@ -288,16 +267,16 @@ export class Pruner {
     // 2. entry points for a history starting at the horizon, and the horizon itself, durably
     //    first; entry points below max depth of the new horizon are no longer needed
     const belowMaxDepth = this.tangle.protocolParameters.belowMaxDepth;
-    const entryPoints = await solidEntryPointsAt(store, horizon - 1, belowMaxDepth);
+    const entryPoints = await solidEntryPointsAt(db, horizon - 1, belowMaxDepth);
     entryPoints.push(...(await this.parentsOfUnreferenced(horizon)));
     const keep = new Set(entryPoints.map((sep) => toHex(sep.blockId)));
     const first = store.batch();
-    for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
-      const old = decodeU32(value, "solidEntryPoint.index") < horizon - 1 - belowMaxDepth;
-      if (old && !keep.has(toHex(key.subarray(1)))) first.del(key);
+    for await (const [blockId, index] of db.solidEntryPoints.entries()) {
+      const old = index < horizon - 1 - belowMaxDepth;
+      if (old && !keep.has(toHex(blockId))) db.solidEntryPoints.del(first, blockId);
     }
-    for (const sep of entryPoints) first.put(idKey(Bucket.SolidEntryPoint, sep.blockId), encodeU32(sep.index));
-    first.put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(horizon));
+    for (const sep of entryPoints) db.solidEntryPoints.put(first, sep.blockId, encodeU32(sep.index));
+    db.nodeState.putU32(first, NodeStateKey.PruningIndex, horizon);
     await first.write({ sync: true });
     for (const sep of entryPoints) this.tangle.addSolidEntryPoint(sep.blockId, sep.index);
 
@@ -314,31 +293,29 @@ export class Pruner {
 
   /** Referenced parents (below the horizon) of blocks no milestone references yet. */
   private async parentsOfUnreferenced(horizon: number): Promise<SolidEntryPoint[]> {
-    const store = this.tangle.store;
+    const db = this.tangle.db;
     const parents = new Map<string, Uint8Array>();
-    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unreferenced) })) {
-      const bytes = await store.get(idKey(Bucket.Block, key.subarray(1)));
+    for await (const blockId of db.unreferenced.keys()) {
+      const bytes = await db.blocks.get(blockId);
       if (bytes) for (const p of parentsOfBlockBytes(bytes)) parents.set(toHex(p), p);
     }
     const out: SolidEntryPoint[] = [];
-    for (const b of await blocksOf(store, [...parents.values()])) {
+    for (const b of await blocksOf(db, [...parents.values()])) {
       const ref = b.meta?.referencedByMilestoneIndex ?? 0;
       if (ref > 0 && ref < horizon) out.push({ blockId: b.id, index: ref });
     }
     return out;
   }
 
-  private async lowestStoredMilestone(): Promise<number | undefined> {
-    for await (const key of this.tangle.store.scanKeys({ prefix: Uint8Array.of(Bucket.MilestoneByIndex), limit: 1 })) {
-      return indexOfKey(key);
-    }
-    return undefined;
+  private lowestStoredMilestone(): Promise<number | undefined> {
+    return this.tangle.db.milestones.firstIndex();
   }
 
   /** Deletes one milestone's data in small batches; its record goes last. */
   private async pruneMilestone(index: number): Promise<void> {
     const store = this.tangle.store;
-    const ms = await milestoneAt(store, index);
+    const db = this.tangle.db;
+    const ms = await milestoneAt(db, index);
     if (!ms) return;
     let batch = store.batch();
     const flush = async () => {
@@ -360,48 +337,46 @@ export class Pruner {
         return true;
       });
       frontier = [];
-      for (const b of await blocksOf(store, fresh)) {
+      for (const b of await blocksOf(db, fresh)) {
         if (!b.bytes || !b.meta || b.meta.referencedByMilestoneIndex !== index) continue;
         cone.push({ id: b.id, bytes: b.bytes, meta: b.meta });
         frontier.push(...parentsOfBlockBytes(b.bytes));
       }
     }
     for (const b of cone) {
-      batch.del(idKey(Bucket.Block, b.id)).del(idKey(Bucket.BlockMetadata, b.id));
-      for (const p of parentsOfBlockBytes(b.bytes)) batch.del(childKey(p, b.id));
+      db.blocks.del(batch, b.id);
+      db.blockMetadata.del(batch, b.id);
+      db.children.del(batch, parentsOfBlockBytes(b.bytes), b.id);
       const txId = transactionIdOfBlockBytes(b.bytes);
       if (txId) await this.deleteTransactionRecordsIfSpent(batch, txId);
       await flush();
     }
 
     // 2. outputs spent by this milestone: no ledger state at or above the horizon holds them
-    const diffBytes = await store.get(indexKey(Bucket.LedgerDiff, index));
-    if (diffBytes) {
-      for (const id of decodeLedgerDiff(diffBytes).consumed) {
-        batch.del(idKey(Bucket.Output, id));
+    const diff = await db.ledgerDiffs.get(index);
+    if (diff) {
+      for (const id of diff.consumed) {
+        db.outputs.del(batch, id);
         await flush();
       }
     }
 
     // 3. the milestone's own records, last
-    batch
-      .del(indexKey(Bucket.LedgerDiff, index))
-      .del(idKey(Bucket.MilestoneById, ms.milestoneId))
-      .del(indexKey(Bucket.MilestoneByIndex, index));
+    db.ledgerDiffs.del(batch, index);
+    db.milestoneIndexes.del(batch, ms.milestoneId);
+    db.milestones.del(batch, index);
     await batch.write({ sync: false });
   }
 
   /** A transaction's record goes only when none of its outputs is unspent any more. */
   private async deleteTransactionRecordsIfSpent(batch: WriteBatch, txId: Uint8Array): Promise<void> {
-    const store = this.tangle.store;
-    const rec = await store.get(idKey(Bucket.TransactionBlock, txId));
+    const db = this.tangle.db;
+    const rec = await db.transactionBlocks.get(txId);
     if (rec) {
-      const n = decodeTransactionBlock(rec).outputCount;
-      const unspent = await store.getMany(
-        Array.from({ length: n }, (_, i) => idKey(Bucket.Unspent, outputIdFromParts(txId, i))),
-      );
-      if (unspent.some((u) => u !== undefined)) return;
+      const n = rec.outputCount;
+      const unspent = await db.unspent.hasMany(Array.from({ length: n }, (_, i) => outputIdFromParts(txId, i)));
+      if (unspent.some((u) => u)) return;
     }
-    batch.del(idKey(Bucket.TransactionBlock, txId));
+    db.transactionBlocks.del(batch, txId);
   }
 }

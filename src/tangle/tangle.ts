@@ -5,19 +5,10 @@ import { type Block, type MilestonePayload, PayloadType, type ProtocolParameters
 import type { ConeBlock } from "../ledger/pastCone.js";
 import {
   type BlockMetadataRecord,
-  Bucket,
-  childKey,
-  decodeBlockMetadata,
-  decodeMilestoneRecord,
-  decodeU32,
-  EMPTY_VALUE,
   encodeBlockMetadata,
-  idKey,
-  indexKey,
   type KvStore,
-  NodeStateKey,
-  nodeStateKey,
-  putChildLinks,
+  Repositories,
+  type WriteFault,
 } from "../storage/index.js";
 import { RecentMap } from "../util/recentMap.js";
 import { type ConeRootEntry, recomputeConeRoots } from "./coneRoots.js";
@@ -47,6 +38,37 @@ export interface TangleOptions {
 }
 
 export type { MilestoneInfo };
+
+/**
+ * What readers outside the tangle's own layers (the API) see of it: the latest milestone and the
+ * parameters, block reads answered from memory or storage, tip selection, the event stream, the
+ * store's repositories and the store's state as plain reads. `Tangle` implements it; a reader
+ * holding it cannot reach the store itself nor change the DAG.
+ */
+export interface TangleView {
+  readonly events: NodeEvents;
+  readonly latestMilestone: MilestoneInfo;
+  readonly protocolParameters: ProtocolParameters;
+  readonly options: { readonly tipPool: Omit<TipPoolOptions, "belowMaxDepth"> };
+  readonly tips: { counts(lmi: number): { nonLazy: number; semiLazy: number } };
+  /** Every bucket's reads (storage/repositories.ts). */
+  readonly db: Repositories;
+  /** The first write the database refused, if any (the node takes nothing from then on). */
+  readonly writeFault: WriteFault | undefined;
+  /** The directory of the database on disk. */
+  readonly databaseLocation: string;
+  hasBlock(blockId: Uint8Array): Promise<boolean>;
+  getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined>;
+  getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined>;
+  isSolid(blockId: Uint8Array): Promise<boolean>;
+  isSolidEntryPoint(blockId: Uint8Array): boolean;
+  isBelowMaxDepth(blockId: Uint8Array): Promise<boolean>;
+  coneRootIndexes(blockId: Uint8Array): { ycri: number; ocri: number } | undefined;
+  milestoneIdAt(index: number): Uint8Array | undefined;
+  selectParents(): Uint8Array[];
+  /** Resolves once every intake write begun so far is on disk. */
+  intakeWritten(): Promise<void>;
+}
 
 interface UnreferencedBlock extends ConeBlock, ConeRootEntry {
   /** The block ID in hex, and its parents' (`parentKeys`): the maps of the tangle are keyed by them. */
@@ -96,7 +118,7 @@ export function transactionHashesOf(
 /** The all-zero block ID: the solid entry point of a fresh network (genesis). */
 export const NULL_BLOCK_ID = new Uint8Array(32);
 
-export class Tangle {
+export class Tangle implements TangleView {
   readonly tips: TipPool;
   private readonly unreferenced = new Map<string, UnreferencedBlock>();
   /** Missing parent → blocks waiting for it. */
@@ -119,11 +141,14 @@ export class Tangle {
   private newestMilestoneSeen = 0;
   /** Blocks dropped as unconfirmable since start. */
   droppedCount = 0;
+  /** The store's repositories: every read and write of a bucket goes through them. */
+  readonly db: Repositories;
   private constructor(
     readonly store: KvStore,
     readonly options: TangleOptions,
     latest: MilestoneInfo,
   ) {
+    this.db = Repositories.of(store);
     this.tips = new TipPool({ ...options.tipPool, belowMaxDepth: options.protocolParameters.belowMaxDepth });
     this.latest = latest;
     this.events = options.events ?? new NodeEvents();
@@ -132,28 +157,28 @@ export class Tangle {
 
   /** Loads solid entry points, the latest milestone and the unreferenced blocks from storage. */
   static async open(store: KvStore, options: TangleOptions): Promise<Tangle> {
-    const ledgerIndex = await readLedgerIndex(store);
+    const db = Repositories.of(store);
+    const ledgerIndex = await db.nodeState.ledgerIndex();
     let latest: MilestoneInfo = { index: 0, milestoneId: new Uint8Array(32), blockId: NULL_BLOCK_ID, timestamp: 0 };
     if (ledgerIndex > 0) {
-      const rec = await store.get(indexKey(Bucket.MilestoneByIndex, ledgerIndex));
-      if (rec) latest = { index: ledgerIndex, ...decodeMilestoneRecord(rec) };
+      const rec = await db.milestones.get(ledgerIndex);
+      if (rec) latest = { index: ledgerIndex, ...rec };
     }
     const tangle = new Tangle(store, options, latest);
-    for await (const [key, value] of store.scan({ prefix: Uint8Array.of(Bucket.SolidEntryPoint) })) {
-      tangle.solidEntryPoints.set(toHex(key.subarray(1)), decodeU32(value, "solidEntryPoint.index"));
+    for await (const [blockId, index] of db.solidEntryPoints.entries()) {
+      tangle.solidEntryPoints.set(toHex(blockId), index);
     }
     // Re-admit unreferenced blocks (accepted before a restart) in arrival-independent order:
     // solidification resolves whatever order they come back in. They count as arriving now,
     // with the newest milestone among them known first, whatever their key order.
     const readmitted: { blockId: Uint8Array; block: Block; bytes: Uint8Array; meta: BlockMetadataRecord }[] = [];
-    for await (const key of store.scanKeys({ prefix: Uint8Array.of(Bucket.Unreferenced) })) {
-      const blockId = key.subarray(1);
-      const bytes = await store.get(idKey(Bucket.Block, blockId));
-      const meta = await store.get(idKey(Bucket.BlockMetadata, blockId));
+    for await (const blockId of db.unreferenced.keys()) {
+      const bytes = await db.blocks.get(blockId);
+      const meta = await db.blockMetadata.get(blockId);
       if (!bytes || !meta) continue;
       const block = decodeOwnedBlock(bytes);
       tangle.newestKnownIndex(block);
-      readmitted.push({ blockId, block, bytes, meta: decodeBlockMetadata(meta) });
+      readmitted.push({ blockId, block, bytes, meta });
     }
     for (const { blockId, block, bytes, meta } of readmitted) {
       await tangle.admit(blockId, block, bytes, meta.milestone, meta.arrivalTime, transactionHashesOf(block, bytes));
@@ -167,6 +192,14 @@ export class Tangle {
 
   get protocolParameters(): ProtocolParameters {
     return this.options.protocolParameters;
+  }
+
+  get writeFault(): WriteFault | undefined {
+    return this.store.writeFault;
+  }
+
+  get databaseLocation(): string {
+    return this.store.location;
   }
 
   isSolidEntryPoint(blockId: Uint8Array): boolean {
@@ -186,11 +219,11 @@ export class Tangle {
   async hasBlock(blockId: Uint8Array): Promise<boolean> {
     const key = toHex(blockId);
     if (this.unreferenced.has(key) || this.storing.has(key) || this.recentlyReferenced.has(key)) return true;
-    return (await this.store.getSoon(idKey(Bucket.Block, blockId))) !== undefined;
+    return (await this.db.blocks.getSoon(blockId)) !== undefined;
   }
 
   async getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.unreferenced.get(toHex(blockId))?.bytes ?? this.store.get(idKey(Bucket.Block, blockId));
+    return this.unreferenced.get(toHex(blockId))?.bytes ?? this.db.blocks.get(blockId);
   }
 
   /**
@@ -200,8 +233,7 @@ export class Tangle {
   async getMetadata(blockId: Uint8Array): Promise<BlockMetadataRecord | undefined> {
     const entry = this.unreferenced.get(toHex(blockId));
     if (entry) return unreferencedMetadata(entry);
-    const v = await this.store.get(idKey(Bucket.BlockMetadata, blockId));
-    return v ? decodeBlockMetadata(v) : undefined;
+    return this.db.blockMetadata.get(blockId);
   }
 
   /** Metadata of a block not yet referenced, from memory (undefined for any other block). */
@@ -250,8 +282,7 @@ export class Tangle {
   private async referencedIndexOf(blockId: Uint8Array, key = toHex(blockId)): Promise<number> {
     const recent = this.recentlyReferenced.get(key);
     if (recent !== undefined) return recent;
-    const v = await this.store.getSoon(idKey(Bucket.BlockMetadata, blockId));
-    return v ? decodeBlockMetadata(v).referencedByMilestoneIndex : 0;
+    return (await this.db.blockMetadata.getSoon(blockId))?.referencedByMilestoneIndex ?? 0;
   }
 
   /**
@@ -280,11 +311,11 @@ export class Tangle {
       const arrivalTime = Math.floor(Date.now() / 1000);
       const meta = unreferencedMetadata({ solid: false, milestone, arrivalTime });
       const batch = this.intake.batch();
-      batch
-        .put(idKey(Bucket.Block, blockId), bytes)
-        .put(idKey(Bucket.BlockMetadata, blockId), encodeBlockMetadata(meta))
-        .put(idKey(Bucket.Unreferenced, blockId), EMPTY_VALUE);
-      putChildLinks(batch, block.parents, blockId);
+      const db = this.db;
+      db.blocks.put(batch, blockId, bytes);
+      db.blockMetadata.put(batch, blockId, encodeBlockMetadata(meta));
+      db.unreferenced.add(batch, blockId);
+      db.children.put(batch, block.parents, blockId);
       // announced as taken before it can be announced solid (a coordinator announces its own
       // blocks later, once they are on disk)
       if (source) this.events.emit("blockTaken", { blockId, block, bytes, source });
@@ -376,11 +407,10 @@ export class Tangle {
     const batch = this.intake.batch();
     for (const key of dropped) {
       const entry = this.unreferenced.get(key)!;
-      batch
-        .del(idKey(Bucket.Block, entry.blockId))
-        .del(idKey(Bucket.BlockMetadata, entry.blockId))
-        .del(idKey(Bucket.Unreferenced, entry.blockId));
-      for (const p of entry.block.parents) batch.del(childKey(p, entry.blockId));
+      this.db.blocks.del(batch, entry.blockId);
+      this.db.blockMetadata.del(batch, entry.blockId);
+      this.db.unreferenced.del(batch, entry.blockId);
+      this.db.children.del(batch, entry.block.parents, entry.blockId);
       this.unreferenced.delete(key);
       this.tips.remove(entry.blockId, key);
       this.waiting.delete(key);
@@ -492,9 +522,8 @@ export class Tangle {
     if (index === 0) return NULL_BLOCK_ID;
     const known = this.milestoneIds.get(index);
     if (known) return known;
-    const v = this.store.getSync(indexKey(Bucket.MilestoneByIndex, index));
-    if (!v) return undefined;
-    const id = decodeMilestoneRecord(v).milestoneId;
+    const id = this.db.milestones.getSync(index)?.milestoneId;
+    if (!id) return undefined;
     this.rememberMilestoneId(index, id);
     return id;
   }
@@ -547,10 +576,4 @@ function unreferencedMetadata(
     conflictReason: 0,
     arrivalTime: entry.arrivalTime,
   };
-}
-
-/** The ledger index stored in NodeState (0 on an empty database). */
-export async function readLedgerIndex(store: KvStore): Promise<number> {
-  const v = await store.get(nodeStateKey(NodeStateKey.LedgerIndex));
-  return v ? decodeU32(v, "nodeState.ledgerIndex") : 0;
 }

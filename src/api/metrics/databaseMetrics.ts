@@ -83,7 +83,7 @@ export function registerDatabaseMetrics(scraper: MetricsScraper, node: ApiNode, 
     help: "The total amount of database prunings.",
     registers,
   });
-  const measured = new CachedDirectorySize(node.tangle.store.location);
+  const measured = new CachedDirectorySize(node.tangle.databaseLocation);
   scraper.addCollect(async () => {
     size.set(await measured.get());
   });

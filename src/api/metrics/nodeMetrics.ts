@@ -1,5 +1,4 @@
 import { Gauge } from "prom-client";
-import { readPruningIndex } from "../../tangle/prune.js";
 import type { ApiNode } from "../apiNode.js";
 import { NODE_NAME, NODE_VERSION, nodeHealth } from "../routes/core.js";
 import type { MetricsScraper } from "./scraper.js";
@@ -43,7 +42,7 @@ export function registerNodeMetrics(scraper: MetricsScraper, node: ApiNode): voi
     const confirmed = tangle.latestMilestone.index;
     milestones.set({ type: "latest" }, Math.max(confirmed, sync?.latestMilestoneIndex ?? 0));
     milestones.set({ type: "confirmed" }, confirmed);
-    milestones.set({ type: "pruning" }, await readPruningIndex(tangle.store));
+    milestones.set({ type: "pruning" }, await node.db.nodeState.pruningIndex());
     const counts = tangle.tips.counts(confirmed);
     tips.set({ type: "nonlazy" }, counts.nonLazy);
     tips.set({ type: "semilazy" }, counts.semiLazy);

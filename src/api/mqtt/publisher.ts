@@ -7,7 +7,6 @@ import { chainIdOf } from "../../indexer/index.js";
 import type { LedgerOutput, WhiteFlagResult } from "../../ledger/whiteFlag.js";
 import type { OutputRecord } from "../../storage/index.js";
 import type { MilestoneInfo, NodeEventMap, NodeEvents } from "../../tangle/events.js";
-import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
 import { blockMetadata } from "../routes/coreBlocks.js";
@@ -151,7 +150,7 @@ export class EventPublisher {
         const id = fromHex(state.outputIdHex, "outputId", OUTPUT_ID_LENGTH);
         const record = await this.node.db.outputs.get(id);
         if (!record) return undefined;
-        const ledgerIndex = await readLedgerIndex(this.node.tangle.store);
+        const ledgerIndex = await this.node.db.nodeState.ledgerIndex();
         return { topic: outputTopic(state.outputIdHex), payload: json(outputPayload(id, record, ledgerIndex)) };
       }
       case "includedBlock": {

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from "fastify";
-import { readPruningIndex } from "../../tangle/prune.js";
-import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound, unavailable } from "../errors.js";
 import { BEARER_JWT } from "../openapi.js";
@@ -169,7 +167,7 @@ export function registerControlRoutes(app: FastifyInstance, node: ApiNode): void
     const req = request.body as PruneRequest;
     if (!node.pruner) throw new ApiError(500, "this node has no pruner");
     const target = pruneTarget(req, {
-      ledgerIndex: await readLedgerIndex(node.tangle.store),
+      ledgerIndex: await node.db.nodeState.ledgerIndex(),
       pruningIndex: node.pruner.horizon,
       belowMaxDepth: node.tangle.protocolParameters.belowMaxDepth,
     });
@@ -184,12 +182,12 @@ export function registerControlRoutes(app: FastifyInstance, node: ApiNode): void
 
   registerRoute(app, CONTROL_ROUTES.createSnapshot, async (request) => {
     const req = parseSnapshotRequest(request.body);
-    const store = node.tangle.store;
-    const confirmed = await readLedgerIndex(store);
+    const nodeState = node.db.nodeState;
+    const confirmed = await nodeState.ledgerIndex();
     if (req.index > confirmed) {
       throw badRequest(`index ${req.index} is newer than the confirmed milestone ${confirmed}`);
     }
-    const pruningIndex = await readPruningIndex(store);
+    const pruningIndex = await nodeState.pruningIndex();
     if (req.index < pruningIndex) {
       throw notFound(`milestone ${req.index} is older than the pruning index ${pruningIndex}`);
     }

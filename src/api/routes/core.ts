@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import { protocolParametersToJson } from "../../codec/protocolParameters.js";
 import { describeWriteFault } from "../../storage/index.js";
-import { readPruningIndex } from "../../tangle/prune.js";
 import type { MilestoneInfo } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import type { InfoJson, MilestoneInfoJson, TipsJson } from "../json/core.js";
@@ -53,7 +52,7 @@ const MIN_STALL_MS = 5_000;
  * behind the network (P2P sync status).
  */
 export function nodeHealth(node: ApiNode, now = Date.now()): { healthy: boolean; reason: string } {
-  const fault = node.tangle.store.writeFault;
+  const fault = node.tangle.writeFault;
   if (fault) return { healthy: false, reason: describeWriteFault(fault) };
   const latest = node.tangle.latestMilestone;
   if (latest.index === 0) return { healthy: false, reason: "no milestone confirmed yet" };
@@ -84,7 +83,7 @@ function milestoneInfoJson(m: MilestoneInfo): MilestoneInfoJson {
   return { index: m.index, timestamp: m.timestamp, milestoneId: toHex(m.milestoneId) };
 }
 
-const pruningIndex = (node: ApiNode): Promise<number> => readPruningIndex(node.tangle.store);
+const pruningIndex = (node: ApiNode): Promise<number> => node.db.nodeState.pruningIndex();
 
 function milestoneInfoSchema(description: string): Schema {
   return closedObject<MilestoneInfoJson>(

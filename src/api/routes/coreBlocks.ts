@@ -5,7 +5,7 @@ import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
 import { PayloadType } from "../../codec/types.js";
 import type { Repositories } from "../../storage/index.js";
-import type { Tangle } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
@@ -24,7 +24,7 @@ import { CORE_V2, idParam, MIME_SERIALIZER, READ_ERRORS, sendBytes, wantsBinary 
  * media type), its metadata, and the block that included a transaction in the ledger.
  */
 
-async function blockBytes(tangle: Tangle, blockId: Uint8Array): Promise<Uint8Array> {
+async function blockBytes(tangle: TangleView, blockId: Uint8Array): Promise<Uint8Array> {
   const bytes = await tangle.getBlockBytes(blockId);
   if (!bytes) throw notFound(`block ${toHex(blockId)} not found`);
   return bytes;
@@ -35,7 +35,7 @@ async function blockBytes(tangle: Tangle, blockId: Uint8Array): Promise<Uint8Arr
  * the confirmed milestone index (CMI): below max depth (OCRI more than `belowMaxDepth` behind) →
  * reattach; YCRI or OCRI beyond the tip selection's deltas → promote; else neither.
  */
-function tipAdvice(tangle: Tangle, blockId: Uint8Array): { promote: boolean; reattach: boolean } {
+function tipAdvice(tangle: TangleView, blockId: Uint8Array): { promote: boolean; reattach: boolean } {
   const cmi = tangle.latestMilestone.index;
   const cri = tangle.coneRootIndexes(blockId);
   if (!cri || cmi - cri.ocri > tangle.protocolParameters.belowMaxDepth) return { promote: false, reattach: true };
@@ -47,7 +47,7 @@ function tipAdvice(tangle: Tangle, blockId: Uint8Array): { promote: boolean; rea
 }
 
 /** TIP-25 block metadata, with Hornet's optional fields. */
-export async function blockMetadata(tangle: Tangle, blockId: Uint8Array): Promise<BlockMetadataJson> {
+export async function blockMetadata(tangle: TangleView, blockId: Uint8Array): Promise<BlockMetadataJson> {
   const bytes = await blockBytes(tangle, blockId);
   const meta = await tangle.getMetadata(blockId);
   if (!meta) throw notFound(`metadata of block ${toHex(blockId)} not found`);

@@ -3,7 +3,6 @@ import { toHex } from "../../codec/hex.js";
 import { OUTPUT_ID_LENGTH, splitOutputId } from "../../codec/ids.js";
 import { decodeOutput, outputToJson } from "../../codec/outputs/output.js";
 import type { OutputRecord } from "../../storage/index.js";
-import { readLedgerIndex } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import type { OutputJsonResponse, OutputMetadataJson } from "../json/core.js";
@@ -26,7 +25,7 @@ interface LedgerOutput {
 async function readOutput(node: ApiNode, outputId: Uint8Array): Promise<LedgerOutput> {
   const record = await node.db.outputs.get(outputId);
   if (!record) throw notFound(`output ${toHex(outputId)} not found`);
-  return { record, ledgerIndex: await readLedgerIndex(node.tangle.store) };
+  return { record, ledgerIndex: await node.db.nodeState.ledgerIndex() };
 }
 
 /** An output's metadata as the output routes (and the event API's output topics) answer it. */

@@ -5,7 +5,7 @@ import { outputIdProofFromStored, outputIdProofJson } from "../../codec/outputId
 import { decodeOutput } from "../../codec/outputs/output.js";
 import { outputJsonText } from "../../codec/outputs/outputJsonText.js";
 import { OutputType } from "../../codec/types.js";
-import type { Tangle } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
@@ -38,7 +38,7 @@ export function commitmentId(milestoneId: Uint8Array, index: number): string {
  * Index 0 is the state before the first milestone, which has the zero milestone ID (as the
  * tangle names it before any milestone).
  */
-function commitmentIdAt(tangle: Tangle, index: number): string | undefined {
+function commitmentIdAt(tangle: TangleView, index: number): string | undefined {
   const id = stored("milestone record", () => tangle.milestoneIdAt(index));
   return id && commitmentId(id, index);
 }
@@ -122,7 +122,7 @@ export const CORE_V3_ROUTES = {
 } satisfies Record<string, RouteDefinition>;
 
 /** `,"commitmentId":"0x…"` of milestone `index`, or nothing when its record is pruned. */
-function commitmentField(tangle: Tangle, index: number): string {
+function commitmentField(tangle: TangleView, index: number): string {
   const id = commitmentIdAt(tangle, index);
   return id === undefined ? "" : `,"commitmentId":"${id}"`;
 }

@@ -81,7 +81,7 @@ export const DASHBOARD_ROUTES = {
 } satisfies Record<string, RouteDefinition>;
 
 export function registerDashboardRoutes(app: FastifyInstance, node: ApiNode, budget: ConnectionBudget): void {
-  const databaseSize = new CachedDirectorySize(node.tangle.store.location);
+  const databaseSize = new CachedDirectorySize(node.tangle.databaseLocation);
   registerRoute(app, DASHBOARD_ROUTES.node, async (): Promise<DashboardNodeJson> => {
     const memory = process.memoryUsage();
     return {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import type { Repositories } from "../../storage/index.js";
-import type { Tangle } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangle.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import type { MilestonesPage } from "../json/explorer.js";
@@ -103,7 +103,11 @@ function lastAtOrBefore(db: Repositories, lo: number, hi: number, t: number): nu
 }
 
 /** One page of the listing; a cursor naming a milestone that is not stored is 404. */
-export async function listMilestones(tangle: Tangle, db: Repositories, q: MilestonesQuery): Promise<MilestonesPage> {
+export async function listMilestones(
+  tangle: TangleView,
+  db: Repositories,
+  q: MilestonesQuery,
+): Promise<MilestonesPage> {
   if (q.cursor !== undefined && !db.milestones.hasSync(q.cursor)) {
     throw notFound(`milestone ${q.cursor} of the cursor does not exist`);
   }

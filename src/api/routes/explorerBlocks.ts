@@ -129,8 +129,6 @@ const CHILD_PARAMS = new Set(["pageSize", "cursor"]);
 
 /** Registers the milestone-blocks and children routes (the node keeps their index, explorerIndex.ts). */
 export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
-  const store = () => node.tangle.store;
-
   const listBlocks = async (request: FastifyRequest, index: number): Promise<MilestoneBlocksPage> => {
     const p = queryParams(request.query, BLOCK_PARAMS);
     const sort = p.get("sort") ?? "oldest";
@@ -140,7 +138,7 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
       return Number(s);
     });
     if (!(await node.db.milestones.has(index))) throw notFound(`no milestone ${index}`);
-    const rows = await milestoneBlocks(store(), index, {
+    const rows = await milestoneBlocks(node.db, index, {
       ...(from === undefined ? {} : { from }),
       reverse: sort === "newest",
       limit: pageSize + 1,
@@ -177,7 +175,7 @@ export function registerExplorerBlockRoutes(app: FastifyInstance, node: Pick<Api
     // child links are written behind intake (Tangle.storeBlock): a child taken in before this
     // request is listed once its batch is on disk
     await node.tangle.intakeWritten().catch(() => {});
-    const rows = await blockChildren(store(), blockId, { ...(from ? { from } : {}), limit: pageSize + 1 });
+    const rows = await blockChildren(node.db, blockId, { ...(from ? { from } : {}), limit: pageSize + 1 });
     const next = rows.length > pageSize ? rows[pageSize] : undefined;
     const children = rows.slice(0, pageSize).map(toHex);
     return {

@@ -13,7 +13,7 @@ import {
   RANKED_ADDRESSES,
   readAddressEntry,
 } from "../../indexer/index.js";
-import type { KvStore } from "../../storage/index.js";
+import type { Repositories } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import type { AddressUpdates, BalanceAnswer, Distribution, MilestoneUpdates, Richest } from "../json/explorer.js";
@@ -245,13 +245,12 @@ const RICHEST_PARAMS = new Set(["top", "ledgerIndex"]);
 const DISTRIBUTION_PARAMS = new Set(["ledgerIndex"]);
 
 /** The rankings of the ledger `ledgerIndex` names, the current one when it is absent. */
-function rankingsOf(store: KvStore, raw: string | undefined): Promise<LedgerRankings> {
-  return raw === undefined ? ledgerRankings(store) : ledgerRankingsAt(store, parseU32("ledgerIndex", raw));
+function rankingsOf(db: Repositories, raw: string | undefined): Promise<LedgerRankings> {
+  return raw === undefined ? ledgerRankings(db) : ledgerRankingsAt(db, parseU32("ledgerIndex", raw));
 }
 
 /** Registers the balance, ledger update, richest address and distribution routes and their writer. */
 export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<ApiNode, "tangle" | "db">): void {
-  const store = () => node.tangle.store;
   const hrp = () => node.tangle.protocolParameters.bech32Hrp;
   const addressParam = (raw: unknown) =>
     serializeAddressBytes(addressFromBech32((raw as { address: string }).address, hrp(), "address"));
@@ -260,7 +259,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
   registerRoute(app, EXPLORER_LEDGER_ROUTES.balance, async (request): Promise<BalanceAnswer> => {
     queryParams(request.query, NO_PARAMS);
     const address = addressParam(request.params);
-    const { value, ledgerIndex, timestamp } = await readAddressEntry(store(), address);
+    const { value, ledgerIndex, timestamp } = await readAddressEntry(node.db, address);
     return {
       totalBalance: value.total.toString(),
       availableBalance: availableBalance(value, timestamp).toString(),
@@ -321,7 +320,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
             outputId: new Uint8Array(34).fill(sort === "newest" ? 0xff : 0),
             spent: sort === "newest",
           };
-    const rows = await addressUpdates(store(), address, {
+    const rows = await addressUpdates(node.db, address, {
       ...(start ? { from: start } : {}),
       reverse: sort === "newest",
       limit: pageSize + 1,
@@ -340,7 +339,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     const p = queryParams(request.query, RICHEST_PARAMS);
     const raw = p.get("top");
     const top = raw === undefined ? DEFAULT_RICHEST_TOP : parsePageSize("top", raw, MAX_RICHEST_TOP);
-    const { richest, ledgerIndex } = await rankingsOf(store(), p.get("ledgerIndex"));
+    const { richest, ledgerIndex } = await rankingsOf(node.db, p.get("ledgerIndex"));
     return {
       top: richest.slice(0, top).map((e) => ({ address: bech32Of(e.address), balance: e.total.toString() })),
       ledgerIndex,
@@ -349,7 +348,7 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.distribution, async (request): Promise<Distribution> => {
     const p = queryParams(request.query, DISTRIBUTION_PARAMS);
-    const { distribution, ledgerIndex } = await rankingsOf(store(), p.get("ledgerIndex"));
+    const { distribution, ledgerIndex } = await rankingsOf(node.db, p.get("ledgerIndex"));
     return {
       distribution: distribution.map(({ k, addressCount, total }) => ({
         addressCount,

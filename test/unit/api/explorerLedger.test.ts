@@ -95,7 +95,7 @@ describe("explorer: balances and ledger updates", () => {
   });
 
   it("keeps the balance buckets equal to the ledger", async () => {
-    const scanned = await scanLedgerAddresses(tb.node.store);
+    const scanned = await scanLedgerAddresses(tb.node.db);
     const richest = (await app.inject(`${V2}/ledger/richest-addresses?top=1000`)).json();
     assert.equal(richest.top.length, scanned.size);
     for (const e of scanned.values()) {

@@ -233,7 +233,7 @@ describe("explorer: the work of one past ranking is bounded", () => {
   });
 
   it("refuses more milestones or outputs than allowed, and more computations waiting than allowed", async () => {
-    const store = tb.node.store;
+    const store = tb.node.db;
     const latest = tb.node.tangle.latestMilestone.index;
     await assert.rejects(
       ledgerRankingsAt(store, latest - 3, { milestones: 2, outputs: 1000 }),

@@ -14,7 +14,6 @@ import {
 } from "../../../src/indexer/index.js";
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { Bucket } from "../../../src/storage/index.js";
-import { readLedgerIndex } from "../../../src/tangle/tangle.js";
 import {
   aliasAddressOf,
   buildHistory,
@@ -80,7 +79,7 @@ describe("indexer over a real ledger", () => {
   it("follows every milestone in its batch: marker, chains and listings", async () => {
     h = await buildHistory(ledger);
     assert.equal(indexer.isSynced, true);
-    assert.equal(await readLedgerIndex(ledger.node.store), h.msB.index);
+    assert.equal(await ledger.node.db.nodeState.ledgerIndex(), h.msB.index);
     const state = (await ledger.node.store.get(INDEXER_STATE_KEY))!;
     assert.equal(new DataView(state.buffer, state.byteOffset).getUint32(4, true), h.msB.index);
 
@@ -260,7 +259,7 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
       await indexer.sync();
       assert.equal(indexer.isSynced, true);
       const state = (await ledger.node.store.get(INDEXER_STATE_KEY))!;
-      const ledgerIndex = await readLedgerIndex(ledger.node.store);
+      const ledgerIndex = await ledger.node.db.nodeState.ledgerIndex();
       assert.equal(new DataView(state.buffer, state.byteOffset).getUint32(4, true), ledgerIndex);
       const alicePage = await indexer.outputs({
         type: OutputType.Basic,

@@ -31,7 +31,7 @@ describe("the cone a node sends for a milestone request", () => {
 
   it("holds exactly the blocks the milestone referenced, parents first, then the milestone block", async () => {
     for (let m = 1; m <= 3; m++) {
-      const cone = (await milestoneCone(tb.node.store, m))!;
+      const cone = (await milestoneCone(tb.node.db, m))!;
       const ids = cone.map((b) => toHex(blockIdFromBytes(b)));
       const milestoneBlock = ids.pop()!;
       assert.equal((await tb.metadata(blockIdFromBytes(cone.at(-1)!))).milestone, true);
@@ -55,10 +55,10 @@ describe("the cone a node sends for a milestone request", () => {
   });
 
   it("is undefined for index 0, an unknown milestone and one at or below the pruning index", async () => {
-    assert.equal(await milestoneCone(tb.node.store, 0), undefined);
-    assert.equal(await milestoneCone(tb.node.store, 4), undefined);
+    assert.equal(await milestoneCone(tb.node.db, 0), undefined);
+    assert.equal(await milestoneCone(tb.node.db, 4), undefined);
     await tb.node.store.put(nodeStateKey(NodeStateKey.PruningIndex), encodeU32(2));
-    assert.equal(await milestoneCone(tb.node.store, 2), undefined);
-    assert.ok(await milestoneCone(tb.node.store, 3));
+    assert.equal(await milestoneCone(tb.node.db, 2), undefined);
+    assert.ok(await milestoneCone(tb.node.db, 3));
   });
 });

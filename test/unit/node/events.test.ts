@@ -43,7 +43,7 @@ describe("a node without its HTTP server", () => {
     assert.equal(page.ledgerIndex, ms.index);
     assert.deepEqual(page.items.map(toHex), [toHex(pay.outputs[0]!.outputId)]);
     // the explorer's milestone blocks, written in the milestone's batch
-    const listed = await milestoneBlocks(tb.node.store, ms.index, { reverse: false, limit: 100 });
+    const listed = await milestoneBlocks(tb.node.db, ms.index, { reverse: false, limit: 100 });
     assert.ok(listed.some((b) => toHex(b.blockId) === toHex(blockId)));
     // the address ledger's marker names the milestone (its buckets were written, not scanned)
     const state = await tb.node.store.get(Uint8Array.of(Bucket.AddressBalanceState));

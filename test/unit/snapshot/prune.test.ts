@@ -13,8 +13,9 @@ import {
   indexKey,
   NodeStateKey,
   nodeStateKey,
+  Repositories,
 } from "../../../src/storage/index.js";
-import { Pruner, readPruningIndex } from "../../../src/tangle/prune.js";
+import { Pruner } from "../../../src/tangle/prune.js";
 import { assertSameLedger, History, nodeFromSnapshot, readLedgerState } from "../../helpers/snapshotHistory.js";
 import { basic, wallet } from "../../helpers/txBuilder.js";
 
@@ -56,7 +57,7 @@ describe("pruning", () => {
     horizon = await pruner.pruneTo(latest - pruner.keep);
     assert.equal(horizon, latest - 16);
     const store = h.node.store;
-    assert.equal(await readPruningIndex(store), horizon);
+    assert.equal(await Repositories.of(store).nodeState.pruningIndex(), horizon);
     for (let m = 1; m <= latest; m++) {
       const kept = m >= horizon;
       assert.equal(await store.has(indexKey(Bucket.MilestoneByIndex, m)), kept, `milestone ${m}`);

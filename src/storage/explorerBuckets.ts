@@ -1,0 +1,176 @@
+import {
+  addressConditionalKey,
+  addressUpdateKey,
+  Bucket,
+  childKey,
+  idKey,
+  milestoneBlockKey,
+  putChildLinks,
+  whiteFlagIndexOfKey,
+} from "./buckets.js";
+import type { KvStore, WriteBatch } from "./kvStore.js";
+import {
+  type AddressBalanceRecord,
+  type AddressConditionalRecord,
+  decodeAddressBalance,
+  decodeAddressConditional,
+  decodeIndexState,
+  decodeMilestoneBlock,
+  EMPTY_VALUE,
+  encodeAddressConditional,
+  encodeIndexState,
+  encodeMilestoneBlock,
+  type IndexStateRecord,
+  type MilestoneBlockRecord,
+} from "./records.js";
+import { corrupt, decodeStored, Repository } from "./repository.js";
+
+/**
+ * The buckets whose keys hold more than one ID or index (child links, a milestone's blocks, the
+ * address buckets of the explorer): their key layouts are built in `buckets.ts` and used only
+ * here, their values decoded here (`records.ts`), so callers name IDs and indexes, never keys.
+ */
+
+/** Child: one link per (parent, child), written with the child. */
+export class ChildLinks {
+  constructor(private readonly store: KvStore) {}
+
+  /** Adds a block's links, one per parent, to `batch`. */
+  put(batch: WriteBatch, parentIds: readonly Uint8Array[], childId: Uint8Array): void {
+    putChildLinks(batch, parentIds, childId);
+  }
+
+  /** Adds the deletion of a block's links, one per parent, to `batch`. */
+  del(batch: WriteBatch, parentIds: readonly Uint8Array[], childId: Uint8Array): void {
+    for (const p of parentIds) batch.del(childKey(p, childId));
+  }
+
+  /** Up to `limit` children of `parentId` in ID order, from `from` (inclusive) on; all without a limit. */
+  async of(parentId: Uint8Array, opts: { from?: Uint8Array; limit?: number } = {}): Promise<Uint8Array[]> {
+    const prefix = idKey(Bucket.Child, parentId);
+    const gte = opts.from ? childKey(parentId, opts.from) : prefix;
+    const out: Uint8Array[] = [];
+    const range = { prefix, gte, ...(opts.limit !== undefined ? { limit: opts.limit } : {}) };
+    for await (const key of this.store.scanKeys(range)) out.push(key.slice(33));
+    return out;
+  }
+}
+
+/** One entry of a milestone's block listing (MilestoneBlock). */
+export interface MilestoneBlockEntry extends MilestoneBlockRecord {
+  whiteFlagIndex: number;
+}
+
+/** MilestoneBlock: the blocks each milestone referenced, by (milestone index, white-flag index). */
+export class MilestoneBlocks {
+  constructor(private readonly store: KvStore) {}
+
+  /** Adds one referenced block of milestone `index` to `batch`. */
+  put(batch: WriteBatch, index: number, whiteFlagIndex: number, record: MilestoneBlockRecord): void {
+    batch.put(milestoneBlockKey(index, whiteFlagIndex), encodeMilestoneBlock(record));
+  }
+
+  /**
+   * Up to `limit` blocks referenced by milestone `index` in white-flag order (or reversed), from
+   * white-flag index `from` (inclusive) on.
+   */
+  async list(index: number, opts: { from?: number; reverse: boolean; limit: number }): Promise<MilestoneBlockEntry[]> {
+    const range = opts.reverse
+      ? { lte: milestoneBlockKey(index, opts.from ?? 0xffffffff) }
+      : { gte: milestoneBlockKey(index, opts.from ?? 0) };
+    const prefix = milestoneBlockKey(index, 0).subarray(0, 5);
+    const out: MilestoneBlockEntry[] = [];
+    for await (const [key, value] of this.store.scan({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
+      const whiteFlagIndex = whiteFlagIndexOfKey(key);
+      out.push({
+        ...decodeStored(value, decodeMilestoneBlock, `MilestoneBlock record ${index}/${whiteFlagIndex}`),
+        whiteFlagIndex,
+      });
+    }
+    return out;
+  }
+}
+
+/** One ledger update of an address (AddressUpdate). */
+export interface AddressUpdateEntry {
+  milestoneIndex: number;
+  outputId: Uint8Array;
+  spent: boolean;
+}
+
+/** The explorer's address buckets (indexer/addressLedger.ts): balances, time-bound outputs, updates. */
+export class AddressBuckets {
+  private static readonly STATE_KEY = Uint8Array.of(Bucket.AddressBalanceState);
+  /** AddressBalance: total and unspent output count by owner address[33]. */
+  readonly balances: Repository<Uint8Array, AddressBalanceRecord>;
+
+  constructor(private readonly store: KvStore) {
+    this.balances = new Repository(store, Bucket.AddressBalance, decodeAddressBalance);
+  }
+
+  /** The AddressBalanceState marker: the ledger the balances reflect (undefined: none, or an older layout). */
+  async state(): Promise<IndexStateRecord | undefined> {
+    const v = await this.store.get(AddressBuckets.STATE_KEY);
+    return v && decodeStored(v, (b) => decodeIndexState(b, "addressBalanceState"), "AddressBalanceState record");
+  }
+
+  putState(batch: WriteBatch, state: IndexStateRecord): void {
+    batch.put(AddressBuckets.STATE_KEY, encodeIndexState(state));
+  }
+
+  /** Adds a time-bound unspent output of `address` to `batch`. */
+  putConditional(batch: WriteBatch, address: Uint8Array, outputId: Uint8Array, c: AddressConditionalRecord): void {
+    batch.put(addressConditionalKey(address, outputId), encodeAddressConditional(c));
+  }
+
+  delConditional(batch: WriteBatch, address: Uint8Array, outputId: Uint8Array): void {
+    batch.del(addressConditionalKey(address, outputId));
+  }
+
+  /** The time-bound unspent outputs of `address`, by output ID. */
+  async conditionals(address: Uint8Array): Promise<(AddressConditionalRecord & { outputId: Uint8Array })[]> {
+    const out: (AddressConditionalRecord & { outputId: Uint8Array })[] = [];
+    for await (const [key, value] of this.store.scan({ prefix: idKey(Bucket.AddressConditional, address) })) {
+      const outputId = key.slice(34);
+      out.push({ outputId, ...decodeStored(value, decodeAddressConditional, "AddressConditional record") });
+    }
+    return out;
+  }
+
+  /** Adds the deletion of every balance and time-bound output to `batch` (a rebuild). */
+  async clearBalances(batch: WriteBatch): Promise<void> {
+    for (const bucket of [Bucket.AddressBalance, Bucket.AddressConditional]) {
+      for await (const key of this.store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
+    }
+  }
+
+  /** Adds one ledger update of `address` to `batch`. */
+  putUpdate(batch: WriteBatch, address: Uint8Array, u: AddressUpdateEntry): void {
+    batch.put(addressUpdateKey(address, u.milestoneIndex, u.outputId, u.spent), EMPTY_VALUE);
+  }
+
+  /**
+   * Up to `limit` ledger updates of `address` in (milestone index, output ID, spent) order or
+   * reversed, from `from` (inclusive) on.
+   */
+  async updates(
+    address: Uint8Array,
+    opts: { from?: AddressUpdateEntry; reverse: boolean; limit: number },
+  ): Promise<AddressUpdateEntry[]> {
+    const prefix = idKey(Bucket.AddressUpdate, address);
+    const bound = opts.from
+      ? addressUpdateKey(address, opts.from.milestoneIndex, opts.from.outputId, opts.from.spent)
+      : undefined;
+    const range = bound ? (opts.reverse ? { lte: bound } : { gte: bound }) : {};
+    const out: AddressUpdateEntry[] = [];
+    for await (const key of this.store.scanKeys({ prefix, ...range, reverse: opts.reverse, limit: opts.limit })) {
+      if (key.length !== 73) throw corrupt("an AddressUpdate key does not decode");
+      out.push({
+        milestoneIndex: new DataView(key.buffer, key.byteOffset + 34, 4).getUint32(0, false),
+        outputId: key.slice(38, 72),
+        spent: key[72] === 1,
+      });
+    }
+    return out;
+  }
+}
