@@ -17,10 +17,11 @@ import {
   DebugRequestLog,
   defaultApiCorsOptions,
 } from "./httpConventions.js";
-import { registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
+import { type MetricsListeners, registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
 import type { MetricsScraper } from "./metrics/scraper.js";
 import type { BrokerOptions } from "./mqtt/broker.js";
 import { registerEventApi } from "./mqtt/eventApi.js";
+import type { EventPublisher } from "./mqtt/publisher.js";
 import { installOpenApi } from "./openapi.js";
 import { registerControlRoutes } from "./routes/control.js";
 import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
@@ -154,8 +155,9 @@ export function buildServer(
   );
   // Route modules register here, one line each (auth first: it guards the rest).
   registerAuth(app, node, options.auth);
-  registerMetrics(app, node, budget);
-  registerEventApi(app, node, options.eventApi, budget);
+  const metrics = registerMetrics(app, node, budget);
+  const eventApi = registerEventApi(app, node, options.eventApi, budget);
+  attachListeners(app, node, metrics, eventApi.publisher);
   registerNodeRoutes(app, node);
   registerCoreRoutes(app, node);
   registerCoreV3Routes(app, node);
@@ -170,6 +172,30 @@ export function buildServer(
   registerDashboard(app);
 
   return app;
+}
+
+/**
+ * The API's listeners of the node's events, all attached here once the server is ready and
+ * detached when it closes (ARCHITECTURE.md, Who listens to what; the node's own are attached in
+ * node/components.ts): the event API's publisher and the Prometheus counters.
+ */
+function attachListeners(app: FastifyInstance, node: ApiNode, metrics: MetricsListeners, publisher: EventPublisher) {
+  let attached: (() => void)[] = [];
+  app.addHook("onReady", async () => {
+    const events = node.tangle.events;
+    attached = [
+      events.on("blockTaken", (e) => publisher.onBlockTaken(e)),
+      events.on("blockTaken", (e) => metrics.gossip.blockTaken(e)),
+      events.on("blockSolid", (e) => publisher.onBlockSolid(e)),
+      events.on("latestMilestone", (e) => publisher.latestMilestone(e)),
+      events.on("milestoneConfirmed", (e) => publisher.onMilestoneConfirmed(e)),
+      events.on("milestoneConfirmed", (e) => metrics.gossip.milestoneConfirmed(e)),
+      events.on("pruned", () => metrics.database.pruned()),
+    ];
+  });
+  app.addHook("onClose", async () => {
+    for (const off of attached.splice(0)) off();
+  });
 }
 
 /** The explorer API alone, for `--explorer-port`: same routes, error mapping and CORS origins as on the API port. */

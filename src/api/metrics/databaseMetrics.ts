@@ -1,7 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Counter, Gauge } from "prom-client";
-import type { NodeEvents } from "../../tangle/events.js";
 import type { ApiNode } from "../apiNode.js";
 import type { MetricsScraper } from "./scraper.js";
 
@@ -70,8 +69,8 @@ export class CachedDirectorySize {
   }
 }
 
-/** Registers the database metrics; returns the unsubscription of its event listener. */
-export function registerDatabaseMetrics(scraper: MetricsScraper, node: ApiNode, events: NodeEvents): () => void {
+/** Registers the database metrics; returns the listener of `pruned` that counts pruning runs (attached in api/server.ts). */
+export function registerDatabaseMetrics(scraper: MetricsScraper, node: ApiNode): { pruned(): void } {
   const registers = [scraper.registry];
   const size = new Gauge({
     name: "iota_database_size_bytes",
@@ -87,5 +86,5 @@ export function registerDatabaseMetrics(scraper: MetricsScraper, node: ApiNode, 
   scraper.addCollect(async () => {
     size.set(await measured.get());
   });
-  return events.on("pruned", () => prunings.inc());
+  return { pruned: () => prunings.inc() };
 }

@@ -1,6 +1,6 @@
 import { Gauge } from "prom-client";
 import type { PeerView } from "../../network/interface.js";
-import type { NodeEvents } from "../../tangle/events.js";
+import type { NodeEventMap } from "../../tangle/events.js";
 import type { ApiNode } from "../apiNode.js";
 import type { MetricsScraper } from "./scraper.js";
 
@@ -32,8 +32,16 @@ function describedPeers(peers: readonly PeerView[]): PeerView[] {
     .slice(0, MAX_PEER_SERIES);
 }
 
-/** Registers the gossip metrics; returns the unsubscription of its event listeners. */
-export function registerGossipMetrics(scraper: MetricsScraper, node: ApiNode, events: NodeEvents): () => void {
+/** The gossip metrics' listeners of the node's events (attached in api/server.ts). */
+export interface GossipCounters {
+  /** `blockTaken`: a new block from a peer. */
+  blockTaken(e: NodeEventMap["blockTaken"]): void;
+  /** `milestoneConfirmed`: the blocks it referenced. */
+  milestoneConfirmed(e: NodeEventMap["milestoneConfirmed"]): void;
+}
+
+/** Registers the gossip metrics; returns the counters its listeners feed. */
+export function registerGossipMetrics(scraper: MetricsScraper, node: ApiNode): GossipCounters {
   const registers = [scraper.registry];
   const perPeer = <T extends string>(name: string, help: string, typed: T[]) =>
     new Gauge<PeerLabel | T>({ name, help, labelNames: [...PEER_LABELS, ...typed], registers });
@@ -63,14 +71,14 @@ export function registerGossipMetrics(scraper: MetricsScraper, node: ApiNode, ev
   // O(1) per event; a milestone counts its referenced blocks at once
   let newFromPeers = 0;
   let referenced = 0;
-  const detach = [
-    events.on("blockTaken", (e) => {
+  const counters: GossipCounters = {
+    blockTaken: (e) => {
       if (e.source === "peer") newFromPeers++;
-    }),
-    events.on("milestoneConfirmed", (e) => {
+    },
+    milestoneConfirmed: (e) => {
       referenced += e.result.referenced.length;
-    }),
-  ];
+    },
+  };
 
   scraper.addCollect(() => {
     nodeBlocks.set({ type: "new" }, newFromPeers);
@@ -98,7 +106,5 @@ export function registerGossipMetrics(scraper: MetricsScraper, node: ApiNode, ev
       invalid.set(labels, m.invalidMessages);
     }
   });
-  return () => {
-    for (const off of detach) off();
-  };
+  return counters;
 }

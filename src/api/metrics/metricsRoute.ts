@@ -7,7 +7,7 @@ import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinitio
 import { Tag } from "../schemas/common.js";
 import { registerConnectionMetrics } from "./connectionMetrics.js";
 import { registerDatabaseMetrics } from "./databaseMetrics.js";
-import { registerGossipMetrics } from "./gossipMetrics.js";
+import { type GossipCounters, registerGossipMetrics } from "./gossipMetrics.js";
 import { registerNodeMetrics } from "./nodeMetrics.js";
 import { registerRestApiMetrics } from "./restApiMetrics.js";
 import { MetricsScraper } from "./scraper.js";
@@ -57,17 +57,19 @@ export function registerMetricsRoute(app: FastifyInstance, scraper: MetricsScrap
  * one), the collectors of node, gossip, database and REST API metrics, the counting of `app`'s
  * answers and the route. Register it before the route modules so their PoW is observed.
  */
-export function registerMetrics(app: FastifyInstance, node: ApiNode, budget: ConnectionBudget): MetricsScraper {
+export function registerMetrics(app: FastifyInstance, node: ApiNode, budget: ConnectionBudget): MetricsListeners {
   const scraper = new MetricsScraper();
-  const events = node.tangle.events;
   registerNodeMetrics(scraper, node);
   registerConnectionMetrics(scraper, budget, () => eventApiOf(app)?.broker);
-  const detach = [registerGossipMetrics(scraper, node, events), registerDatabaseMetrics(scraper, node, events)];
+  const listeners = { gossip: registerGossipMetrics(scraper, node), database: registerDatabaseMetrics(scraper, node) };
   registerRestApiMetrics(scraper, app);
-  app.addHook("onClose", async () => {
-    for (const off of detach) off();
-  });
   registerMetricsRoute(app, scraper);
   scrapers.set(app, scraper);
-  return scraper;
+  return listeners;
+}
+
+/** The metrics' listeners of the node's events, which api/server.ts attaches. */
+export interface MetricsListeners {
+  gossip: GossipCounters;
+  database: { pruned(): void };
 }

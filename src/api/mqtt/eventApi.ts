@@ -52,7 +52,6 @@ export function registerEventApi(
   const lines = new RateLimitedLog(log);
   publisher = new EventPublisher(node, broker, (e) => log.error({ err: e }, "event API: publishing failed"));
   const tcpServers: Server[] = [];
-  let detach: (() => void) | undefined;
 
   // a WebSocket message carries MQTT bytes: none may be longer than the longest packet allowed
   // A WebSocket's errors (a message over maxPayload: ws's RangeError WS_ERR_UNSUPPORTED_MESSAGE_LENGTH,
@@ -85,10 +84,8 @@ export function registerEventApi(
   });
   app.addHook("onReady", async () => {
     await broker.start();
-    detach = publisher!.attach(node.tangle.events);
   });
   app.addHook("onClose", async () => {
-    detach?.();
     for (const s of tcpServers) s.close();
     await broker.close();
     lines.close();

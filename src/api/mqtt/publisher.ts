@@ -6,7 +6,7 @@ import { type Block, type Output, OutputType, PayloadType, UnlockConditionType }
 import { chainIdOf } from "../../indexer/index.js";
 import type { LedgerOutput, WhiteFlagResult } from "../../ledger/whiteFlag.js";
 import type { OutputRecord } from "../../storage/index.js";
-import type { MilestoneInfo, NodeEventMap, NodeEvents } from "../../tangle/events.js";
+import type { MilestoneInfo, NodeEventMap } from "../../tangle/events.js";
 import type { ApiNode } from "../apiNode.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";
 import { blockMetadata } from "../routes/coreBlocks.js";
@@ -103,21 +103,23 @@ export class EventPublisher {
     return this.node.tangle.protocolParameters.bech32Hrp;
   }
 
-  /** Subscribes to the node's events; returns the unsubscription. */
-  attach(events: NodeEvents): () => void {
-    const offs = [
-      events.on("blockTaken", (e) => this.blockTaken(e.block, e.bytes)),
-      events.on("blockSolid", (e) => this.blockSolid(e.blockId, e.key)),
-      events.on("latestMilestone", (e) => this.latestMilestone(e)),
-      events.on("milestoneConfirmed", (e) => {
-        this.milestones = this.milestones
-          .then(() => this.milestoneConfirmed(e.milestone, e.result))
-          .catch((err: unknown) => this.onError(err));
-      }),
-    ];
-    return () => {
-      for (const off of offs) off();
-    };
+  // ---- listeners of the node's events (attached in api/server.ts) ----
+
+  /** `blockTaken`: `blocks`, `blocks/...` and `milestones`. */
+  onBlockTaken(e: NodeEventMap["blockTaken"]): void {
+    this.blockTaken(e.block, e.bytes);
+  }
+
+  /** `blockSolid`: `block-metadata/{id}`. */
+  onBlockSolid(e: NodeEventMap["blockSolid"]): void {
+    this.blockSolid(e.blockId, e.key);
+  }
+
+  /** `milestoneConfirmed`: published in the order they came, one after the other. */
+  onMilestoneConfirmed(e: NodeEventMap["milestoneConfirmed"]): void {
+    this.milestones = this.milestones
+      .then(() => this.milestoneConfirmed(e.milestone, e.result))
+      .catch((err: unknown) => this.onError(err));
   }
 
   /** Resolves once every milestone event received so far is published (tests, shutdown). */
@@ -194,7 +196,8 @@ export class EventPublisher {
     );
   }
 
-  private latestMilestone(e: NodeEventMap["latestMilestone"]): void {
+  /** `latestMilestone`: `milestone-info/latest`. */
+  latestMilestone(e: NodeEventMap["latestMilestone"]): void {
     if (e.index <= this.latest.index) return;
     this.latest = { index: e.index, milestoneId: e.milestoneId, blockId: e.blockId, timestamp: e.timestamp };
     this.broker.publish(Topic.MilestoneInfoLatest, () => json(milestoneInfo(this.latest)));
