@@ -217,9 +217,21 @@ export class Tangle implements TangleView {
 
   /** Whether the block is stored (referenced or not). */
   async hasBlock(blockId: Uint8Array): Promise<boolean> {
-    const key = toHex(blockId);
-    if (this.unreferenced.has(key) || this.storing.has(key) || this.recentlyReferenced.has(key)) return true;
+    return this.holds(blockId) || (await this.isStored(blockId));
+  }
+
+  /** Whether the block is held in memory: being stored, not yet referenced, or referenced lately. */
+  holds(blockId: Uint8Array): boolean {
+    return this.inMemory(toHex(blockId));
+  }
+
+  /** Whether the block is on disk (reads made in the same turn share one batch read). */
+  async isStored(blockId: Uint8Array): Promise<boolean> {
     return (await this.db.blocks.getSoon(blockId)) !== undefined;
+  }
+
+  private inMemory(key: string): boolean {
+    return this.unreferenced.has(key) || this.storing.has(key) || this.recentlyReferenced.has(key);
   }
 
   async getBlockBytes(blockId: Uint8Array): Promise<Uint8Array | undefined> {
@@ -301,10 +313,19 @@ export class Tangle implements TangleView {
     bytes: Uint8Array,
     milestone: boolean,
     hashes?: { transactionId: Uint8Array; signingHash: Uint8Array },
-    source?: BlockSource,
+    options: {
+      source?: BlockSource | undefined;
+      /**
+       * The intake looked the block up on disk just before (BlockIntake.judge): only memory is
+       * asked again. A block stored meanwhile is in memory until long after a milestone
+       * referenced it (`recentlyReferenced`), so nothing on disk can have changed in between.
+       */
+      lookedUp?: boolean | undefined;
+    } = {},
   ): Promise<boolean> {
+    const { source, lookedUp = false } = options;
     const key = toHex(blockId);
-    if (await this.hasBlock(blockId)) return false;
+    if (lookedUp ? this.inMemory(key) : await this.hasBlock(blockId)) return false;
     if (this.storing.has(key)) return false; // stored by a concurrent submission meanwhile
     this.storing.add(key);
     try {
