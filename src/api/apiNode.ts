@@ -5,7 +5,7 @@ import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from ".
 import type { Repositories } from "../storage/index.js";
 import type { BlockIntake } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
-import type { TangleView } from "../tangle/tangle.js";
+import type { TangleView } from "../tangle/tangleView.js";
 
 /**
  * What the API reads of a running node. The node layer passes itself (it satisfies this shape),

@@ -10,7 +10,7 @@ import { IndexedField, type Indexer } from "../indexer/index.js";
 import { type BlockMetadataRecord, InclusionState, type OutputRecord } from "../storage/index.js";
 import { type Miner, ownMiner } from "../tangle/blockCompletion.js";
 import type { MilestoneInfo } from "../tangle/events.js";
-import { type BlockIntake, IgnoreReason } from "../tangle/intake.js";
+import { type BlockIntake, takenBlock } from "../tangle/intake.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { FaucetErrorCode } from "./errors.js";
 import { checkFaucetOptions, type FaucetOptions } from "./options.js";
@@ -397,13 +397,19 @@ export class Faucet {
         nonce: 0n,
       });
       const verdict = await this.deps.intake.submitDraft(draft, "api", this.deps.mine ?? ownMiner(1));
-      if (verdict.kind !== "accepted" && !(verdict.kind === "ignored" && verdict.reason === IgnoreReason.Duplicate)) {
+      let blockId: Uint8Array;
+      try {
+        // accepted, or known already: the intake's one reading of a verdict
+        ({ blockId } = takenBlock(verdict));
+      } catch (e) {
         throw new LedgerNodeError(
           FaucetErrorCode.NotSubmitted,
-          `faucet: the node refused its transaction block: ${verdict.details}`,
+          `faucet: the node refused its transaction block: ${(e as Error).message}`,
+          undefined,
+          { cause: e },
         );
       }
-      this.pending = { blockId: verdict.blockId!, transactionId: computeTransactionId(tx), requests: served };
+      this.pending = { blockId, transactionId: computeTransactionId(tx), requests: served };
     } catch (e) {
       this.requeue(served);
       throw e;

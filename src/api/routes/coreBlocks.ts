@@ -5,7 +5,7 @@ import { ID_LENGTH } from "../../codec/ids.js";
 import type { JsonObject } from "../../codec/json.js";
 import { PayloadType } from "../../codec/types.js";
 import type { Repositories } from "../../storage/index.js";
-import type { TangleView } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangleView.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
 import { type BlockMetadataJson, LEDGER_INCLUSION_STATES } from "../json/core.js";

@@ -5,7 +5,7 @@ import { outputIdProofFromStored, outputIdProofJson } from "../../codec/outputId
 import { decodeOutput } from "../../codec/outputs/output.js";
 import { outputJsonText } from "../../codec/outputs/outputJsonText.js";
 import { OutputType } from "../../codec/types.js";
-import type { TangleView } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangleView.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";

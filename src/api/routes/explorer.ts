@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { toHex } from "../../codec/hex.js";
 import type { Repositories } from "../../storage/index.js";
-import type { TangleView } from "../../tangle/tangle.js";
+import type { TangleView } from "../../tangle/tangleView.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, badRequest, notFound } from "../errors.js";
 import type { MilestonesPage } from "../json/explorer.js";
