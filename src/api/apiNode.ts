@@ -1,11 +1,29 @@
+import type { Ed25519Address } from "../codec/types.js";
 import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
 import type { Repositories } from "../storage/index.js";
+import type { MilestoneInfo } from "../tangle/events.js";
 import type { BlockIntake } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
 import type { TangleView } from "../tangle/tangleView.js";
+import type { DevStateJson, DevTimeJson } from "./json/dev.js";
+
+/** The dev routes' tools (node/devTools.ts), on a dev network's coordinator. */
+export interface DevApi {
+  accounts(): Promise<{
+    coinType: number;
+    accounts: { index: number; path: string; publicKey: Uint8Array; address: Ed25519Address; balance: bigint }[];
+  }>;
+  issueMilestones(count: number): Promise<MilestoneInfo[]>;
+  time(): DevTimeJson;
+  setTime(to: { increaseSeconds: number } | { timestamp: number }): Promise<DevTimeJson>;
+  saveState(): Promise<DevStateJson>;
+  savedStates(): DevStateJson[];
+  revertState(id: string): Promise<{ state: DevStateJson; dropped: string[] }>;
+  reset(): Promise<{ dropped: string[] }>;
+}
 
 /**
  * What the API reads of a running node. The node layer passes itself (it satisfies this shape),
@@ -32,6 +50,13 @@ export interface ApiNode {
   pruner?: { readonly horizon: number; request(target: number): Promise<number> };
   /** The faucet of `/api/faucet/v1`; absent: those routes answer 404 (the node runs none). */
   faucet?: Faucet | undefined;
+  /** The dev routes' tools (`/api/dev/v1`); absent: those routes do not exist. */
+  dev?: DevApi | undefined;
+  /**
+   * The clock of the milestones (time travel moves it ahead of the wall clock): health measures a
+   * milestone's age on it. Absent: the wall clock.
+   */
+  clock?: { nowSeconds(now?: number): number };
   /** The P2P layer (peers, sync status); absent when the node runs without it. */
   network?: NetworkView | undefined;
   options: {
@@ -44,5 +69,10 @@ export interface ApiNode {
     dataDir: string;
     /** The network's milestone interval in ms: health expects a milestone every few of them. */
     milestoneIntervalMs?: number;
+    /**
+     * When the coordinator issues milestones (`interval` when absent). In `auto` and `manual` mode
+     * an idle ledger waits for blocks or a request: not advancing is no sign of a stopped coordinator.
+     */
+    milestones?: "interval" | "auto" | "manual";
   };
 }

@@ -8,7 +8,7 @@ import { NetworkErrorCode } from "../network/errors.js";
 import { isPowError, PowErrorCode } from "../pow/errors.js";
 import { SnapshotErrorCode } from "../snapshot/errors.js";
 import { StorageErrorCode } from "../storage/errors.js";
-import { BlockErrorCode, TangleErrorCode } from "../tangle/errors.js";
+import { BlockErrorCode, DevErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
@@ -67,6 +67,10 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   // intake: the block is wrong (PoW, signature) or late (a stale milestone)
   ...allCodes(BlockErrorCode, 400),
   [BlockErrorCode.NotSynced]: 503,
+  [BlockErrorCode.StateReverting]: 503,
+  // the dev routes: the request's fault, or a state that is not saved
+  ...allCodes(DevErrorCode, 400),
+  [DevErrorCode.UnknownState]: 404,
   [TangleErrorCode.MilestoneMismatch]: 500,
   [TangleErrorCode.NotCoordinator]: 503,
   [TangleErrorCode.MilestoneNotApplied]: 500,
@@ -136,6 +140,7 @@ type DomainErrorCode =
   | CodecErrorCode
   | BlockErrorCode
   | TangleErrorCode
+  | DevErrorCode
   | StorageErrorCode
   | LedgerErrorCode
   | PowErrorCode

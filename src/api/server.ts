@@ -28,6 +28,7 @@ import { NODE_NAME, NODE_VERSION, registerCoreRoutes } from "./routes/core.js";
 import { registerPeerRoutes } from "./routes/corePeers.js";
 import { registerCoreV3Routes } from "./routes/coreV3.js";
 import { registerDashboardRoutes } from "./routes/dashboard.js";
+import { registerDevRoutes } from "./routes/dev.js";
 import { registerExplorerRoutes } from "./routes/explorer.js";
 import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
 import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
@@ -168,6 +169,7 @@ export function buildServer(
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
+  registerDevRoutes(app, node);
   registerDashboardRoutes(app, node, budget);
   registerDashboard(app);
 
@@ -191,6 +193,7 @@ function attachListeners(app: FastifyInstance, node: ApiNode, metrics: MetricsLi
       events.on("milestoneConfirmed", (e) => publisher.onMilestoneConfirmed(e)),
       events.on("milestoneConfirmed", (e) => metrics.gossip.milestoneConfirmed(e)),
       events.on("pruned", () => metrics.database.pruned()),
+      events.on("reverted", (e) => publisher.reverted(e)),
     ];
   });
   app.addHook("onClose", async () => {

@@ -1,6 +1,18 @@
-import { defaultNodeOptions, type NodeOptions } from "../node/options.js";
+import { MAX_DEV_ACCOUNTS } from "../node/devAccounts.js";
+import { defaultNodeOptions, MILESTONE_MODES, type NodeOptions } from "../node/options.js";
 import { command, parseCommand, type Values } from "./parse.js";
-import { integer, list, oneOf, origin, peerAddress, text, trueOrFalse, type ValueType } from "./values.js";
+import {
+  integer,
+  list,
+  mnemonic,
+  oneOf,
+  origin,
+  peerAddress,
+  text,
+  trueOrFalse,
+  upTo,
+  type ValueType,
+} from "./values.js";
 
 /**
  * The node's flags → NodeOptions. Each flag can also come from the environment (`LEDGER_NODE_<FLAG>`,
@@ -56,6 +68,20 @@ export const nodeCommand = command({
       "comma-separated origins (scheme://host[:port]) browsers may call the API from; * for any",
     ),
     flag("milestoneIntervalMs", "milestone-interval", integer, "coordinator milestone interval in ms"),
+    flag(
+      "milestones",
+      "milestones",
+      oneOf(MILESTONE_MODES),
+      "when the coordinator issues milestones: every interval, auto (as soon as a block waits) or manual (POST /api/dev/v1/milestones)",
+    ),
+    flag("devAccounts", "dev-accounts", upTo(MAX_DEV_ACCOUNTS), "funded accounts of a fresh dev network (0-127)"),
+    flag(
+      "devMnemonic",
+      "dev-mnemonic",
+      mnemonic,
+      "BIP-39 mnemonic of the dev accounts (default: the well-known test one)",
+    ),
+    flag("devCoinType", "dev-coin-type", integer, "coin type of the dev accounts' path (4219 Shimmer, 4218 IOTA)"),
     flag("minPowScore", "min-pow-score", integer, "minimum Proof-of-Work score of blocks (TIP-12)"),
     flag("powWorkers", "pow-workers", integer, "worker threads for PoW on submitted blocks (0 disables)"),
     flag("powQueue", "pow-queue", integer, "submitted blocks mined or waiting for PoW at most (more answer 503)"),

@@ -4,8 +4,11 @@ import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { metricsOf } from "../api/metrics/metricsRoute.js";
 import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/server.js";
+import { addressToBech32 } from "../codec/address.js";
 import { planDescriptors } from "../node/descriptors.js";
+import { DEFAULT_DEV_MNEMONIC } from "../node/devAccounts.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
+import type { DevTools } from "../node/devTools.js";
 import { LedgerNode } from "../node/node.js";
 import type { NodeOptions } from "../node/options.js";
 import { isStorageError, StorageErrorCode } from "../storage/index.js";
@@ -152,9 +155,25 @@ async function startNode(options: NodeOptions): Promise<void> {
       console.log(`well-known dev key (test funds only): seed ${DEV_KEY.seed}`);
       console.log(`  public key ${DEV_KEY.publicKey}, address pubKeyHash ${DEV_KEY.pubKeyHash}`);
     }
+    if (node.dev)
+      for (const line of await devNodeLines(node.dev, options, url, node.tangle.protocolParameters.bech32Hrp))
+        console.log(line);
   };
   startup = start();
   await startup;
+}
+
+/** What a builder needs first (Anvil's start-up listing): the accounts, the mnemonic if well known, the dev routes. */
+async function devNodeLines(dev: DevTools, options: NodeOptions, url: string, hrp: string): Promise<string[]> {
+  const { coinType, accounts } = await dev.accounts();
+  const lines = [
+    `milestones: ${options.milestones}${options.milestones === "interval" ? ` (every ${options.milestoneIntervalMs} ms)` : ""}; dev routes at ${url}/api/dev/v1`,
+  ];
+  if (accounts.length === 0) return lines;
+  lines.push(`dev accounts (m/44'/${coinType}'/<account>'/0'/0'; test funds only):`);
+  for (const a of accounts) lines.push(`  (${a.index}) ${addressToBech32(a.address, hrp)} ${a.balance}`);
+  if (options.devMnemonic === DEFAULT_DEV_MNEMONIC) lines.push(`  mnemonic: ${DEFAULT_DEV_MNEMONIC}`);
+  return lines;
 }
 
 main().catch((e) => {

@@ -1,4 +1,5 @@
 import { parsePeerAddress } from "../network/peering.js";
+import { normalMnemonic } from "../node/devAccounts.js";
 import { usageError } from "./usageError.js";
 
 /**
@@ -27,6 +28,31 @@ export const integer: ValueType<number> = {
   parse(t) {
     if (!/^\d+$/.test(t)) throw refused("a non-negative integer", t);
     return Number(t);
+  },
+};
+
+/** A non-negative integer no larger than `max`. */
+export function upTo(max: number): ValueType<number> {
+  return {
+    placeholder: "<n>",
+    parse(t) {
+      const n = integer.parse(t);
+      if (n > max) throw refused(`an integer from 0 to ${max}`, t);
+      return n;
+    },
+  };
+}
+
+/** A BIP-39 mnemonic (checked: words, word list, checksum), in its normal form. */
+export const mnemonic: ValueType<string> = {
+  placeholder: '"<words>"',
+  parse(t) {
+    try {
+      return normalMnemonic(t);
+    } catch (e) {
+      // the words are not echoed: a mnemonic is a secret, even a mistyped one
+      throw refused("a BIP-39 mnemonic", `${t.trim().split(/\s+/).length} words`, (e as Error).message);
+    }
   },
 };
 

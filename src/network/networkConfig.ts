@@ -2,7 +2,7 @@ import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isCodecError } from "../codec/errors.js";
 import { toHex } from "../codec/hex.js";
-import { expectArray, expectHex, expectInt, expectObject, expectString } from "../codec/json.js";
+import { expectArray, expectBool, expectHex, expectInt, expectObject, expectString } from "../codec/json.js";
 import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
 import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
 import type { Output, ProtocolParameters } from "../codec/types.js";
@@ -51,6 +51,12 @@ export interface NetworkConfig {
   genesis: { kind: GenesisKind; outputs: GenesisOutput[] };
   /** Where the writing node listens (with its peer ID): followers may dial these. */
   peers: string[];
+  /**
+   * A network for builders (the dev network, or a network file's `"dev": true`): its coordinator
+   * serves the dev routes (`/api/dev/v1`: accounts, milestones on demand, time travel, save and
+   * revert). Absent: false.
+   */
+  dev?: boolean;
 }
 
 export function networkConfigPath(dataDir: string): string {
@@ -69,6 +75,7 @@ export function networkConfigToJson(c: NetworkConfig): Record<string, unknown> {
       outputs: c.genesis.outputs.map((g) => ({ outputId: toHex(g.outputId), output: outputToJson(g.output) })),
     },
     peers: c.peers,
+    ...(c.dev ? { dev: true } : {}),
   };
 }
 
@@ -79,7 +86,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       json,
       "networkConfig",
       ["networkName", "protocol", "coordinatorPublicKeys", "genesis"],
-      ["peers", "coordinatorThreshold", "milestoneIntervalMs"],
+      ["peers", "coordinatorThreshold", "milestoneIntervalMs", "dev"],
     );
     const networkName = expectString(o.networkName, "networkConfig.networkName");
     const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
@@ -136,6 +143,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       ...(interval !== undefined ? { milestoneIntervalMs: interval } : {}),
       genesis: { kind: g.kind, outputs },
       peers,
+      ...(o.dev !== undefined && expectBool(o.dev, "networkConfig.dev") ? { dev: true } : {}),
     };
   } catch (e) {
     if (isCodecError(e)) throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);

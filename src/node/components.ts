@@ -16,6 +16,7 @@ import { NodeEvents } from "../tangle/events.js";
 import { BlockIntake } from "../tangle/intake.js";
 import { MetricsTracker } from "../tangle/metrics.js";
 import { MilestoneConfirmer } from "../tangle/milestoneConfirmer.js";
+import { NodeClock } from "../tangle/nodeClock.js";
 import { Pruner } from "../tangle/prune.js";
 import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
@@ -74,27 +75,37 @@ export interface NodeComponents {
   snapshots: SnapshotManager;
   /** Keys whose signatures make a milestone valid (the network's; a milestone needs its threshold of them). */
   coordinatorPublicKeys: Uint8Array[];
+  /** The clock of the coordinator's milestone timestamps (time travel on a dev network). */
+  clock: NodeClock;
   /** The built-in coordinator, on the node that holds the network's key. */
   coordinator: Coordinator | undefined;
   /** A follower's confirmer of received milestones (it runs while the network does). */
   confirmer: MilestoneConfirmer | undefined;
   /** The faucet (src/faucet), when the node runs one (faucetOptions.ts decides). */
   faucet: Faucet | undefined;
+  /** Detaches every listener and index `attachListeners` attached (before components are built anew). */
+  detach: () => void;
 }
 
+/**
+ * Builds every component on `db`. `kept`: the event stream and the verify threads of components
+ * built before on the same database (a dev revert builds the rest anew, node.ts `replaceState`):
+ * the API's listeners stay attached to the one stream.
+ */
 export async function buildComponents(
   options: NodeOptions,
   db: OpenedDatabase,
   onError: (e: unknown) => void,
+  kept?: Pick<NodeComponents, "events" | "verifyPool">,
 ): Promise<NodeComponents> {
   const { store, protocolParameters } = db;
   // 1. the event stream and the tangle emitting on it; Merkle roots are hashed on the pool
-  const events = new NodeEvents();
+  const events = kept?.events ?? new NodeEvents();
   events.onListenerError = onError;
   // the first write the database refuses stops intake and the coordinator (they read the fault
   // from the store); it is reported once, with what to do
   store.onWriteFault = (fault) => onError(new LedgerNodeError(StorageErrorCode.WriteFailed, describeWriteFault(fault)));
-  const verifyPool = new VerifyPool();
+  const verifyPool = kept?.verifyPool ?? new VerifyPool();
   const tangle = await Tangle.open(store, {
     protocolParameters,
     tipPool: defaultTipPoolOptions,
@@ -129,13 +140,16 @@ export async function buildComponents(
     { directory: join(options.dataDir, "snapshots"), interval: options.snapshotInterval },
   );
 
-  // 5. who moves the ledger: the coordinator (its blocks take the intake like any other), or
-  // on a follower the confirmer of the milestones it receives
+  // 5. who moves the ledger: the coordinator (its blocks take the intake like any other, its
+  // timestamps from the node's clock), or on a follower the confirmer of the milestones it receives
+  const clock = await NodeClock.load(tangle.db);
   const coordinator = !db.follows
     ? new Coordinator(
         { tangle, intake, validate: semanticValidator, verifyPool, onError },
         {
           intervalMs: db.network.milestoneIntervalMs ?? options.milestoneIntervalMs,
+          mode: options.milestones,
+          clock,
           keyPairs: db.secrets.coordinatorSeeds.map(ed25519KeyPairFromSeed),
           // its own threads, one per core: they idle between milestones, and a milestone's
           // checkpoints are a chain mined one after the other (--pow-workers is for clients)
@@ -181,28 +195,39 @@ export async function buildComponents(
     pruner,
     snapshots,
     coordinatorPublicKeys,
+    clock,
     coordinator,
     confirmer,
     faucet,
+    detach: () => {},
   };
-  attachListeners(components);
+  components.detach = attachListeners(components);
   return components;
 }
 
 /**
  * 7. Every listener of the node's events but the network's (ARCHITECTURE.md, Who listens to
- * what). The indexes are attached above, before the pending milestones are applied.
+ * what). The indexes are attached above, before the pending milestones are applied. Returns what
+ * detaches them all, the indexes too.
  */
-function attachListeners(c: NodeComponents): void {
-  const { events, metrics, pruner, snapshots, confirmer, faucet } = c;
-  events.on("blockSolid", () => metrics.blockSolid());
-  events.on("milestoneConfirmed", (e) => metrics.milestoneConfirmed(e));
-  events.on("milestoneConfirmed", ({ milestone }) => {
-    pruner.onConfirmed(milestone.index);
-    snapshots.onConfirmed(milestone.index);
-  });
-  if (confirmer) events.on("blockSolid", (e) => confirmer.blockSolid(e.blockId, e.block));
-  if (faucet) events.on("milestoneConfirmed", () => faucet.milestoneConfirmed());
+function attachListeners(c: NodeComponents): () => void {
+  const { events, metrics, pruner, snapshots, coordinator, confirmer, faucet } = c;
+  const attached = [
+    events.on("blockSolid", () => metrics.blockSolid()),
+    events.on("milestoneConfirmed", (e) => metrics.milestoneConfirmed(e)),
+    events.on("milestoneConfirmed", ({ milestone }) => {
+      pruner.onConfirmed(milestone.index);
+      snapshots.onConfirmed(milestone.index);
+    }),
+  ];
+  if (coordinator?.mode === "auto") attached.push(events.on("blockTaken", (e) => coordinator.blockTaken(e)));
+  if (confirmer) attached.push(events.on("blockSolid", (e) => confirmer.blockSolid(e.blockId, e.block)));
+  if (faucet) attached.push(events.on("milestoneConfirmed", () => faucet.milestoneConfirmed()));
+  const indexes = [...events.ledgerIndexes];
+  return () => {
+    for (const off of attached) off();
+    for (const index of indexes) events.detachIndex(index);
+  };
 }
 
 /**

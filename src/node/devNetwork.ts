@@ -8,7 +8,7 @@ import {
   UnlockConditionType,
 } from "../codec/types.js";
 import type { NetworkConfig } from "../network/index.js";
-import { genesisOutputs } from "./genesis.js";
+import { type Allocation, genesisOutputs } from "./genesis.js";
 
 /**
  * The dev network of docs/decisions.md, The dev network: its protocol parameters and its genesis, one basic
@@ -41,7 +41,7 @@ export function devProtocolParameters(minPowScore: number): ProtocolParameters {
   };
 }
 
-/** The genesis output: the whole supply to the dev key's Ed25519 address. */
+/** The genesis output without dev accounts: the whole supply to the dev key's Ed25519 address. */
 export function devGenesisOutput(): BasicOutput {
   return {
     type: OutputType.Basic,
@@ -62,13 +62,16 @@ export const GENESIS_OUTPUT_ID = new Uint8Array(34);
 
 /**
  * The dev network as a network description: the dev genesis, and the coordinator key of the
- * node that started it (one signature per milestone).
+ * node that started it (one signature per milestone). `accounts`, the funded dev accounts
+ * (devAccounts.ts), follow the dev key's output as outputs 1, 2, …; the dev key holds the rest.
  */
 export function devNetworkConfig(
   minPowScore: number,
   coordinatorPublicKey: Uint8Array,
   milestoneIntervalMs: number,
+  accounts: readonly Allocation[] = [],
 ): NetworkConfig {
+  const funded = accounts.reduce((sum, a) => sum + a.amount, 0n);
   return {
     networkName: DEV_NETWORK_NAME,
     protocol: devProtocolParameters(minPowScore),
@@ -77,10 +80,14 @@ export function devNetworkConfig(
     milestoneIntervalMs,
     genesis: {
       kind: "dev",
-      // the same output and ID as one allocation of the whole supply to the dev key's address
-      outputs: genesisOutputs([{ address: ed25519AddressOf(devGenesisAddressHash()), amount: DEV_TOKEN_SUPPLY }]),
+      // output 0 is the dev key's, as when it held the whole supply; the accounts follow
+      outputs: genesisOutputs([
+        { address: ed25519AddressOf(devGenesisAddressHash()), amount: DEV_TOKEN_SUPPLY - funded },
+        ...accounts,
+      ]),
     },
     peers: [],
+    dev: true,
   };
 }
 

@@ -8,6 +8,8 @@ export const NodeErrorCode = {
   InvalidKeyFile: "NODE_INVALID_KEY_FILE",
   /** `init` was pointed at a data directory that already holds a node. */
   DataDirInUse: "NODE_DATA_DIR_IN_USE",
+  /** A dev mnemonic (`--dev-mnemonic`, a network file's `devAccounts.mnemonic`) is not BIP-39. */
+  InvalidMnemonic: "NODE_INVALID_MNEMONIC",
 } as const;
 export type NodeErrorCode = (typeof NodeErrorCode)[keyof typeof NodeErrorCode];
 

@@ -11,6 +11,7 @@ import {
   Repositories,
   SCHEMA_VERSION,
   StorageErrorCode,
+  type WriteBatch,
 } from "../storage/index.js";
 import { NULL_BLOCK_ID } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
@@ -51,6 +52,18 @@ export async function initDatabase(
     };
   }
   const batch = store.batch();
+  writeGenesis(db, batch, network);
+  await batch.write({ sync: true });
+  return { created: true, protocolParameters: params };
+}
+
+/** Adds the network's genesis to `batch`: what a fresh database holds before its first milestone. */
+export function writeGenesis(
+  db: Repositories,
+  batch: WriteBatch,
+  network: Pick<NetworkConfig, "protocol" | "genesis">,
+): void {
+  const params = network.protocol;
   db.nodeState.putU32(batch, NodeStateKey.SchemaVersion, SCHEMA_VERSION);
   db.nodeState.put(batch, NodeStateKey.NetworkName, new TextEncoder().encode(params.networkName));
   db.nodeState.putU32(batch, NodeStateKey.LedgerIndex, 0);
@@ -70,6 +83,4 @@ export async function initDatabase(
     );
     db.unspent.add(batch, g.outputId);
   }
-  await batch.write({ sync: true });
-  return { created: true, protocolParameters: params };
 }

@@ -5,6 +5,7 @@ import { isCodecError } from "../codec/errors.js";
 import { bytesEqual, toHex } from "../codec/hex.js";
 import {
   expectArray,
+  expectBool,
   expectHex,
   expectInt,
   expectObject,
@@ -19,7 +20,14 @@ import { blake2b256 } from "../crypto/blake2b.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import type { NetworkConfig } from "../network/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { NodeErrorCode } from "./errors.js";
+import {
+  DEFAULT_DEV_MNEMONIC,
+  type DevAccount,
+  deriveDevAccounts,
+  MAX_DEV_ACCOUNTS,
+  SHIMMER_COIN_TYPE,
+} from "./devAccounts.js";
+import { isNodeError, NodeErrorCode } from "./errors.js";
 import { type Allocation, allocationOutput, allocationOwner, genesisOutputs, MAX_ALLOCATIONS } from "./genesis.js";
 import { readKeyFile } from "./keyFiles.js";
 
@@ -37,7 +45,11 @@ import { readKeyFile } from "./keyFiles.js";
  *     "milestoneIntervalMs": 5000,             the coordinator's cadence
  *     "allocations": [{ "address": "myn1…", "amount": "…" }],   summing to the supply
  *     "coordinator": { "publicKeys": ["0x…", "0x…", "0x…"], "threshold": 2 },
- *     "faucet": { "keyFile": "faucet.key" }    optional; its address must hold an allocation
+ *     "faucet": { "keyFile": "faucet.key" },   optional; its address must hold an allocation
+ *     "dev": true,                             optional: a network for builders (the dev routes)
+ *     "devAccounts": { "count": 10, "amount": "…", "mnemonic": "…", "coinType": 4219 }
+ *                                              optional: funded accounts of a BIP-39 mnemonic
+ *                                              (devAccounts.ts; mnemonic and coinType optional)
  *   }
  *
  * Every rule is checked here, before anything is written, and a refusal names the field.
@@ -112,7 +124,7 @@ export function networkFileFromJson(
   source = "network file",
 ): { config: NetworkConfig; faucetKeyFile?: string } {
   try {
-    const o = expectObject(json, "network", FIELDS, ["faucet"]);
+    const o = expectObject(json, "network", FIELDS, ["faucet", "dev", "devAccounts"]);
     const networkName = expectString(o.networkName, "networkName");
     if (networkName.length < 1 || networkName.length > 255 || !/^[\x20-\x7e]+$/.test(networkName)) {
       refuse(source, "networkName", "must be 1..255 printable ASCII characters");
@@ -147,7 +159,8 @@ export function networkFileFromJson(
       tokenSupply,
     };
     const milestoneIntervalMs = expectInt(o.milestoneIntervalMs, "milestoneIntervalMs", 100, 3_600_000);
-    const allocations = readAllocations(o.allocations, protocol, source);
+    const dev = o.dev === undefined ? false : expectBool(o.dev, "dev");
+    const allocations = readAllocations(o.allocations, readDevAccounts(o.devAccounts, source), protocol, source);
     const c = expectObject(o.coordinator, "coordinator", ["publicKeys", "threshold"]);
     const keys = expectArray(c.publicKeys, "coordinator.publicKeys").map((k, i) =>
       expectHex(k, `coordinator.publicKeys[${i}]`, 32),
@@ -175,6 +188,7 @@ export function networkFileFromJson(
       milestoneIntervalMs,
       genesis: { kind: "custom", outputs: genesisOutputs(allocations) },
       peers: [],
+      ...(dev ? { dev: true } : {}),
     };
     return faucetKeyFile === undefined ? { config } : { config, faucetKeyFile };
   } catch (e) {
@@ -183,10 +197,38 @@ export function networkFileFromJson(
   }
 }
 
-function readAllocations(json: unknown, protocol: ProtocolParameters, source: string): Allocation[] {
+/** The funded accounts a network file asks for (`devAccounts`), as allocations after its own. */
+function readDevAccounts(json: unknown, source: string): Allocation[] {
+  if (json === undefined) return [];
+  const d = expectObject(json, "devAccounts", ["count", "amount"], ["mnemonic", "coinType"]);
+  const count = expectInt(d.count, "devAccounts.count", 1, MAX_DEV_ACCOUNTS);
+  const amount = expectU64String(d.amount, "devAccounts.amount");
+  const mnemonic = d.mnemonic === undefined ? DEFAULT_DEV_MNEMONIC : expectString(d.mnemonic, "devAccounts.mnemonic");
+  const coinType =
+    d.coinType === undefined ? SHIMMER_COIN_TYPE : expectInt(d.coinType, "devAccounts.coinType", 0, 0x7fffffff);
+  let accounts: DevAccount[];
+  try {
+    accounts = deriveDevAccounts({ mnemonic, count, coinType });
+  } catch (e) {
+    if (isNodeError(e)) refuse(source, "devAccounts.mnemonic", e.message);
+    throw e;
+  }
+  return accounts.map((a) => ({ address: a.address, amount }));
+}
+
+function readAllocations(
+  json: unknown,
+  devAccounts: Allocation[],
+  protocol: ProtocolParameters,
+  source: string,
+): Allocation[] {
   const list = expectArray(json, "allocations");
-  if (list.length < 1 || list.length > MAX_ALLOCATIONS) {
-    refuse(source, "allocations", `1..${MAX_ALLOCATIONS} allocations, got ${list.length}`);
+  if (list.length < 1 || list.length + devAccounts.length > MAX_ALLOCATIONS) {
+    refuse(
+      source,
+      "allocations",
+      `1..${MAX_ALLOCATIONS} allocations with the dev accounts, got ${list.length} and ${devAccounts.length}`,
+    );
   }
   const seen = new Map<string, number>();
   let total = 0n;
@@ -209,8 +251,22 @@ function readAllocations(json: unknown, protocol: ProtocolParameters, source: st
     total += amount;
     return { address, amount };
   });
+  devAccounts.forEach((a, i) => {
+    const field = `devAccounts[${i}]`;
+    const earlier = seen.get(toHex(a.address.pubKeyHash));
+    if (earlier !== undefined) refuse(source, field, `its address is already allocated in allocations[${earlier}]`);
+    const deposit = minStorageDeposit(allocationOutput(a), protocol.rentStructure);
+    if (a.amount < deposit)
+      refuse(source, "devAccounts.amount", `${a.amount} is below the storage deposit of ${deposit}`);
+    total += a.amount;
+    allocations.push(a);
+  });
   if (total !== protocol.tokenSupply) {
-    refuse(source, "allocations", `amounts sum to ${total}, not the token supply ${protocol.tokenSupply}`);
+    refuse(
+      source,
+      "allocations",
+      `amounts${devAccounts.length > 0 ? " and devAccounts" : ""} sum to ${total}, not the token supply ${protocol.tokenSupply}`,
+    );
   }
   return allocations;
 }

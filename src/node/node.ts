@@ -12,16 +12,18 @@ import {
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
-import type { KvStore, Repositories } from "../storage/index.js";
+import type { KvStore, Repositories, WriteBatch } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
-import { TangleErrorCode } from "../tangle/errors.js";
+import { DevErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import type { NodeEvents } from "../tangle/events.js";
 import { type BlockIntake, takenBlock } from "../tangle/intake.js";
-import type { MetricsTracker } from "../tangle/metrics.js";
+import type { MetricsSnapshot, MetricsTracker } from "../tangle/metrics.js";
+import type { NodeClock } from "../tangle/nodeClock.js";
 import type { Pruner } from "../tangle/prune.js";
 import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { attachNetwork, buildComponents, type NodeComponents, semanticValidator } from "./components.js";
+import { DevTools, isDevNetwork } from "./devTools.js";
 import { type NodeSecrets, type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
@@ -42,53 +44,77 @@ export { semanticValidator };
 export class LedgerNode {
   private net: Network | undefined;
   private detachNetwork: (() => void) | undefined;
+  /** How the network was started, to start it again after a dev revert. */
+  private networkStart: { log: NetworkLogger | undefined; overrides: Partial<NetworkOptions> } | undefined;
+  /** Everything `components.ts` built (ARCHITECTURE.md, Components); built anew by a dev revert. */
+  private c: NodeComponents;
   readonly store: KvStore;
   readonly secrets: NodeSecrets;
   /** Whether this start wrote the genesis (a fresh data directory). */
   readonly createdGenesis: boolean;
   /** The configuration of the network this node follows; undefined on the coordinator. */
   readonly followedNetwork: NetworkConfig | undefined;
-  readonly events: NodeEvents;
-  readonly tangle: Tangle;
-  readonly db: Repositories;
-  readonly intake: BlockIntake;
-  readonly verifyPool: VerifyPool;
-  readonly indexer: Indexer;
-  readonly metrics: MetricsTracker;
-  readonly snapshots: SnapshotManager;
-  readonly pruner: Pruner;
-  /** The faucet (`/api/faucet/v1`), when this node runs one. */
-  readonly faucet: Faucet | undefined;
-  /** Keys whose signature makes a milestone valid: the coordinator's, or the network configuration's. */
-  readonly coordinatorPublicKeys: Uint8Array[];
-  private readonly coordinatorOrUndefined: Coordinator | undefined;
+  /** The dev routes' tools (`/api/dev/v1`), on a dev network's coordinator only (devTools.ts). */
+  dev: DevTools | undefined;
   /** The network's description as this node knows it (network.json without the peers). */
   private readonly ownNetwork: NetworkConfig;
 
   private constructor(
     readonly options: NodeOptions,
-    db: OpenedDatabase,
-    /** Everything `components.ts` built (ARCHITECTURE.md, Components). */
-    readonly components: NodeComponents,
+    private readonly opened: OpenedDatabase,
+    components: NodeComponents,
+    private readonly onError: (e: unknown) => void,
   ) {
-    const c = components;
-    this.store = db.store;
-    this.secrets = db.secrets;
-    this.createdGenesis = db.createdGenesis;
-    this.followedNetwork = db.follows ? db.network : undefined;
-    this.ownNetwork = db.network;
-    this.events = c.events;
-    this.tangle = c.tangle;
-    this.db = c.db;
-    this.intake = c.intake;
-    this.verifyPool = c.verifyPool;
-    this.indexer = c.indexer;
-    this.metrics = c.metrics;
-    this.snapshots = c.snapshots;
-    this.pruner = c.pruner;
-    this.faucet = c.faucet;
-    this.coordinatorPublicKeys = c.coordinatorPublicKeys;
-    this.coordinatorOrUndefined = c.coordinator;
+    this.c = components;
+    this.store = opened.store;
+    this.secrets = opened.secrets;
+    this.createdGenesis = opened.createdGenesis;
+    this.followedNetwork = opened.follows ? opened.network : undefined;
+    this.ownNetwork = opened.network;
+  }
+
+  /** Everything `components.ts` built (ARCHITECTURE.md, Components). */
+  get components(): NodeComponents {
+    return this.c;
+  }
+  get events(): NodeEvents {
+    return this.c.events;
+  }
+  get tangle(): Tangle {
+    return this.c.tangle;
+  }
+  get db(): Repositories {
+    return this.c.db;
+  }
+  get intake(): BlockIntake {
+    return this.c.intake;
+  }
+  get verifyPool(): VerifyPool {
+    return this.c.verifyPool;
+  }
+  get indexer(): Indexer {
+    return this.c.indexer;
+  }
+  get metrics(): MetricsTracker {
+    return this.c.metrics;
+  }
+  get snapshots(): SnapshotManager {
+    return this.c.snapshots;
+  }
+  get pruner(): Pruner {
+    return this.c.pruner;
+  }
+  /** The faucet (`/api/faucet/v1`), when this node runs one. */
+  get faucet(): Faucet | undefined {
+    return this.c.faucet;
+  }
+  /** Keys whose signature makes a milestone valid: the coordinator's, or the network configuration's. */
+  get coordinatorPublicKeys(): Uint8Array[] {
+    return this.c.coordinatorPublicKeys;
+  }
+  /** The clock of the milestones this node issues (time travel on a dev network). */
+  get clock(): NodeClock {
+    return this.c.clock;
   }
 
   /**
@@ -99,10 +125,11 @@ export class LedgerNode {
   static async open(options: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
     const db = await openDatabase(options);
     try {
-      const node = new LedgerNode(options, db, await buildComponents(options, db, onError));
+      const node = new LedgerNode(options, db, await buildComponents(options, db, onError), onError);
       if (node.isCoordinator || resolve(db.configPath) !== resolve(db.copyPath)) {
         await writeNetworkConfig(db.copyPath, node.followedNetwork ?? node.describeNetwork([]));
       }
+      if (node.isCoordinator && isDevNetwork(db.network)) node.dev = await DevTools.open(node);
       return node;
     } catch (e) {
       await db.store.close();
@@ -112,15 +139,15 @@ export class LedgerNode {
 
   /** Whether this node runs the coordinator (it started the network and holds its key). */
   get isCoordinator(): boolean {
-    return this.coordinatorOrUndefined !== undefined;
+    return this.c.coordinator !== undefined;
   }
 
   /** The built-in coordinator; NotCoordinator on a follower. */
   get coordinator(): Coordinator {
-    if (!this.coordinatorOrUndefined) {
+    if (!this.c.coordinator) {
       throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "this node follows a network and issues no milestones");
     }
-    return this.coordinatorOrUndefined;
+    return this.c.coordinator;
   }
 
   /** The first key milestones are checked against (the API's view). */
@@ -157,6 +184,7 @@ export class LedgerNode {
    * then rewrites `<data-dir>/network.json` with the addresses it listens on.
    */
   async startNetwork(log?: NetworkLogger, overrides: Partial<NetworkOptions> = {}): Promise<Network> {
+    this.networkStart = { log, overrides };
     const o = this.options;
     const peers = o.peers.length > 0 ? o.peers : (this.followedNetwork?.peers ?? []);
     const { network, detach } = attachNetwork(
@@ -176,7 +204,7 @@ export class LedgerNode {
 
   /** Starts the coordinator (a follower has none: its network confirms what it receives). */
   start(): void {
-    this.coordinatorOrUndefined?.start();
+    this.c.coordinator?.start();
   }
 
   /**
@@ -185,15 +213,68 @@ export class LedgerNode {
    * it before the API listens. A follower: nothing to start, resolves at once.
    */
   async startNow(): Promise<void> {
-    await this.coordinatorOrUndefined?.startNow();
+    await this.c.coordinator?.startNow();
+  }
+
+  /**
+   * Puts the node's state back (a dev revert or reset, devStates.ts): refused while blocks are
+   * being submitted; otherwise intake is suspended (blocks meanwhile answer 503), everything that
+   * moves the ledger stops, `fill`'s batch (what differs from the state put back) is written at
+   * once, and every component is built anew on the database, exactly as a restart would build it;
+   * the API's listeners stay, on the same event stream, and hear `reverted`. The coordinator then
+   * runs as before; a ledger back at genesis gets its first milestone at once, as at a first start.
+   */
+  async replaceState(fill: (batch: WriteBatch) => Promise<void>, metrics?: MetricsSnapshot): Promise<void> {
+    const old = this.c;
+    const submitting = old.intake.inFlight;
+    if (submitting > 0) {
+      throw new LedgerNodeError(
+        DevErrorCode.Busy,
+        `${submitting} block${submitting === 1 ? " is" : "s are"} being submitted: nothing was put back; revert once every submission is answered`,
+      );
+    }
+    old.intake.suspend(
+      "the node is putting its state back (a dev revert or reset): submit the block again once that is done",
+    );
+    const network = this.net ? this.networkStart : undefined;
+    let failure: unknown;
+    try {
+      await old.coordinator?.stop();
+      await this.stopNetwork();
+      await old.faucet?.stop();
+      await old.snapshots.idle();
+      await old.pruner.stop();
+      await old.tangle.intakeWritten().catch(() => {});
+      old.detach();
+      const batch = this.store.batch();
+      await fill(batch);
+      await batch.write({ sync: true });
+    } catch (e) {
+      failure = e; // the batch is written whole or not at all: the node is built on what is there
+    }
+    this.c = await buildComponents(this.options, this.opened, this.onError, {
+      events: old.events,
+      verifyPool: old.verifyPool,
+    });
+    if (metrics) this.c.metrics.restore(metrics);
+    if (network) await this.startNetwork(network.log, network.overrides);
+    this.events.emit("reverted", { milestone: this.tangle.latestMilestone });
+    if (this.tangle.latestMilestone.index === 0) await this.c.coordinator?.startNow();
+    else this.c.coordinator?.start();
+    if (failure) throw failure;
+  }
+
+  private async stopNetwork(): Promise<void> {
+    await this.net?.stop();
+    this.detachNetwork?.();
+    this.detachNetwork = undefined;
+    this.net = undefined;
+    this.intake.followSync(undefined);
   }
 
   async close(): Promise<void> {
-    await this.coordinatorOrUndefined?.stop();
-    await this.net?.stop();
-    this.detachNetwork?.();
-    this.net = undefined;
-    this.intake.followSync(undefined);
+    await this.c.coordinator?.stop();
+    await this.stopNetwork();
     await this.faucet?.stop();
     await this.snapshots.idle();
     await this.pruner.stop();

@@ -1,3 +1,9 @@
+import { DEFAULT_DEV_MNEMONIC, SHIMMER_COIN_TYPE } from "./devAccounts.js";
+
+/** When the coordinator issues milestones (docs/decisions.md, A node for builders). */
+export type MilestoneMode = "interval" | "auto" | "manual";
+export const MILESTONE_MODES: readonly MilestoneMode[] = ["interval", "auto", "manual"];
+
 /** Everything a node is started with; the CLI fills it from flags, environment and a config file. */
 export interface NodeOptions {
   /** Directory of the LevelDB database and the node's secrets. */
@@ -6,6 +12,18 @@ export interface NodeOptions {
   apiPort: number;
   /** Interval of the built-in coordinator, in milliseconds. */
   milestoneIntervalMs: number;
+  /**
+   * When the coordinator issues milestones: every interval (`interval`), as soon as a block waits
+   * (`auto`, within a few milliseconds) or only when asked (`manual`, `POST /api/dev/v1/milestones`).
+   * `auto` and `manual` are for a dev network's coordinator.
+   */
+  milestones: MilestoneMode;
+  /** Funded accounts a fresh dev network's genesis holds (0 to 127), derived from `devMnemonic`. */
+  devAccounts: number;
+  /** The BIP-39 mnemonic of the dev accounts (the well-known one by default: test funds only). */
+  devMnemonic: string;
+  /** SLIP-44 coin type of the dev accounts' path `m/44'/<coin type>'/<account>'/0'/0'` (4219 Shimmer, 4218 IOTA). */
+  devCoinType: number;
   /** Minimum PoW score of blocks (TIP-12); a dev-network setting. */
   minPowScore: number;
   /** Worker threads for Proof-of-Work on submitted blocks; 0 disables it. */
@@ -87,6 +105,10 @@ export const defaultNodeOptions: NodeOptions = {
   apiHost: "127.0.0.1",
   apiPort: 14265,
   milestoneIntervalMs: 1000,
+  milestones: "interval",
+  devAccounts: 10,
+  devMnemonic: DEFAULT_DEV_MNEMONIC,
+  devCoinType: SHIMMER_COIN_TYPE,
   minPowScore: 100,
   powWorkers: 1,
   powQueue: 16,

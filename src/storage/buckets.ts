@@ -118,6 +118,8 @@ export enum NodeStateKey {
   JwtSecret = "jwtSecret",
   /** u8: a snapshot import's progress (0 begun, 1 done; snapshot/importSnapshot.ts). */
   SnapshotImport = "snapshotImport",
+  /** u32: seconds the clock of the milestones this node issues is ahead of the wall clock (tangle/nodeClock.ts). */
+  ClockOffset = "clockOffset",
 }
 
 /** Current layout version; bump when a value layout changes. */

@@ -10,16 +10,19 @@ import {
 import { type Ed25519KeyPair, ed25519Sign } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { SemanticValidator } from "../ledger/whiteFlag.js";
+import { describeWriteFault, StorageErrorCode } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { ownMiner } from "./blockCompletion.js";
 import { applyConfirmation, type PlannedConfirmation, planConfirmation } from "./confirmMilestone.js";
-import { TangleErrorCode } from "./errors.js";
+import { DevErrorCode, TangleErrorCode } from "./errors.js";
+import type { BlockSource } from "./events.js";
 import { acceptedBlock, type BlockIntake, type CheckedBlock } from "./intake.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
- * The dev network's built-in coordinator: every interval it selects tips, confirms their cone
- * with white-flag, and issues a milestone (TIP-29) signed with its key in a block with nonce 0.
+ * The dev network's built-in coordinator: every interval (or as soon as a block waits, or when
+ * asked: `MilestoneMode`) it selects tips, confirms their cone with white-flag, and issues a
+ * milestone (TIP-29) signed with its key in a block with nonce 0.
  * Index and timestamp strictly increase and each milestone names the previous one's ID.
  * Issuing is serialized: a tick never overlaps the previous one. Its blocks (checkpoints and
  * milestones) take the one way in, the intake's completion and take (intake.ts), which announces
@@ -38,12 +41,22 @@ export interface CoordinatorDeps {
   onError?: (e: unknown) => void;
 }
 
+/** When milestones are issued (docs/decisions.md, A node for builders). */
+export type MilestoneMode = "interval" | "auto" | "manual";
+
 export interface CoordinatorOptions {
   intervalMs: number;
+  /**
+   * `interval` (the default): one every `intervalMs`; `auto`: one as soon as a client's or a
+   * peer's block waits (`blockTaken`), batched within AUTO_BATCH_MS; `manual`: only `issueNow`.
+   */
+  mode?: MilestoneMode;
   /** The keys milestones are signed with (at least the network's threshold of them). */
   keyPairs: Ed25519KeyPair[];
   /** Threads mining checkpoints (default 1); 0 means no checkpoints on a network with PoW. */
   powWorkers?: number;
+  /** The clock of milestone timestamps (tangle/nodeClock.ts); default the wall clock. */
+  clock?: { nowSeconds(): number };
 }
 
 const MAX_PARENTS = 8;
@@ -51,16 +64,37 @@ const MAX_PARENTS = 8;
 const MAX_APPLY_ATTEMPTS = 3;
 /** Checkpoints per milestone at most: 7 tips each, so up to ~350 tips merged per milestone. */
 const MAX_CHECKPOINTS = 50;
+/** `auto`: blocks that arrive within this many ms of the first one share its milestone. */
+export const AUTO_BATCH_MS = 2;
+/**
+ * `auto`: how far (s) the latest milestone may run ahead of the clock. Timestamps strictly increase
+ * by whole seconds, so a burst of milestones moves them ahead of the wall clock; beyond this lead
+ * milestones wait for the clock, one a second, so the SDKs' check that a node's time is within
+ * five minutes of theirs (iota-sdk's `get_time_checked`) keeps passing.
+ */
+export const AUTO_MAX_LEAD_SECONDS = 240;
+/** Milestones waiting to be issued at most (`issueNow`'s requests and the coordinator's own). */
+export const MAX_QUEUED_MILESTONES = 1000;
 
 function uniqueSorted(ids: Uint8Array[]): Uint8Array[] {
   const byHex = new Map(ids.map((id) => [toHex(id), id]));
   return [...byHex.values()].sort(compareBytes);
 }
 
+const wallClock = { nowSeconds: () => Math.floor(Date.now() / 1000) };
+
 export class Coordinator {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  /** Every milestone is issued after the one before it: this is the last one's promise. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Milestones waiting in `chain` or being issued. */
+  private queued = 0;
   private stopped = true;
+  /** `auto`: a block arrived since the last milestone began; the loop issuing them runs. */
+  private autoWanted = false;
+  private autoRunning = false;
+  /** Ends the `auto` loop's wait for the clock (on stop). */
+  private wake: (() => void) | undefined;
   /** The milestone signed and stored but not applied yet, and how often applying it failed. */
   private signed:
     | { plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array; failures: number }
@@ -70,62 +104,149 @@ export class Coordinator {
   private readonly signers: Ed25519KeyPair[];
 
   private readonly tangle: Tangle;
+  private readonly clock: { nowSeconds(): number };
 
   constructor(
     private readonly deps: CoordinatorDeps,
     readonly options: CoordinatorOptions,
   ) {
     this.tangle = deps.tangle;
+    this.clock = options.clock ?? wallClock;
     if (options.keyPairs.length === 0) {
       throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "a coordinator needs at least one key");
     }
     this.signers = [...options.keyPairs].sort((a, b) => compareBytes(a.publicKey, b.publicKey));
   }
 
-  /** Starts issuing: the first milestone an interval from now. */
+  get mode(): MilestoneMode {
+    return this.options.mode ?? "interval";
+  }
+
+  /** Starts issuing: in `interval` mode the first milestone an interval from now. */
   start(): void {
     this.stopped = false;
-    this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
+    if (this.mode === "interval") this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
   }
 
   /**
    * Starts issuing with a milestone now: resolves once that milestone is confirmed (its batch
-   * written) or has failed (reported to `onError`), the next one due an interval after it. The
-   * node awaits it before its API listens, so a fresh or long-stopped node is healthy from its
-   * first answer (docs/decisions.md, Milestones).
+   * written) or has failed (reported to `onError`), the next one due an interval after it in
+   * `interval` mode. The node awaits it before its API listens, so a fresh or long-stopped node
+   * is healthy from its first answer (docs/decisions.md, Milestones). In `auto` and `manual`
+   * mode only a ledger without any milestone gets one: otherwise they come when asked.
    */
   startNow(): Promise<void> {
     this.stopped = false;
+    if (this.mode !== "interval" && this.tangle.latestMilestone.index > 0) return Promise.resolve();
     return this.tick();
   }
 
   /**
-   * Issues one milestone and schedules the next. Ticks are an interval apart from start to
-   * start, as a coordinator's clock: a milestone that took longer than the interval (a wide cone
-   * under load) is followed at once. Resolves when the milestone is confirmed or has failed.
+   * Issues one milestone and, in `interval` mode, schedules the next. Ticks are an interval apart
+   * from start to start, as a coordinator's clock: a milestone that took longer than the interval
+   * (a wide cone under load) is followed at once. Resolves when the milestone is confirmed or has
+   * failed.
    */
   private tick(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     const started = performance.now();
-    // a database that refuses writes could keep nothing of a milestone: none is issued, and
-    // the fault is reported once where it happened, not at every tick (docs/decisions.md, Threats)
-    const issuing = this.tangle.store.writeFault ? Promise.resolve() : this.issueMilestone();
-    const issued = issuing.then(
-      () => {},
-      (e) => this.deps.onError?.(e),
-    );
-    this.running = issued.finally(() => {
+    const issued = this.issueOwn();
+    void issued.finally(() => {
       const wait = Math.max(0, this.options.intervalMs - (performance.now() - started));
-      if (!this.stopped) this.timer = setTimeout(() => void this.tick(), wait);
+      if (!this.stopped && this.mode === "interval") this.timer = setTimeout(() => void this.tick(), wait);
     });
     return issued;
   }
 
-  /** Stops issuing and waits for a milestone in flight to be written. */
+  /**
+   * A milestone of the coordinator's own accord (a tick, `auto`), failures reported. A database
+   * that refuses writes could keep nothing of a milestone: none is issued, and the fault is
+   * reported once where it happened, not at every tick (docs/decisions.md, Threats).
+   */
+  private issueOwn(): Promise<void> {
+    if (this.tangle.store.writeFault) return Promise.resolve();
+    return this.enqueue().then(
+      () => {},
+      (e) => this.deps.onError?.(e),
+    );
+  }
+
+  /** `blockTaken`: in `auto` mode a block from a client or a peer asks for a milestone. */
+  blockTaken(e: { source: BlockSource }): void {
+    if (this.mode !== "auto" || e.source === "coordinator" || this.stopped) return;
+    this.autoWanted = true;
+    if (this.autoRunning) return;
+    this.autoRunning = true;
+    this.timer = setTimeout(() => void this.autoLoop(), AUTO_BATCH_MS);
+  }
+
+  /** Issues milestones while blocks keep arriving: those that arrive during one share the next. */
+  private async autoLoop(): Promise<void> {
+    while (this.autoWanted && !this.stopped) {
+      const lead = this.tangle.latestMilestone.timestamp + 1 - this.clock.nowSeconds();
+      if (lead > AUTO_MAX_LEAD_SECONDS) {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          this.timer = setTimeout(resolve, (lead - AUTO_MAX_LEAD_SECONDS) * 1000);
+        });
+        continue;
+      }
+      this.autoWanted = false;
+      await this.issueOwn();
+    }
+    this.autoRunning = false;
+  }
+
+  /**
+   * Issues `count` milestones now, after any in flight, whatever the mode (`POST
+   * /api/dev/v1/milestones`); resolves with them once all are confirmed, or with the first
+   * failure. At most MAX_QUEUED_MILESTONES wait at once.
+   */
+  async issueNow(count: number): Promise<MilestoneInfo[]> {
+    if (this.stopped) throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "the coordinator is not running");
+    const fault = this.tangle.store.writeFault;
+    if (fault) throw new LedgerNodeError(StorageErrorCode.WriteFailed, describeWriteFault(fault));
+    if (this.queued + count > MAX_QUEUED_MILESTONES) {
+      throw new LedgerNodeError(
+        DevErrorCode.MilestoneQueueFull,
+        `${this.queued} milestones are waiting to be issued; at most ${MAX_QUEUED_MILESTONES} wait at once`,
+      );
+    }
+    return Promise.all(Array.from({ length: count }, () => this.enqueue()));
+  }
+
+  /**
+   * Runs `fn` between two milestones: none is issued while it runs (a dev save takes its view of
+   * the database there, node/devStates.ts).
+   */
+  between<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** One milestone after every one before it; refused once the coordinator stopped. */
+  private enqueue(): Promise<MilestoneInfo> {
+    this.queued++;
+    const run = this.chain
+      .then(() => {
+        if (this.stopped) {
+          throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "the coordinator stopped before this milestone");
+        }
+        return this.issueMilestone();
+      })
+      .finally(() => this.queued--);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Stops issuing and waits for the milestones in flight: the one being issued is written, queued ones are refused. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running.catch(() => {});
+    this.autoWanted = false;
+    this.wake?.();
+    await this.chain;
   }
 
   /**
@@ -205,7 +326,8 @@ export class Coordinator {
     const latest = this.tangle.latestMilestone;
     const params = this.tangle.protocolParameters;
     const index = latest.index + 1;
-    const timestamp = Math.max(Math.floor(Date.now() / 1000), latest.timestamp + 1);
+    // the clock moves forward only (time travel), and a milestone's timestamp is above the last one's
+    const timestamp = Math.max(this.clock.nowSeconds(), latest.timestamp + 1);
     const parents = await this.parents(latest);
     await this.deps.verifyPool?.drained();
 

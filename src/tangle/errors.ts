@@ -18,6 +18,8 @@ export const BlockErrorCode = {
   UnknownParent: "BLOCK_UNKNOWN_PARENT",
   /** A client's block names a parent below max depth: it could never be confirmed. */
   ParentBelowMaxDepth: "BLOCK_PARENT_BELOW_MAX_DEPTH",
+  /** The node is putting its state back (a dev revert or reset): 503, submit again once it answered. */
+  StateReverting: "BLOCK_STATE_REVERTING",
 } as const;
 export type BlockErrorCode = (typeof BlockErrorCode)[keyof typeof BlockErrorCode];
 
@@ -43,3 +45,21 @@ export type TangleErrorCode = (typeof TangleErrorCode)[keyof typeof TangleErrorC
 /** An error of this layer: the one error class with one of its codes. */
 export type TangleError = LedgerNodeError<TangleErrorCode>;
 export const isTangleError = errorGuard<TangleError>(TangleErrorCode);
+
+/** Why a dev route (`/api/dev/v1`, a node for builders) refused; the API maps each to 400 unless noted. */
+export const DevErrorCode = {
+  /** A time that is not ahead of the node's clock (timestamps only move forward), or beyond a u32. */
+  TimeNotAhead: "DEV_TIME_NOT_AHEAD",
+  /** No saved state of that ID (never saved, reverted past, or dropped by a reset): 404. */
+  UnknownState: "DEV_UNKNOWN_STATE",
+  /** Blocks are being taken in, or another save, revert or reset runs: nothing was done. */
+  Busy: "DEV_BUSY",
+  /** As many states are saved as the node holds: revert or reset first. */
+  TooManyStates: "DEV_TOO_MANY_STATES",
+  /** More milestones are waiting to be issued than the coordinator queues. */
+  MilestoneQueueFull: "DEV_MILESTONE_QUEUE_FULL",
+} as const;
+export type DevErrorCode = (typeof DevErrorCode)[keyof typeof DevErrorCode];
+
+export type DevError = LedgerNodeError<DevErrorCode>;
+export const isDevError = errorGuard<DevError>(DevErrorCode);

@@ -60,6 +60,11 @@ export interface NodeEventMap {
   milestoneConfirmed: { milestone: MilestoneInfo; result: WhiteFlagResult };
   /** Pruning removed every milestone below `index`. */
   pruned: { index: number };
+  /**
+   * The node's state was put back (a dev revert or reset, node/devStates.ts): the ledger is at
+   * `milestone` again, and what listeners remember of later milestones is void.
+   */
+  reverted: { milestone: MilestoneInfo };
 }
 
 export type NodeEventName = keyof NodeEventMap;
@@ -72,6 +77,7 @@ export const NODE_EVENT_NAMES: readonly NodeEventName[] = [
   "latestMilestone",
   "milestoneConfirmed",
   "pruned",
+  "reverted",
 ];
 export type NodeEventListener<K extends NodeEventName> = (event: NodeEventMap[K]) => void;
 

@@ -66,6 +66,8 @@ export enum IgnoreReason {
   StaleMilestone = "staleMilestone",
   /** The database refuses writes: nothing can be taken in until the node restarts. */
   StorageFault = "storageFault",
+  /** The node is putting its state back (a dev revert or reset, node/devStates.ts). */
+  Suspended = "suspended",
 }
 
 export type IntakeVerdict =
@@ -100,6 +102,9 @@ const VERIFY_BACKLOG = 4096;
 export class BlockIntake {
   private readonly scorer = new BatchScorer();
   private syncProbe: SyncProbe | undefined;
+  /** Why every block is ignored from now on (`suspend`), when it is. */
+  private suspended: string | undefined;
+  private submitting = 0;
   /** The highest milestone index announced as latest (see the `latestMilestone` event). */
   private latestSeen: number;
 
@@ -119,10 +124,28 @@ export class BlockIntake {
   }
 
   /**
+   * Blocks being submitted (`submit`, `submitDraft`: the API's, the faucet's, tools'), from the
+   * call to the verdict: a dev revert is refused while any is (node/devStates.ts).
+   */
+  get inFlight(): number {
+    return this.submitting;
+  }
+
+  /**
+   * From now on every block is ignored, `reason` given: the node is putting its state back and
+   * this intake will be replaced (a dev revert or reset, node/node.ts `replaceState`).
+   */
+  suspend(reason: string): void {
+    this.suspended = reason;
+  }
+
+  /**
    * Step 1 alone: why a block from `source` would be ignored before it is even read (the API
    * asks before it mines a nonce), or undefined.
    */
   refusal(source: BlockSource): IntakeVerdict | undefined {
+    if (this.suspended !== undefined)
+      return { kind: "ignored", reason: IgnoreReason.Suspended, details: this.suspended };
     const fault = this.tangle.store.writeFault;
     if (fault) return { kind: "ignored", reason: IgnoreReason.StorageFault, details: describeWriteFault(fault) };
     if (source !== "api" || !this.syncProbe) return undefined;
@@ -137,14 +160,24 @@ export class BlockIntake {
 
   /** Steps 1-4 for bytes (peers' blocks, tools'). */
   async submit(bytes: Uint8Array, source: BlockSource): Promise<IntakeVerdict> {
-    const verdict = await this.check(bytes, source);
-    return verdict.kind === "accepted" ? this.take(verdict, source) : verdict;
+    this.submitting++;
+    try {
+      const verdict = await this.check(bytes, source);
+      return verdict.kind === "accepted" ? await this.take(verdict, source) : verdict;
+    } finally {
+      this.submitting--;
+    }
   }
 
   /** Steps 1-4 for a draft (the API's, the faucet's): completed, mined when `mine` is given and needed, taken in. */
   async submitDraft(draft: BlockDraft, source: BlockSource, mine?: Miner): Promise<IntakeVerdict> {
-    const verdict = await this.complete(draft, source, mine);
-    return verdict.kind === "accepted" ? this.take(verdict, source) : verdict;
+    this.submitting++;
+    try {
+      const verdict = await this.complete(draft, source, mine);
+      return verdict.kind === "accepted" ? await this.take(verdict, source) : verdict;
+    } finally {
+      this.submitting--;
+    }
   }
 
   /**
@@ -334,6 +367,8 @@ function rejection(e: unknown): IntakeVerdict {
 export function verdictError(verdict: Exclude<IntakeVerdict, { kind: "accepted" }>): LedgerNodeError {
   if (verdict.kind === "rejected") return new LedgerNodeError(verdict.code, verdict.details);
   if (verdict.reason === IgnoreReason.NotSynced) return new LedgerNodeError(BlockErrorCode.NotSynced, verdict.details);
+  if (verdict.reason === IgnoreReason.Suspended)
+    return new LedgerNodeError(BlockErrorCode.StateReverting, verdict.details);
   if (verdict.reason === IgnoreReason.StorageFault)
     return new LedgerNodeError(StorageErrorCode.WriteFailed, verdict.details);
   if (verdict.reason === IgnoreReason.Duplicate) return new LedgerNodeError(BlockErrorCode.Duplicate, verdict.details);

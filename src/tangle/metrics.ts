@@ -12,6 +12,12 @@ export interface NodeMetrics {
   referencedRate: number;
 }
 
+export interface MetricsSnapshot {
+  newBlocks: number;
+  lastTimestamp: number | undefined;
+  current: NodeMetrics;
+}
+
 /** A listener of the node's events (attached in node/components.ts) that keeps `NodeMetrics` current. */
 export class MetricsTracker {
   private newBlocks = 0;
@@ -38,6 +44,17 @@ export class MetricsTracker {
 
   get metrics(): NodeMetrics {
     return this.current;
+  }
+
+  /** What the tracker holds, to be given back by `restore` (a dev save and revert, node/devStates.ts). */
+  snapshot(): MetricsSnapshot {
+    return { newBlocks: this.newBlocks, lastTimestamp: this.lastTimestamp, current: this.current };
+  }
+
+  restore(s: MetricsSnapshot): void {
+    this.newBlocks = s.newBlocks;
+    this.lastTimestamp = s.lastTimestamp;
+    this.current = s.current;
   }
 
   private onMilestone(referenced: number, timestamp: number): void {

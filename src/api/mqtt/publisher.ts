@@ -196,6 +196,11 @@ export class EventPublisher {
     );
   }
 
+  /** `reverted`: the latest milestone is the ledger's again (a dev revert or reset moved it back). */
+  reverted(e: NodeEventMap["reverted"]): void {
+    this.latest = e.milestone;
+  }
+
   /** `latestMilestone`: `milestone-info/latest`. */
   latestMilestone(e: NodeEventMap["latestMilestone"]): void {
     if (e.index <= this.latest.index) return;

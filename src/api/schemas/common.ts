@@ -24,6 +24,7 @@ export const Tag = {
   Control: "control",
   Faucet: "faucet v1",
   Dashboard: "dashboard v1",
+  Dev: "dev v1",
 } as const;
 
 /*

@@ -79,7 +79,13 @@ describe("faucet", () => {
   /** A faucet over the harness's node that acts only when `tick` is called. */
   const manual = (extra: Partial<FaucetOptions> = {}) => {
     const f = new Faucet(
-      { ...h.node, outputs: h.node.db.outputs, onError: (e: unknown) => errors.push(e) },
+      {
+        tangle: h.node.tangle,
+        indexer: h.node.indexer,
+        intake: h.node.intake,
+        outputs: h.node.db.outputs,
+        onError: (e: unknown) => errors.push(e),
+      },
       options(extra),
     );
     made.push(f);
@@ -239,7 +245,13 @@ describe("faucet", () => {
 
   it("answers the node's milestones once listening to them, and stops", async () => {
     const faucet = new Faucet(
-      { ...h.node, outputs: h.node.db.outputs, onError: (e: unknown) => errors.push(e) },
+      {
+        tangle: h.node.tangle,
+        indexer: h.node.indexer,
+        intake: h.node.intake,
+        outputs: h.node.db.outputs,
+        onError: (e: unknown) => errors.push(e),
+      },
       options(),
     );
     const detach = h.node.events.on("milestoneConfirmed", () => faucet.milestoneConfirmed());
