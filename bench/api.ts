@@ -340,7 +340,7 @@ async function submitRate(node: LedgerNode, port: number, problems: string[]): P
 async function main(): Promise<void> {
   const problems: string[] = [];
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-api-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent" });
+  const node = await LedgerNode.open({ ...defaultNodeOptions, devAccounts: 0, dataDir: dir, logLevel: "silent" });
   const app = buildServer(node, "silent");
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as { port: number };

@@ -212,7 +212,13 @@ async function throughput(
 ): Promise<{ blocksPerSec: number; confirmed: number; rawLevelPutsPerSec: number }> {
   const n = payloads.length;
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-core-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, minPowScore: 0, logLevel: "silent" });
+  const node = await LedgerNode.open({
+    ...defaultNodeOptions,
+    devAccounts: 0,
+    dataDir: dir,
+    minPowScore: 0,
+    logLevel: "silent",
+  });
   // The ledger alone (the figure earlier stops measured), or the node as it runs: its ledger
   // indexes (indexer, explorer, address ledger) written in every milestone's batch.
   if (!withIndexes) for (const index of [...node.events.ledgerIndexes]) node.events.detachIndex(index);

@@ -229,7 +229,13 @@ async function main(): Promise<void> {
     throw new Error("the dashboard is not built: `npm run bench` builds it (`npm run build`)");
   }
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-dashboard-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent", minPowScore: 0 });
+  const node = await LedgerNode.open({
+    ...defaultNodeOptions,
+    devAccounts: 0,
+    dataDir: dir,
+    logLevel: "silent",
+    minPowScore: 0,
+  });
   const app = buildServer(node, "silent");
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as { port: number };

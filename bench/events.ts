@@ -237,7 +237,13 @@ const median = (xs: number[]) => percentile(xs, 50);
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-events-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent", minPowScore: 0 });
+  const node = await LedgerNode.open({
+    ...defaultNodeOptions,
+    devAccounts: 0,
+    dataDir: dir,
+    logLevel: "silent",
+    minPowScore: 0,
+  });
   const app = buildServer(node, "silent");
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as { port: number };

@@ -229,7 +229,7 @@ const spread = (xs: number[]) =>
 async function main(): Promise<void> {
   const problems: string[] = [];
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-indexer-"));
-  const node = await LedgerNode.open({ ...defaultNodeOptions, dataDir: dir, logLevel: "silent" });
+  const node = await LedgerNode.open({ ...defaultNodeOptions, devAccounts: 0, dataDir: dir, logLevel: "silent" });
   const app = buildServer(node, "silent");
   const bare = Fastify({ logger: { level: "silent" } });
   bare.get("/bare", async () => ({ status: "ok", index: 1 }));

@@ -136,6 +136,7 @@ async function child(): Promise<void> {
     } else if (c.cmd === "start") {
       const options: NodeOptions = {
         ...defaultNodeOptions,
+        devAccounts: 0,
         dataDir: c.dataDir,
         minPowScore: 1,
         logLevel: "silent",
@@ -277,7 +278,7 @@ async function catchUp(): Promise<{ catchUpMs: number; issueMs: number }> {
   const base = { logLevel: "silent" as const, p2pHost: "127.0.0.1", p2pPort: 0, minPowScore: 0 };
   const dirA = await tempDir("bench-coo");
   const dirC = await tempDir("bench-follower");
-  const a = await LedgerNode.open({ ...defaultNodeOptions, ...base, dataDir: dirA });
+  const a = await LedgerNode.open({ ...defaultNodeOptions, devAccounts: 0, ...base, dataDir: dirA });
   let c: LedgerNode | undefined;
   try {
     const netA = await a.startNetwork(undefined, { heartbeatIntervalMs: 100 });

@@ -160,6 +160,8 @@ async function startNode(): Promise<NodeProcess> {
       String(MIN_POW_SCORE),
       "--log-level",
       "warn",
+      "--dev-accounts",
+      "0",
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -1,6 +1,7 @@
 import { type FileHandle, open } from "node:fs/promises";
 import { bytesEqual, compareBytes } from "../codec/hex.js";
-import type { KvStore, RangeEntry, WriteBatch } from "../storage/index.js";
+import { type KvStore, type RangeEntry, StorageErrorCode, type WriteBatch } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
  * A saved state on disk (node/devStates.ts): every key and value of the database in key order,
@@ -59,6 +60,9 @@ export async function writeStateFile(
   return count;
 }
 
+const truncated = () =>
+  new LedgerNodeError(StorageErrorCode.CorruptValue, "the saved state's file ends inside a record");
+
 /** The records of a state file in order, read a chunk at a time. */
 class StateFileReader {
   private buffer = Buffer.alloc(0);
@@ -76,14 +80,14 @@ class StateFileReader {
     const key = await this.field();
     if (key === undefined) return undefined;
     const value = await this.field();
-    if (value === undefined) throw new Error("the state file ends inside a record");
+    if (value === undefined) throw truncated();
     return [key, value];
   }
 
   private async field(): Promise<Uint8Array | undefined> {
     if (!(await this.ensure(4))) return undefined;
     const length = this.buffer.readUInt32LE(this.offset);
-    if (!(await this.ensure(4 + length))) throw new Error("the state file ends inside a record");
+    if (!(await this.ensure(4 + length))) throw truncated();
     const bytes = Uint8Array.prototype.slice.call(this.buffer, this.offset + 4, this.offset + 4 + length);
     this.offset += 4 + length;
     return bytes;

@@ -33,9 +33,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** A node's options for a test: the defaults on `dataDir`, no PoW required, no logs; `options` on top. */
+/**
+ * A node's options for a test: the defaults on `dataDir`, no PoW required, no logs, no dev
+ * accounts (the dev key holds the whole genesis, as the tests' ledgers assume); `options` on top.
+ */
 export function testNodeOptions(dataDir: string, options: Partial<NodeOptions> = {}): NodeOptions {
-  return { ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent", ...options };
+  return { ...defaultNodeOptions, dataDir, minPowScore: 0, logLevel: "silent", devAccounts: 0, ...options };
 }
 
 /** Opens a node on `dataDir` with `testNodeOptions` (the coordinator is left to the test). */

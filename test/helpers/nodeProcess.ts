@@ -100,6 +100,8 @@ export class NodeProcess {
       String(this.apiPort),
       ...network,
       ...(this.mqttPort === undefined ? [] : ["--mqtt-port", String(this.mqttPort)]),
+      // the dev key holds the whole genesis, as the tests' ledgers assume, unless a test asks for accounts
+      ...([...this.args, ...extra].includes("--dev-accounts") ? [] : ["--dev-accounts", "0"]),
       ...this.args,
       ...extra,
     ];

@@ -115,7 +115,7 @@ export const DEV_ROUTES = {
       ["coinType", "accounts"],
       "the dev accounts",
     ),
-    [403],
+    [403, 500],
   ),
   milestones: {
     method: "POST",
@@ -138,7 +138,7 @@ export const DEV_ROUTES = {
             "the milestones issued",
           ),
         },
-        [400, 403, 503],
+        [400, 403, 500, 503],
       ),
     },
   },
@@ -146,7 +146,7 @@ export const DEV_ROUTES = {
     `${DEV_V1}/time`,
     operation("The node's clock", "The clock of the next milestones and how far it is ahead of the wall clock."),
     timeJson(),
-    [403],
+    [403, 500],
   ),
   setTime: {
     method: "POST",
@@ -164,7 +164,7 @@ export const DEV_ROUTES = {
         [],
         "one of the two",
       ),
-      response: responses({ 200: timeJson() }, [400, 403]),
+      response: responses({ 200: timeJson() }, [400, 403, 500]),
     },
   },
   states: getRoute(
@@ -175,7 +175,7 @@ export const DEV_ROUTES = {
       ["states"],
       "the saved states",
     ),
-    [403],
+    [403, 500],
   ),
   save: {
     method: "POST",
@@ -185,7 +185,7 @@ export const DEV_ROUTES = {
         "Save the state",
         "Saves the whole state (ledger, tangle, indexes, milestones, the clock) between two milestones and answers its ID.",
       ),
-      response: responses({ 200: stateJson() }, [400, 403]),
+      response: responses({ 200: stateJson() }, [400, 403, 500]),
     },
   },
   revert: {
@@ -197,7 +197,7 @@ export const DEV_ROUTES = {
         "Puts the node back exactly as it was when the state was saved, every route and the indexes included; the state and every later one are dropped (as evm_revert does). Refused while blocks are being submitted; blocks submitted meanwhile answer 503.",
       ),
       params: pathParams({ id: decimalString("the state's ID", 10) }),
-      response: responses({ 200: revertedJson() }, [400, 403, 404]),
+      response: responses({ 200: revertedJson() }, [400, 403, 404, 500, 503]),
     },
   },
   reset: {
@@ -208,7 +208,7 @@ export const DEV_ROUTES = {
         "Back to genesis",
         "Puts the node back to the network's genesis and issues its first milestone; every saved state is dropped.",
       ),
-      response: responses({ 200: revertedJson() }, [400, 403]),
+      response: responses({ 200: revertedJson() }, [400, 403, 500, 503]),
     },
   },
 } satisfies Record<string, RouteDefinition>;

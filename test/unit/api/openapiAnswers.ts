@@ -128,6 +128,9 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/explorer/v2/ledger/token-distribution", "/api/explorer/v2/ledger/token-distribution"],
     ["GET /api/faucet/v1/info", "/api/faucet/v1/info"],
     ["GET /api/dashboard/v1/node", "/api/dashboard/v1/node"],
+    ["GET /api/dev/v1/accounts", "/api/dev/v1/accounts"],
+    ["GET /api/dev/v1/time", "/api/dev/v1/time"],
+    ["GET /api/dev/v1/state", "/api/dev/v1/state"],
     [
       "GET /api/explorer/v2/ledger/updates/by-address/{address}",
       `/api/explorer/v2/ledger/updates/by-address/${receiver}?startMilestoneIndex=${ms.index}`,
@@ -158,6 +161,18 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
   // the faucet takes a request for an address holding less than its maximum (202)
   const enqueue = { method: "POST" as const, url: "/api/faucet/v1/enqueue", payload: { address: receiver } };
   check(ops, "POST /api/faucet/v1/enqueue", await h.app.inject(enqueue));
+  // the dev routes' writes, in an order that leaves the node where it was
+  const post = (url: string, payload?: object) =>
+    h.app.inject({ method: "POST", url, ...(payload ? { payload } : {}) });
+  const saved = await post("/api/dev/v1/state");
+  check(ops, "POST /api/dev/v1/state", saved);
+  check(ops, "POST /api/dev/v1/milestones", await post("/api/dev/v1/milestones", { count: 1 }));
+  check(ops, "POST /api/dev/v1/milestones", await post("/api/dev/v1/milestones", { count: 0 }));
+  check(ops, "POST /api/dev/v1/time", await post("/api/dev/v1/time", { increaseSeconds: 60 }));
+  check(ops, "POST /api/dev/v1/time", await post("/api/dev/v1/time", { timestamp: 1 }));
+  const id = (saved.json() as { id: string }).id;
+  check(ops, "POST /api/dev/v1/state/{id}/revert", await post(`/api/dev/v1/state/${id}/revert`));
+  check(ops, "POST /api/dev/v1/state/{id}/revert", await post(`/api/dev/v1/state/${id}/revert`));
   // every documented GET was asked at least once
   for (const op of ops.keys()) if (op.startsWith("GET ")) assert.ok(seen.has(op), `${op} was checked`);
 }

@@ -54,7 +54,8 @@ describe("ARCHITECTURE.md against the code", () => {
   let node: LedgerNode;
   before(async () => {
     doc = await readFile("ARCHITECTURE.md", "utf8");
-    t = await openTempNode("components", { p2pHost: "127.0.0.1", p2pPort: 0 });
+    // auto milestones: the coordinator listens to blocks too
+    t = await openTempNode("components", { p2pHost: "127.0.0.1", p2pPort: 0, milestones: "auto" });
     node = t.node;
   });
   after(() => t.close());
