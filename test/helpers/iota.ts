@@ -128,6 +128,13 @@ export interface IotaCrypto {
   Ed25519: { sign(privateKey: Uint8Array, message: Uint8Array): Uint8Array };
   /** TIP-12 score of serialized block bytes. */
   PowHelper: { score(block: Uint8Array): number };
+  /** BIP-39 and SLIP-10 (Ed25519), the key derivation of the IOTA wallets. */
+  Bip39: { mnemonicToSeed(mnemonic: string): Uint8Array };
+  Bip32Path: new (path: string) => unknown;
+  Slip0010: {
+    derivePath(seed: Uint8Array, path: unknown): { privateKey: Uint8Array };
+    getPublicKey(privateKey: Uint8Array, withZeroByte?: boolean): Uint8Array;
+  };
 }
 
 const require = createRequire(import.meta.url);

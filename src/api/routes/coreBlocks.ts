@@ -121,23 +121,24 @@ export const BLOCK_ROUTES = {
 } satisfies Record<string, RouteDefinition>;
 
 export function registerBlockRoutes(app: FastifyInstance, node: ApiNode): void {
-  const tangle = node.tangle;
+  // read at each request: a dev revert builds the tangle anew
+  const tangle = () => node.tangle;
 
   registerRoute(app, BLOCK_ROUTES.block, async (request, reply) => {
     const blockId = idParam(request, "blockId", ID_LENGTH);
-    return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
+    return sendBlock(reply, await blockBytes(tangle(), blockId), wantsBinary(request));
   });
 
   registerRoute(app, BLOCK_ROUTES.blockMetadata, async (request) =>
-    blockMetadata(tangle, idParam(request, "blockId", ID_LENGTH)),
+    blockMetadata(tangle(), idParam(request, "blockId", ID_LENGTH)),
   );
 
   registerRoute(app, BLOCK_ROUTES.includedBlock, async (request, reply) => {
     const blockId = await includingBlockId(node.db, idParam(request, "transactionId", ID_LENGTH));
-    return sendBlock(reply, await blockBytes(tangle, blockId), wantsBinary(request));
+    return sendBlock(reply, await blockBytes(tangle(), blockId), wantsBinary(request));
   });
 
   registerRoute(app, BLOCK_ROUTES.includedBlockMetadata, async (request) =>
-    blockMetadata(tangle, await includingBlockId(node.db, idParam(request, "transactionId", ID_LENGTH))),
+    blockMetadata(tangle(), await includingBlockId(node.db, idParam(request, "transactionId", ID_LENGTH))),
   );
 }

@@ -125,11 +125,15 @@ export const DEV_ROUTES = {
         "Issue milestones now",
         `Issues \`count\` milestones (default 1, at most ${MAX_MILESTONES_PER_REQUEST}) after any in flight, whatever the milestone mode, and answers them once confirmed.`,
       ),
-      body: closedObject<{ count: number }>(
-        { count: integer("how many milestones", 1, MAX_MILESTONES_PER_REQUEST) },
-        [],
-        "the request (may be left out)",
-      ),
+      // the body may be left out (null when the request has none)
+      body: {
+        ...closedObject<{ count: number }>(
+          { count: integer("how many milestones", 1, MAX_MILESTONES_PER_REQUEST) },
+          [],
+          "the request (may be left out)",
+        ),
+        nullable: true,
+      },
       response: responses(
         {
           200: closedObject<{ milestones: DevMilestoneJson[] }>(
