@@ -6,6 +6,7 @@ import type {
   UtxoChangesJson,
 } from "../../src/api/json/core";
 import type { DashboardNodeJson } from "../../src/api/json/dashboard";
+import type { DevTimeJson } from "../../src/api/json/dev";
 import type {
   AddressUpdates,
   BalanceAnswer,
@@ -255,8 +256,12 @@ const CORE = "/api/core/v2";
 const INDEXER = "/api/indexer/v1";
 const EXPLORER = "/api/explorer/v2";
 
+export type { DevTimeJson };
+
 export const api = {
   info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
+  /** The node's clock (a dev network's coordinator only; 404 elsewhere). */
+  devTime: (o?: CallOptions) => getJson<DevTimeJson>("/api/dev/v1/time", o),
   nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
 
   block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),

@@ -47,9 +47,18 @@ function addSample(samples: Samples, info: NodeInfo): Samples {
 
 const perSecond = (v: number) => `${formatNumber(v, 1)} /s`;
 
+/** The node's clock while it is ahead of the wall clock (time travel on a dev node), else nothing. */
+function useNodeClock(): string | undefined {
+  const time = useFetched((signal) => api.devTime({ signal }).catch(() => undefined), [], PROCESS_REFRESH_MS);
+  const t = time.data;
+  if (!t || t.offsetSeconds === 0) return undefined;
+  return `${new Date(t.timestamp * 1000).toISOString().replace(".000Z", "Z")} (${formatDuration(t.offsetSeconds)} ahead of the wall clock)`;
+}
+
 function NodeStatusCard({ info }: { info: NodeInfo }) {
   const s = info.status;
   const network = info.network;
+  const clock = useNodeClock();
   return (
     <Card title="Status" id="status">
       <Stats
@@ -62,6 +71,7 @@ function NodeStatusCard({ info }: { info: NodeInfo }) {
           ["Confirmed milestone", formatNumber(s.confirmedMilestone.index), "confirmed-milestone"],
           ["Pruning index", formatNumber(s.pruningIndex), "pruning-index"],
           ["Peers", network ? `${network.connectedPeers} connected, ${network.syncedPeers} synced` : "no P2P", "peers"],
+          ...(clock ? [["Node clock", clock, "node-clock"] as [string, string, string]] : []),
         ]}
       />
     </Card>
