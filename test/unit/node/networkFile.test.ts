@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { addressToBech32, ed25519AddressOf } from "../../../src/codec/address.js";
 import { bytesEqual, fromHex, toHex } from "../../../src/codec/hex.js";
+import { outputIdFromParts } from "../../../src/codec/ids.js";
 import { encodeOutput } from "../../../src/codec/outputs/output.js";
 import { blake2b256 } from "../../../src/crypto/blake2b.js";
 import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
 import { checkGenesis } from "../../../src/node/checkGenesis.js";
+import { DEFAULT_DEV_MNEMONIC, deriveDevAccounts } from "../../../src/node/devAccounts.js";
 import { DEV_KEY, devGenesisOutput, devNetworkConfig, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { NodeErrorCode } from "../../../src/node/errors.js";
 import { networkFileFromJson } from "../../../src/node/networkFile.js";
@@ -60,6 +62,15 @@ describe("network files", () => {
       ["protocolVersion", edit((j) => (j.protocolVersion = 3))],
       ["network.extra", edit((j) => (j.extra = 1))],
       ["tokenSupply", edit((j) => (j.tokenSupply = 5))],
+      ["dev", edit((j) => (j.dev = "yes"))],
+      ["devAccounts.count", edit((j) => (j.devAccounts = { count: 0, amount: "1000000" }))],
+      [
+        "devAccounts.mnemonic",
+        edit((j) => (j.devAccounts = { count: 1, amount: "1000000", mnemonic: "not a mnemonic at all" })),
+      ],
+      // the allocations and the dev accounts together must make the supply
+      ["allocations", edit((j) => (j.devAccounts = { count: 2, amount: "1000000" }))],
+      ["devAccounts.amount", edit((j) => (j.devAccounts = { count: 1, amount: "1" }))],
     ];
     for (const [field, json] of cases) {
       assert.throws(
@@ -71,6 +82,26 @@ describe("network files", () => {
         field,
       );
     }
+  });
+
+  it("fund dev accounts of a mnemonic after the allocations, and say when the network is for builders", () => {
+    const json = structuredClone(good);
+    json.allocations[0].amount = "598000000";
+    json.devAccounts = { count: 2, amount: "1000000" };
+    json.dev = true;
+    const { config } = networkFileFromJson(json);
+    assert.equal(config.dev, true);
+    const accounts = deriveDevAccounts({ mnemonic: DEFAULT_DEV_MNEMONIC, count: 2, coinType: 4219 });
+    assert.deepEqual(
+      config.genesis.outputs.slice(2).map((g) => [toHex(g.outputId), g.output.amount]),
+      [2, 3].map((i) => [toHex(outputIdFromParts(new Uint8Array(32), i)), 1_000_000n]),
+    );
+    config.genesis.outputs.slice(2).forEach((g, i) => {
+      const owner = (g.output as { unlockConditions: { address: { pubKeyHash: Uint8Array } }[] }).unlockConditions[0]!;
+      assert.ok(bytesEqual(owner.address.pubKeyHash, accounts[i]!.address.pubKeyHash));
+    });
+    checkGenesis(config, "test");
+    assert.equal(networkFileFromJson(good).config.dev, undefined);
   });
 
   it("have the dev network as a preset with the same genesis ID and bytes", () => {
