@@ -16,6 +16,7 @@ import { DashboardSession } from "./helpers/browser.js";
  * - Peers takes a JWT from the `jwt` command, adds a second node process as a peer by its
  *   multiaddr and lists it connected as a static peer, then removes it;
  * - Faucet asks for funds for a fresh address and shows its balance change.
+ * - Home shows the node's clock once time travel (`POST /api/dev/v1/time`) moved it ahead.
  * Every page: no console error, no serious axe violation, a screenshot.
  */
 
@@ -95,6 +96,18 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
     await phone.goto("/dashboard");
     await phone.page.locator("[data-milestone]").first().waitFor();
     await phone.check("home-phone");
+
+    // the node's clock is shown once time travel moved it ahead of the wall clock, not before
+    assert.equal(await p.page.locator('[data-stat="node-clock"]').count(), 0);
+    const moved = await fetch(`${s.node.url}/api/dev/v1/time`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ increaseSeconds: 7200 }),
+    });
+    assert.equal(moved.status, 200);
+    await p.goto("/dashboard");
+    await p.page.locator('[data-stat="node-clock"]').waitFor({ timeout: 10_000 });
+    assert.match(await p.stat("node-clock"), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(2h 0m 0s ahead of the wall clock\)$/);
   });
 
   it("Peers: signs in with a JWT, adds a second node by its multiaddr, sees it connected, removes it", async () => {
