@@ -124,7 +124,8 @@ async function startNode(options: NodeOptions): Promise<void> {
     const network = await node.startNetwork(app.log.child({ module: "network" }), {
       maxConnections: descriptors.p2pConnections,
     });
-    budget.countP2p(() => network.connectionCount());
+    // the node's network of the moment: a dev revert starts it anew
+    budget.countP2p(() => node.network?.connectionCount() ?? 0);
     if (closing) return;
     // The coordinator confirms a milestone before the API listens, so the node's first answer
     // is a healthy one (docs/decisions.md, Milestones); a follower listens at once.

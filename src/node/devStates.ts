@@ -22,6 +22,9 @@ import { addStateDiff, writeStateFile } from "./stateFile.js";
 export const MAX_SAVED_STATES = 64;
 const STATES_DIR = "dev-states";
 
+type Action = "save" | "revert" | "reset";
+const DOING: Record<Action, string> = { save: "saving a state", revert: "reverting to a state", reset: "resetting" };
+
 export interface SavedState {
   id: string;
   /** The ledger index when it was saved. */
@@ -50,7 +53,7 @@ export interface StateHost {
 export class DevStates {
   private readonly states: (SavedState & { path: string; metrics: MetricsSnapshot })[] = [];
   private nextId = 1;
-  private busy: string | undefined;
+  private busy: Action | undefined;
 
   private constructor(
     private readonly host: StateHost,
@@ -76,7 +79,7 @@ export class DevStates {
         `${this.states.length} states are saved, the most this node holds: revert to one or reset first`,
       );
     }
-    return this.exclusive("saving a state", async () => {
+    return this.exclusive("save", async () => {
       const id = String(this.nextId++);
       const path = join(this.dir, `${id}.state`);
       // the view is taken between two milestones, with every block taken in on disk
@@ -120,7 +123,7 @@ export class DevStates {
         `no saved state ${id}: ${this.states.length === 0 ? "none is saved" : `saved are ${this.states.map((s) => s.id).join(", ")}`}`,
       );
     }
-    return this.exclusive("reverting to a state", async () => {
+    return this.exclusive("revert", async () => {
       const state = this.states[at]!;
       await this.host.replaceState(
         async (batch) => void (await addStateDiff(this.host.store, state.path, batch)),
@@ -135,7 +138,7 @@ export class DevStates {
 
   /** Puts the node back to its genesis; every state is dropped. */
   async reset(): Promise<{ dropped: string[] }> {
-    return this.exclusive("resetting", async () => {
+    return this.exclusive("reset", async () => {
       await this.host.replaceState((batch) => this.host.genesisState(batch));
       const dropped = this.states.splice(0);
       await Promise.all(dropped.map((s) => rm(s.path, { force: true })));
@@ -144,10 +147,14 @@ export class DevStates {
   }
 
   /** One save, revert or reset at a time; another asked meanwhile is refused, nothing done. */
-  private async exclusive<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    if (this.busy)
-      throw new LedgerNodeError(DevErrorCode.Busy, `the node is ${this.busy}: ${what} waits until it is done`);
-    this.busy = what;
+  private async exclusive<T>(action: Action, fn: () => Promise<T>): Promise<T> {
+    if (this.busy) {
+      throw new LedgerNodeError(
+        DevErrorCode.Busy,
+        `the node is ${DOING[this.busy]}: nothing was done; ask for the ${action} once that is done`,
+      );
+    }
+    this.busy = action;
     try {
       return await fn();
     } finally {

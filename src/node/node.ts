@@ -230,7 +230,7 @@ export class LedgerNode {
     if (submitting > 0) {
       throw new LedgerNodeError(
         DevErrorCode.Busy,
-        `${submitting} block${submitting === 1 ? " is" : "s are"} being submitted: nothing was put back; revert once every submission is answered`,
+        `${submitting} block${submitting === 1 ? " is" : "s are"} being submitted: nothing was put back; ask again once every submission is answered`,
       );
     }
     old.intake.suspend(
@@ -245,18 +245,24 @@ export class LedgerNode {
       await old.snapshots.idle();
       await old.pruner.stop();
       await old.tangle.intakeWritten().catch(() => {});
-      old.detach();
-      const batch = this.store.batch();
-      await fill(batch);
-      await batch.write({ sync: true });
     } catch (e) {
-      failure = e; // the batch is written whole or not at all: the node is built on what is there
+      failure = e;
+    }
+    old.detach();
+    if (!failure) {
+      try {
+        const batch = this.store.batch();
+        await fill(batch);
+        await batch.write({ sync: true });
+      } catch (e) {
+        failure = e; // the batch is written whole or not at all: the node is built on what is there
+      }
     }
     this.c = await buildComponents(this.options, this.opened, this.onError, {
       events: old.events,
       verifyPool: old.verifyPool,
     });
-    if (metrics) this.c.metrics.restore(metrics);
+    if (metrics && !failure) this.c.metrics.restore(metrics);
     if (network) await this.startNetwork(network.log, network.overrides);
     this.events.emit("reverted", { milestone: this.tangle.latestMilestone });
     if (this.tangle.latestMilestone.index === 0) await this.c.coordinator?.startNow();

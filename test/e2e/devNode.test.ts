@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { after, before, describe, it } from "node:test";
+import mqtt from "mqtt";
 import { DEFAULT_DEV_MNEMONIC, deriveDevAccounts, SHIMMER_COIN_TYPE } from "../../src/node/devAccounts.js";
 import { type CoreClient, iota, type Json } from "../helpers/iota.js";
 import { removeDir, tempDir } from "../helpers/node.js";
@@ -335,6 +336,28 @@ describe("a node for builders: dev accounts, auto milestones, time travel, saved
     assert.deepEqual(await record(), recorded);
     assert.deepEqual((await json("/api/dev/v1/state")).states, [], "the state is dropped once reverted to");
     assert.deepEqual(await walletTotals(), walletBefore, "the wallet syncs the balances from before the transfers");
+  });
+
+  it("goes on publishing events after a revert: the milestone it is back at, then the next ones", async () => {
+    const client = await mqtt.connectAsync(`${node.url.replace("http", "ws")}/api/mqtt/v1`, { reconnectPeriod: 0 });
+    try {
+      const confirmed: number[] = [];
+      client.on("message", (_topic, payload) => confirmed.push(JSON.parse(payload.toString()).index));
+      await client.subscribeAsync("milestone-info/confirmed");
+      // the current state at subscription
+      await waitFor(() => confirmed.length > 0, 5000, "the confirmed milestone at subscription");
+      const saved = await post(`${node.url}/api/dev/v1/state`);
+      const [later] = (await post(`${node.url}/api/dev/v1/milestones`, { count: 2 })).body.milestones;
+      assert.equal(later.index, saved.body.milestoneIndex + 1);
+      confirmed.length = 0;
+      assert.equal((await post(`${node.url}/api/dev/v1/state/${saved.body.id}/revert`)).status, 200);
+      await waitFor(() => confirmed.includes(saved.body.milestoneIndex), 5000, "the milestone the node is back at");
+      const [next] = (await post(`${node.url}/api/dev/v1/milestones`)).body.milestones;
+      assert.equal(next.index, saved.body.milestoneIndex + 1, "the index after the saved one again");
+      await waitFor(() => confirmed.includes(next.index), 5000, "the next milestone after the revert");
+    } finally {
+      await client.endAsync();
+    }
   });
 
   it("refuses bad requests, each with its reason, and changes nothing", async () => {

@@ -196,9 +196,19 @@ export class EventPublisher {
     );
   }
 
-  /** `reverted`: the latest milestone is the ledger's again (a dev revert or reset moved it back). */
+  /**
+   * `reverted`: the ledger's milestone is the latest again (a dev revert or reset moved it back),
+   * said on `milestone-info/latest` and `…/confirmed` after the milestones published before it.
+   */
   reverted(e: NodeEventMap["reverted"]): void {
-    this.latest = e.milestone;
+    const m = e.milestone;
+    this.latest = m;
+    this.milestones = this.milestones.then(() => {
+      this.latest = m;
+      if (m.index === 0) return;
+      this.broker.publish(Topic.MilestoneInfoLatest, () => json(milestoneInfo(m)));
+      this.broker.publish(Topic.MilestoneInfoConfirmed, () => json(milestoneInfo(m)));
+    });
   }
 
   /** `latestMilestone`: `milestone-info/latest`. */
