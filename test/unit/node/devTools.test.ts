@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { defaultApiAuthOptions, issueApiToken } from "../../../src/api/auth.js";
+import { defaultApiServerOptions } from "../../../src/api/server.js";
 import { addressToBech32 } from "../../../src/codec/address.js";
 import { bytesEqual, toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
@@ -231,5 +233,29 @@ describe("auto milestones", () => {
     );
     const took = performance.now() - started;
     assert.ok(took < 1000, `${took.toFixed(0)} ms`);
+  });
+});
+
+describe("dev routes behind --protected-routes", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness(
+      { devAccounts: 0, milestones: "manual", minPowScore: 0 },
+      {
+        ...defaultApiServerOptions,
+        auth: { publicRoutes: ["/*"], protectedRoutes: [...defaultApiAuthOptions.protectedRoutes, "/api/dev/v1/*"] },
+      },
+    );
+    await h.node.startNow();
+  });
+  after(() => h.close());
+
+  it("need a JWT like any protected route", async () => {
+    assertError(await post(h, `${DEV}/state`), 403);
+    assertError(await inject(h.app, `${DEV}/accounts`), 403);
+    assert.deepEqual(h.node.dev!.savedStates(), [], "nothing saved");
+    const authorization = `Bearer ${await issueApiToken(h.node.jwtSecret)}`;
+    const res = await inject(h.app, { method: "POST", url: `${DEV}/state`, headers: { authorization } });
+    assert.equal(res.statusCode, 200, res.body);
   });
 });
