@@ -79,7 +79,7 @@ export const nodeCommand = command({
       "devMnemonic",
       "dev-mnemonic",
       mnemonic,
-      "BIP-39 mnemonic of the dev accounts (default: the well-known test one)",
+      "BIP-39 mnemonic of the dev accounts (test funds only)",
     ),
     flag("devCoinType", "dev-coin-type", integer, "coin type of the dev accounts' path (4219 Shimmer, 4218 IOTA)"),
     flag("minPowScore", "min-pow-score", integer, "minimum Proof-of-Work score of blocks (TIP-12)"),
