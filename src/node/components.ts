@@ -92,6 +92,9 @@ export interface NodeComponents {
  * built before on the same database (a dev revert builds the rest anew, node.ts `replaceState`):
  * the API's listeners stay attached to the one stream.
  */
+/** Signature checks queued at most before a client's answer waits for its own, with auto milestones. */
+const AUTO_VERIFY_BACKLOG = 256;
+
 export async function buildComponents(
   options: NodeOptions,
   db: OpenedDatabase,
@@ -115,7 +118,13 @@ export async function buildComponents(
   const coordinatorPublicKeys = db.network.coordinatorPublicKeys;
   const intake = new BlockIntake(
     { tangle, verifyPool },
-    { coordinatorPublicKeys, coordinatorThreshold: db.network.coordinatorThreshold },
+    {
+      coordinatorPublicKeys,
+      coordinatorThreshold: db.network.coordinatorThreshold,
+      // auto milestones confirm a block once its signatures are checked: a short queue of checks
+      // keeps clients at the pace of confirmation (bench devnode)
+      ...(options.milestones === "auto" && !db.follows ? { verifyBacklog: AUTO_VERIFY_BACKLOG } : {}),
+    },
   );
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
@@ -149,6 +158,7 @@ export async function buildComponents(
         {
           intervalMs: db.network.milestoneIntervalMs ?? options.milestoneIntervalMs,
           mode: options.milestones,
+          maxLeadSeconds: options.milestoneMaxLeadSeconds,
           clock,
           keyPairs: db.secrets.coordinatorSeeds.map(ed25519KeyPairFromSeed),
           // its own threads, one per core: they idle between milestones, and a milestone's
@@ -220,7 +230,10 @@ function attachListeners(c: NodeComponents): () => void {
       snapshots.onConfirmed(milestone.index);
     }),
   ];
-  if (coordinator?.mode === "auto") attached.push(events.on("blockTaken", (e) => coordinator.blockTaken(e)));
+  if (coordinator?.mode === "auto") {
+    attached.push(events.on("blockTaken", (e) => coordinator.blockTaken(e)));
+    c.intake.pacedBy(() => coordinator.pace());
+  }
   if (confirmer) attached.push(events.on("blockSolid", (e) => confirmer.blockSolid(e.blockId, e.block)));
   if (faucet) attached.push(events.on("milestoneConfirmed", () => faucet.milestoneConfirmed()));
   const indexes = [...events.ledgerIndexes];

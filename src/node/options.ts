@@ -18,6 +18,12 @@ export interface NodeOptions {
    * `auto` and `manual` are for a dev network's coordinator.
    */
   milestones: MilestoneMode;
+  /**
+   * `auto` milestones: how far (s) their timestamps may run ahead of the clock in a burst (each
+   * is a second above the last) before they wait for it; 0: no limit. The default keeps within
+   * the five minutes native SDKs allow between their clock and a node's.
+   */
+  milestoneMaxLeadSeconds: number;
   /** Funded accounts a fresh dev network's genesis holds (0 to 127), derived from `devMnemonic`. */
   devAccounts: number;
   /** The BIP-39 mnemonic of the dev accounts (the well-known one by default: test funds only). */
@@ -106,6 +112,7 @@ export const defaultNodeOptions: NodeOptions = {
   apiPort: 14265,
   milestoneIntervalMs: 1000,
   milestones: "interval",
+  milestoneMaxLeadSeconds: 240,
   devAccounts: 10,
   devMnemonic: DEFAULT_DEV_MNEMONIC,
   devCoinType: SHIMMER_COIN_TYPE,

@@ -11,7 +11,7 @@ import { LedgerNodeError } from "../util/ledgerNodeError.js";
  */
 
 /** Entries taken from the store per read. */
-const PAGE = 1024;
+const PAGE = 4096;
 /** Bytes written or read per file call. */
 const CHUNK = 1 << 20;
 
@@ -63,7 +63,10 @@ export async function writeStateFile(
 const truncated = () =>
   new LedgerNodeError(StorageErrorCode.CorruptValue, "the saved state's file ends inside a record");
 
-/** The records of a state file in order, read a chunk at a time. */
+/**
+ * The records of a state file in order, read a chunk at a time and parsed in place: keys and
+ * values are views of the chunk (which is never written again), not copies.
+ */
 class StateFileReader {
   private buffer = Buffer.alloc(0);
   private offset = 0;
@@ -77,33 +80,39 @@ class StateFileReader {
 
   /** The next record, or undefined at the end. */
   async next(): Promise<[Uint8Array, Uint8Array] | undefined> {
-    const key = await this.field();
-    if (key === undefined) return undefined;
-    const value = await this.field();
-    if (value === undefined) throw truncated();
-    return [key, value];
-  }
-
-  private async field(): Promise<Uint8Array | undefined> {
-    if (!(await this.ensure(4))) return undefined;
-    const length = this.buffer.readUInt32LE(this.offset);
-    if (!(await this.ensure(4 + length))) throw truncated();
-    const bytes = Uint8Array.prototype.slice.call(this.buffer, this.offset + 4, this.offset + 4 + length);
-    this.offset += 4 + length;
-    return bytes;
-  }
-
-  /** Whether `n` more bytes are buffered, reading more as needed (false: the file ended first). */
-  private async ensure(n: number): Promise<boolean> {
-    while (this.buffer.length - this.offset < n && !this.ended) {
-      const rest = this.buffer.subarray(this.offset);
-      const more = Buffer.allocUnsafe(Math.max(CHUNK, n));
-      const { bytesRead } = await this.file.read(more, 0, more.length, null);
-      if (bytesRead === 0) this.ended = true;
-      this.buffer = Buffer.concat([rest, more.subarray(0, bytesRead)]);
-      this.offset = 0;
+    for (;;) {
+      const record = this.buffered();
+      if (record) return record;
+      if (this.ended) {
+        if (this.offset < this.buffer.length) throw truncated();
+        return undefined;
+      }
+      await this.read();
     }
-    return this.buffer.length - this.offset >= n;
+  }
+
+  /** The next record when the buffer holds all of it. */
+  private buffered(): [Uint8Array, Uint8Array] | undefined {
+    const b = this.buffer;
+    const o = this.offset;
+    if (b.length - o < 4) return undefined;
+    const keyEnd = o + 4 + b.readUInt32LE(o);
+    if (b.length < keyEnd + 4) return undefined;
+    const end = keyEnd + 4 + b.readUInt32LE(keyEnd);
+    if (b.length < end) return undefined;
+    this.offset = end;
+    return [b.subarray(o + 4, keyEnd), b.subarray(keyEnd + 4, end)];
+  }
+
+  /** Appends the next chunk of the file to what is left of the buffer. */
+  private async read(): Promise<void> {
+    const rest = this.buffer.subarray(this.offset);
+    const chunk = Buffer.allocUnsafe(Math.max(CHUNK, 2 * rest.length));
+    rest.copy(chunk);
+    const { bytesRead } = await this.file.read(chunk, rest.length, chunk.length - rest.length, null);
+    if (bytesRead === 0) this.ended = true;
+    this.buffer = chunk.subarray(0, rest.length + bytesRead);
+    this.offset = 0;
   }
 
   close(): Promise<void> {

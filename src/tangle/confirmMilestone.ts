@@ -39,6 +39,9 @@ import { TangleErrorCode } from "./errors.js";
 import type { MilestoneInfo, NodeEvents } from "./events.js";
 import type { Tangle } from "./tangle.js";
 
+/** Merkle leaves (referenced and applied blocks) up to which a milestone's roots are hashed on the main thread. */
+const INLINE_MERKLE_LEAVES = 1024;
+
 /**
  * Milestone confirmation: walk the cone (TIP-2), read the ledger state of every input it names,
  * run white-flag, then write everything the milestone changes in ONE atomic, synced batch
@@ -131,8 +134,13 @@ export async function planConfirmation(
     validate,
   });
   const entries = whiteFlagRootEntries(cone, mutations);
+  // a small cone is hashed here in less time than a job waits on the threads behind intake's
+  // signature checks (measured with bench devnode: 455 ms queued for a 74-block milestone)
+  const leaves = entries.reduce((n, e) => n + e.length, 0);
   const [inclusionMerkleRoot, appliedMerkleRoot] = (
-    tangle.options.merkleRoots ? await tangle.options.merkleRoots(entries) : entries.map((e) => merkleRoot(e))
+    tangle.options.merkleRoots && leaves > INLINE_MERKLE_LEAVES
+      ? await tangle.options.merkleRoots(entries)
+      : entries.map((e) => merkleRoot(e))
   ) as [Uint8Array, Uint8Array];
   const result: WhiteFlagResult = { ...mutations, inclusionMerkleRoot, appliedMerkleRoot };
   return { index, timestamp, result, inputRecords };

@@ -94,14 +94,22 @@ export interface BlockIntakeOptions {
   coordinatorPublicKeys: readonly Uint8Array[];
   /** Valid signatures of distinct listed keys a milestone needs (TIP-29); default 1. */
   coordinatorThreshold?: number;
+  /**
+   * Signature checks waiting on the verify threads beyond which a block's answer waits for its
+   * own (default DEFAULT_VERIFY_BACKLOG). Auto milestones (`--milestones auto`) use a short one:
+   * a block there is confirmed once its checks are done, so a longer queue is only latency.
+   */
+  verifyBacklog?: number;
 }
 
 /** Signature checks waiting on the verify threads beyond which intake waits for its own. */
-const VERIFY_BACKLOG = 4096;
+export const DEFAULT_VERIFY_BACKLOG = 4096;
 
 export class BlockIntake {
   private readonly scorer = new BatchScorer();
   private syncProbe: SyncProbe | undefined;
+  /** What a client's block taken in waits for before it is answered (`pacedBy`). */
+  private pace: (() => Promise<void> | undefined) | undefined;
   /** Why every block is ignored from now on (`suspend`), when it is. */
   private suspended: string | undefined;
   private submitting = 0;
@@ -129,6 +137,14 @@ export class BlockIntake {
    */
   get inFlight(): number {
     return this.submitting;
+  }
+
+  /**
+   * From now on a client's block, once taken in, waits for what `pace` answers before its verdict
+   * (the auto coordinator's `pace`: the next milestone when many blocks wait for one).
+   */
+  pacedBy(pace: (() => Promise<void> | undefined) | undefined): void {
+    this.pace = pace;
   }
 
   /**
@@ -218,19 +234,28 @@ export class BlockIntake {
     const { block, bytes } = completed;
     const blockId = blockIdFromBytes(bytes);
     if (this.tangle.holds(blockId)) return duplicate(blockId);
-    return this.judge(blockId, block, bytes, mine);
+    // the coordinator's drafts name the latest milestone, directly or through the checkpoints
+    // made for the next one: new by construction, so the disk is not asked (a read behind
+    // intake's cost each checkpoint milliseconds under load; bench devnode)
+    return this.judge(blockId, block, bytes, mine, source !== "coordinator");
   }
 
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
-   * milestones is); here the disk is asked. Then the coordinator's signature, checked only once
+   * milestones is); here the disk is asked (unless `lookUp` is false: the coordinator's drafts). Then the coordinator's signature, checked only once
    * the block is known to be new, or PoW, scored once, in the same turn as the disk read (a
    * 128-lane batch costs less than the extra turn a read before it would: measured with bench
    * core); a block with nonce 0 whose score falls short is mined when a miner is given (the nonce
    * of a block that has one is never replaced: it was mined over these bytes).
    */
-  private async judge(blockId: Uint8Array, block: Block, bytes: Uint8Array, mine?: Miner): Promise<IntakeVerdict> {
-    const stored = this.tangle.isStored(blockId);
+  private async judge(
+    blockId: Uint8Array,
+    block: Block,
+    bytes: Uint8Array,
+    mine?: Miner,
+    lookUp = true,
+  ): Promise<IntakeVerdict> {
+    const stored = lookUp ? this.tangle.isStored(blockId) : false;
     const minScore = this.tangle.protocolParameters.minPowScore;
     const isMilestone = block.payload?.type === PayloadType.Milestone;
     const scored = !isMilestone && minScore > 0 ? this.scorer.score(bytes) : undefined;
@@ -305,10 +330,14 @@ export class BlockIntake {
       this.tangle.events.emit("blockTaken", { blockId, block, bytes, source });
     }
     this.announceMilestone(checked, source);
+    if (source === "api" && this.pace) {
+      const held = this.pace();
+      if (held) await held;
+    }
     // The verdict does not depend on the checks (a bad signature is decided at confirmation, and
     // the coordinator waits for the checks requested before it plans). Intake waits for them
     // only when the threads fall behind, so a flood cannot queue checks without bound.
-    if (pool && pool.backlog > VERIFY_BACKLOG) await Promise.all(checks);
+    if (pool && pool.backlog > (this.options.verifyBacklog ?? DEFAULT_VERIFY_BACKLOG)) await Promise.all(checks);
     return { kind: "accepted", ...checked };
   }
 

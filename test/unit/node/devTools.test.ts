@@ -236,6 +236,34 @@ describe("auto milestones", () => {
   });
 });
 
+describe("auto milestones in a burst", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness({ devAccounts: 0, milestones: "auto", minPowScore: 0, milestoneMaxLeadSeconds: 2 });
+    await h.node.startNow();
+  });
+  after(() => h.close());
+
+  it("run ahead of the clock by at most --milestone-max-lead, then wait for it", async () => {
+    const leads: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x07", data: `0x0${i}` } };
+      const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
+      await waitFor(
+        async () =>
+          json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
+            .referencedByMilestoneIndex !== undefined,
+        5000,
+        `block ${i} referenced`,
+      );
+      leads.push(h.node.tangle.latestMilestone.timestamp - Math.floor(Date.now() / 1000));
+    }
+    // one second per milestone at most ahead: never more than the limit and the second in progress
+    assert.ok(Math.max(...leads) <= 3, `leads ${leads.join(", ")}`);
+    assert.ok(leads.at(-1)! >= 1, `the burst moved the clock ahead: ${leads.join(", ")}`);
+  });
+});
+
 describe("dev routes behind --protected-routes", () => {
   let h: Harness;
   before(async () => {
