@@ -409,7 +409,8 @@ await closeNode(saved);
  * `bench core`'s own throughput figure on this machine, in this run, at the stream's size: its
  * script runs at top level, so in a process of its own (`--throughput-only --runs 1`: the
  * white-flag part is skipped, one run of each kind). It submits with 256 in flight and issues a
- * milestone every 500 ms; shown beside the core-equivalent figure above, which the ratio uses.
+ * milestone every 500 ms. Its indexed figure (the indexes on, as the node and auto mode run) is
+ * the target's baseline; the core-equivalent figure above is shown beside it.
  */
 function coreBench(): { blocksPerSec: number; indexedBlocksPerSec: number } | undefined {
   const script = fileURLToPath(new URL("./core.js", import.meta.url));
@@ -428,12 +429,15 @@ const coreOwn = args.includes("--no-core-bench") ? undefined : coreBench();
 // ---------------------------------------------------------------- report
 
 const ratio = auto.perSec / core.perSec;
+// the target's ratio is to `bench core`'s own figure with the indexes on, as the node runs them
+// (and as auto mode runs); the core-equivalent ratio (same stream, one milestone) is shown beside it
+const benchCoreRatio = coreOwn ? auto.perSec / coreOwn.indexedBlocksPerSec : undefined;
 const met = (ok: boolean) => (ok ? "met" : "NOT met");
 const fmt = (v: number) => Math.round(v).toLocaleString("en-US");
 const targets = {
   p50: auto.p50 <= 50,
   p99: auto.p99 <= 200,
-  ratio: ratio >= 0.8,
+  ratio: (benchCoreRatio ?? ratio) >= 0.8,
   save: median(saveMs) <= 1_000,
   revert: median(revertMs) <= 1_000,
 };
@@ -445,7 +449,7 @@ printTable(
       value: auto.perSec,
       unit: "/s",
       target: `>= 0.8 of core: ${met(targets.ratio)}`,
-      baseline: `runs ${auto.rates}; core-equivalent ${fmt(core.perSec)}/s: ratio ${ratio.toFixed(2)}`,
+      baseline: `runs ${auto.rates}; ${benchCoreRatio !== undefined ? `bench core indexed ${fmt(coreOwn!.indexedBlocksPerSec)}/s: ratio ${benchCoreRatio.toFixed(2)}; ` : ""}core-equivalent ${fmt(core.perSec)}/s: ratio ${ratio.toFixed(2)}`,
     },
     {
       name: "core-equivalent: the stream in, then ONE milestone over all (manual)",
@@ -528,7 +532,12 @@ printFigures("devnode", {
   intervalConfirmedPerSec: Math.round(interval.perSec),
   coreBlocksPerSec: Math.round(core.perSec),
   autoVsCoreRatio: Math.round(ratio * 100) / 100,
-  ...(coreOwn ? { coreBenchIndexedBlocksPerSec: coreOwn.indexedBlocksPerSec } : {}),
+  ...(coreOwn
+    ? {
+        coreBenchIndexedBlocksPerSec: coreOwn.indexedBlocksPerSec,
+        autoVsCoreBenchRatio: Math.round((benchCoreRatio ?? 0) * 100) / 100,
+      }
+    : {}),
   autoMilestones: auto.milestones,
   awaitingLatencyP50Ms: Math.round(awaiting.p50 * 10) / 10,
   awaitingLatencyP99Ms: Math.round(awaiting.p99 * 10) / 10,

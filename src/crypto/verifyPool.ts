@@ -159,11 +159,18 @@ export class VerifyPool {
    * for this, so it finds the signatures of its cone in the cache instead of checking them twice).
    * Requests made afterwards are not waited for: under steady intake the pool is never empty.
    */
-  drained(): Promise<void> {
-    this.flush();
-    const upTo = this.nextId - 1;
+  drained(upTo = this.mark()): Promise<void> {
     if (this.settledUpTo(upTo)) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push({ upTo, resolve }));
+  }
+
+  /**
+   * The verifications requested so far, sent to the threads: `drained(mark)` waits for these and
+   * none requested later (the coordinator marks when it reads the tips of a milestone).
+   */
+  mark(): number {
+    this.flush();
+    return this.nextId - 1;
   }
 
   /** Whether every job up to `id` has settled (jobs sit in the in-flight map in ID order). */

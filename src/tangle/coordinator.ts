@@ -77,12 +77,12 @@ export const AUTO_BATCH_MS = 2;
 export const AUTO_MAX_LEAD_SECONDS = 240;
 /**
  * `auto`: clients' blocks that may wait for a milestone before a client's answer waits for the
- * next one to be confirmed (`pace`). The node then holds about C + this many unconfirmed blocks
- * of C clients, and a flood is confirmed about that many blocks' confirmation time after it is
- * sent (Little's law). Less trades throughput for latency: bench devnode, 4,000 transfers from 64
- * clients, p50 22 ms at 48 (2,691/s), 72 ms at 64, 96 ms at 128 (3,621/s), 1,033 ms unpaced.
+ * next one to start (`pace`). The node then holds about C + twice this many unconfirmed blocks of
+ * C clients, and a flood is confirmed that many blocks' confirmation time after it is sent
+ * (Little's law). Less trades throughput for latency: bench devnode, 4,000 transfers from 64
+ * clients, p50 38-40 ms and 2,900-2,960/s at 56; 64 ms and 3,040/s at 96; 1,033 ms unpaced.
  */
-export const AUTO_MAX_WAITING = 48;
+export const AUTO_MAX_WAITING = 56;
 /** Clients' answers held for the next milestone at most; more are answered at once. */
 const MAX_PACED = 10_000;
 /** Milestones waiting to be issued at most (`issueNow`'s requests and the coordinator's own). */
@@ -111,6 +111,8 @@ export class Coordinator {
   private waiting = 0;
   /** `auto`: clients' answers held until the next milestone (`pace`). */
   private paced: (() => void)[] = [];
+  /** The signature checks requested when the tips of the milestone being issued were read. */
+  private checksMark: number | undefined;
   /** The milestone signed and stored but not applied yet, and how often applying it failed. */
   private signed:
     | { plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array; failures: number }
@@ -199,9 +201,9 @@ export class Coordinator {
 
   /**
    * `auto`: what a client's block taken in waits for before it is answered: nothing while at most
-   * AUTO_MAX_WAITING clients' blocks wait for a milestone; beyond, the next milestone. Intake
-   * thus keeps the pace of confirmation instead of running ahead of it, and a flood's latency
-   * stays bounded (AUTO_MAX_WAITING's figures).
+   * AUTO_MAX_WAITING clients' blocks wait for a milestone; beyond, the next milestone to read its
+   * tips (or the end of the one being issued). Intake thus keeps the pace of confirmation instead
+   * of running ahead of it, and a flood's latency stays bounded (AUTO_MAX_WAITING's figures).
    */
   pace(): Promise<void> | undefined {
     if (this.mode !== "auto" || this.stopped || this.waiting <= AUTO_MAX_WAITING) return undefined;
@@ -299,8 +301,12 @@ export class Coordinator {
    * submitting at once) would leave tips behind until they fall below max depth.
    */
   private async parents(latest: MilestoneInfo): Promise<Uint8Array[]> {
-    // every client's block taken so far is a tip or below one: this milestone references it
+    // every client's block taken so far is a tip or below one: this milestone references it and
+    // waits for their signature checks, no later ones; the clients held for it are answered now,
+    // their next blocks arriving while it is issued
+    this.checksMark = this.deps.verifyPool?.mark();
     this.waiting = 0;
+    this.releasePaced();
     const tips = this.tangle.milestoneTips(Number.MAX_SAFE_INTEGER).filter((t) => !bytesEqual(t, latest.blockId));
     let carry: Uint8Array[] = [latest.blockId];
     let next = 0;
@@ -372,7 +378,7 @@ export class Coordinator {
     // the clock moves forward only (time travel), and a milestone's timestamp is above the last one's
     const timestamp = Math.max(this.clock.nowSeconds(), latest.timestamp + 1);
     const parents = await this.parents(latest);
-    await this.deps.verifyPool?.drained();
+    await this.deps.verifyPool?.drained(this.checksMark);
 
     // 1. white-flag over the cone the milestone will reference
     const plan = await planConfirmation(this.tangle, parents, index, timestamp, this.deps.validate);
