@@ -62,7 +62,8 @@ export async function ledgerRankingsAt(
   ledgerIndex: number,
   limits: RollbackLimits = DEFAULT_LIMITS,
 ): Promise<LedgerRankings> {
-  const current = await db.nodeState.ledgerIndex();
+  // read on this thread: requests are admitted in the order they asked (async reads complete in any order)
+  const current = db.nodeState.ledgerIndexSync();
   if (ledgerIndex > current) {
     throw outOfRange(`ledgerIndex ${ledgerIndex} is newer than the ledger index ${current}`);
   }
@@ -70,7 +71,7 @@ export async function ledgerRankingsAt(
     const rankings = await ledgerRankings(db);
     if (rankings.ledgerIndex === ledgerIndex) return rankings;
   }
-  const pruningIndex = await db.nodeState.pruningIndex();
+  const pruningIndex = db.nodeState.pruningIndexSync();
   if (ledgerIndex < pruningIndex) throw pruned(ledgerIndex, `milestones below ${pruningIndex} are pruned`);
   if (current - ledgerIndex > limits.milestones) {
     throw outOfRange(

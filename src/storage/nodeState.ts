@@ -51,10 +51,23 @@ export class NodeStateRepository {
 
   /** Index of the last confirmed milestone whose writes are applied (0 on an empty database). */
   async ledgerIndex(): Promise<number> {
-    // one read and one await, as every reader of the ledger index had it: concurrent readers
-    // (past rankings admitted in request order) keep the order they asked in
     const v = await this.store.get(this.key(NodeStateKey.LedgerIndex));
     return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.ledgerIndex"), "NodeState ledgerIndex") : 0;
+  }
+
+  /**
+   * `ledgerIndex` and `pruningIndex` read on the calling thread (a point read from LevelDB's
+   * cache): callers that must keep the order they were called in (past rankings admitted in
+   * request order) read them without an await, since async reads complete in any order.
+   */
+  ledgerIndexSync(): number {
+    const v = this.store.getSync(this.key(NodeStateKey.LedgerIndex));
+    return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.ledgerIndex"), "NodeState ledgerIndex") : 0;
+  }
+
+  pruningIndexSync(): number {
+    const v = this.store.getSync(this.key(NodeStateKey.PruningIndex));
+    return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.pruningIndex"), "NodeState pruningIndex") : 0;
   }
 
   /** The lowest milestone index whose data is still stored (0 on a node that never pruned). */
