@@ -15,30 +15,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeBlock } from "../src/codec/block.js";
-import { fromHex, toHex } from "../src/codec/hex.js";
-import {
-  blockIdFromBytes,
-  computeTransactionId,
-  essenceSigningHash,
-  inputsCommitment,
-  networkIdFromName,
-  outputIdFromParts,
-  utxoInputOfOutputId,
-} from "../src/codec/ids.js";
+import { toHex } from "../src/codec/hex.js";
+import { blockIdFromBytes, computeTransactionId, essenceSigningHash, outputIdFromParts } from "../src/codec/ids.js";
 import { encodeOutput } from "../src/codec/outputs/output.js";
 import { encodePayload } from "../src/codec/payload.js";
-import type { BasicOutput, Block, TransactionPayload } from "../src/codec/types.js";
-import { blake2b256, type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
+import type { Block, TransactionPayload } from "../src/codec/types.js";
+import { blake2b256 } from "../src/crypto/index.js";
 import { forgetVerified } from "../src/crypto/signatureCache.js";
 import { VerifyPool } from "../src/crypto/verifyPool.js";
 import type { ConeBlock } from "../src/ledger/pastCone.js";
 import { type ConeTransaction, type InputState, whiteFlag } from "../src/ledger/whiteFlag.js";
-import { DEV_KEY, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
+import { fanOut, params, selfTransfer } from "./_transfers.js";
 
 const args = process.argv.slice(2);
 const argN = (name: string, def: number) => {
@@ -48,69 +40,6 @@ const argN = (name: string, def: number) => {
 const BLOCKS = argN("--blocks", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
 const RUNS = argN("--runs", 3);
-const params = devProtocolParameters(0);
-const networkId = networkIdFromName(params.networkName);
-const devKey = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
-const devAddress = { type: 0 as const, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pkh") };
-
-const basic = (pubKeyHash: Uint8Array, amount: bigint): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }],
-  features: [],
-});
-
-/** A signed transaction spending `inputs` (all owned by `key`) into `outputs`. */
-function signedTx(
-  key: Ed25519KeyPair,
-  inputs: { id: Uint8Array; output: BasicOutput }[],
-  outputs: BasicOutput[],
-): TransactionPayload {
-  const essence = {
-    type: 1 as const,
-    networkId,
-    inputs: inputs.map((i) => utxoInputOfOutputId(i.id)),
-    inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
-    outputs,
-  };
-  const sig = ed25519Sign(key, essenceSigningHash(essence));
-  return {
-    type: 6,
-    essence,
-    unlocks: inputs.map((_, i) =>
-      i === 0
-        ? { type: 0 as const, signature: { type: 0 as const, publicKey: key.publicKey, signature: sig } }
-        : { type: 1 as const, reference: 0 },
-    ),
-  };
-}
-
-/** `n` distinct wallets, each funded by one output of a fan-out from the genesis. */
-function fanOut(n: number) {
-  const wallets = Array.from({ length: n }, (_, i) =>
-    ed25519KeyPairFromSeed(blake2b256(Uint8Array.of(i & 0xff, i >> 8, i >> 16))),
-  );
-  const hashes = wallets.map((w) => blake2b256(w.publicKey));
-  const per = 1_000_000n;
-  const txs: TransactionPayload[] = [];
-  const funded: { id: Uint8Array; output: BasicOutput; key: Ed25519KeyPair; hash: Uint8Array }[] = [];
-  let source: { id: Uint8Array; output: BasicOutput } = { id: GENESIS_OUTPUT_ID, output: devGenesisOutput() };
-  for (let start = 0; start < n; start += 127) {
-    const batch = wallets.slice(start, start + 127);
-    const outs = batch.map((_, j) => basic(hashes[start + j]!, per));
-    const rest = source.output.amount - per * BigInt(batch.length);
-    outs.push(basic(devAddress.pubKeyHash, rest));
-    const tx = signedTx(devKey, [source], outs);
-    const txId = computeTransactionId(tx);
-    txs.push(tx);
-    batch.forEach((key, j) => {
-      funded.push({ id: outputIdFromParts(txId, j), output: outs[j]!, key, hash: hashes[start + j]! });
-    });
-    source = { id: outputIdFromParts(txId, batch.length), output: outs[batch.length]! };
-  }
-  return { txs, funded };
-}
 
 // ---------------------------------------------------------------- 1. white-flag of a 10k cone
 
@@ -133,7 +62,7 @@ async function whiteFlagCone(
         bookedTimestamp: 1,
       },
     });
-    const tx = signedTx(f.key, [f], [basic(f.hash, f.output.amount)]);
+    const tx = selfTransfer(f);
     const block: Block = { protocolVersion: 2, parents: [parent], payload: tx, nonce: 0n };
     const blockId = blockIdFromBytes(encodeBlock(block));
     const transactionId = computeTransactionId(tx);
@@ -202,7 +131,7 @@ type Workload = ReturnType<typeof fanOut> & { payloads: Uint8Array[] };
 /** The funding transactions, the funded wallets and one signed payload per wallet (not timed). */
 function workload(n: number): Workload {
   const { txs, funded } = fanOut(n);
-  const payloads = funded.map((f) => encodePayload(signedTx(f.key, [f], [basic(f.hash, f.output.amount)])));
+  const payloads = funded.map((f) => encodePayload(selfTransfer(f)));
   return { txs, funded, payloads };
 }
 

@@ -31,24 +31,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeBlock } from "../src/codec/block.js";
-import { fromHex, toHex } from "../src/codec/hex.js";
-import {
-  computeTransactionId,
-  essenceSigningHash,
-  inputsCommitment,
-  networkIdFromName,
-  outputIdFromParts,
-  utxoInputOfOutputId,
-} from "../src/codec/ids.js";
+import { toHex } from "../src/codec/hex.js";
 import { encodePayload } from "../src/codec/payload.js";
-import type { BasicOutput, TransactionPayload } from "../src/codec/types.js";
-import { blake2b256, type Ed25519KeyPair, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
-import { DEV_KEY, devGenesisOutput, devProtocolParameters, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
+import { blake2b256 } from "../src/crypto/index.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions, type MilestoneMode } from "../src/node/options.js";
 import { Bucket, InclusionState } from "../src/storage/index.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
+import { fanOut, selfTransfer } from "./_transfers.js";
 
 const args = process.argv.slice(2);
 const argN = (name: string, def: number) => {
@@ -71,80 +62,13 @@ const ROUND_TRANSFERS = 10;
  */
 const AWAITING_TRANSFERS = 2_000;
 const SINGLE_TRANSFERS = 100;
-const params = devProtocolParameters(0);
-const networkId = networkIdFromName(params.networkName);
-const devKey = ed25519KeyPairFromSeed(fromHex(DEV_KEY.seed, "seed"));
-const devAddress = { type: 0 as const, pubKeyHash: fromHex(DEV_KEY.pubKeyHash, "pkh") };
-
-// ---------------------------------------------------------------- the workload (as bench/core.ts)
-
-const basic = (pubKeyHash: Uint8Array, amount: bigint): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash } }],
-  features: [],
-});
-
-/** A signed transaction spending `inputs` (all owned by `key`) into `outputs`. */
-function signedTx(
-  key: Ed25519KeyPair,
-  inputs: { id: Uint8Array; output: BasicOutput }[],
-  outputs: BasicOutput[],
-): TransactionPayload {
-  const essence = {
-    type: 1 as const,
-    networkId,
-    inputs: inputs.map((i) => utxoInputOfOutputId(i.id)),
-    inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
-    outputs,
-  };
-  const sig = ed25519Sign(key, essenceSigningHash(essence));
-  return {
-    type: 6,
-    essence,
-    unlocks: inputs.map((_, i) =>
-      i === 0
-        ? { type: 0 as const, signature: { type: 0 as const, publicKey: key.publicKey, signature: sig } }
-        : { type: 1 as const, reference: 0 },
-    ),
-  };
-}
-
-/** `n` distinct wallets, each funded by one output of a chain of 127-output transactions from the genesis. */
-function fanOut(n: number) {
-  const wallets = Array.from({ length: n }, (_, i) =>
-    ed25519KeyPairFromSeed(blake2b256(Uint8Array.of(i & 0xff, i >> 8, i >> 16))),
-  );
-  const hashes = wallets.map((w) => blake2b256(w.publicKey));
-  const per = 1_000_000n;
-  const txs: TransactionPayload[] = [];
-  const funded: { id: Uint8Array; output: BasicOutput; key: Ed25519KeyPair; hash: Uint8Array }[] = [];
-  let source: { id: Uint8Array; output: BasicOutput } = { id: GENESIS_OUTPUT_ID, output: devGenesisOutput() };
-  for (let start = 0; start < n; start += 127) {
-    const batch = wallets.slice(start, start + 127);
-    const outs = batch.map((_, j) => basic(hashes[start + j]!, per));
-    const rest = source.output.amount - per * BigInt(batch.length);
-    outs.push(basic(devAddress.pubKeyHash, rest));
-    const tx = signedTx(devKey, [source], outs);
-    const txId = computeTransactionId(tx);
-    txs.push(tx);
-    batch.forEach((key, j) => {
-      funded.push({ id: outputIdFromParts(txId, j), output: outs[j]!, key, hash: hashes[start + j]! });
-    });
-    source = { id: outputIdFromParts(txId, batch.length), output: outs[batch.length]! };
-  }
-  return { txs, funded };
-}
 
 // Made once, before any clock: the funding of 10,000 wallets (every node below starts from it,
 // so the nodes of part 1 hold the same 10,000-output ledger as part 3's) and one signed transfer
 // per wallet, each spending its wallet's output back to itself, encoded as a client sends it.
 const wallets = TRANSFERS + ROUNDS * ROUND_TRANSFERS + AWAITING_TRANSFERS + SINGLE_TRANSFERS;
 const { txs: fundingTxs, funded } = fanOut(Math.max(LEDGER_OUTPUTS, wallets));
-const transferPayloads = funded
-  .slice(0, wallets)
-  .map((f) => encodePayload(signedTx(f.key, [f], [basic(f.hash, f.output.amount)])));
+const transferPayloads = funded.slice(0, wallets).map((f) => encodePayload(selfTransfer(f)));
 /** Wallets in order: the stream's, the save rounds', the awaiting clients', the single client's. */
 const stream = transferPayloads.slice(0, TRANSFERS);
 const roundsFrom = TRANSFERS;
