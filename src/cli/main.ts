@@ -11,6 +11,7 @@ import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
 import type { DevTools } from "../node/devTools.js";
 import { LedgerNode } from "../node/node.js";
 import type { NodeOptions } from "../node/options.js";
+import { minerPool } from "../pow/index.js";
 import { isStorageError, StorageErrorCode } from "../storage/index.js";
 import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
 import { logConfirmedMilestones } from "../tangle/milestoneLog.js";
@@ -131,6 +132,10 @@ async function startNode(options: NodeOptions): Promise<void> {
     // is a healthy one (docs/decisions.md, Milestones); a follower listens at once.
     await node.startNow();
     if (closing) return;
+    // threads started now rather than by the first transaction (a builder's first transfer
+    // otherwise waited about a second for them)
+    node.verifyPool.warm();
+    if (options.powWorkers > 0) minerPool("clients").warm(options.powWorkers);
     await app.listen({ host: options.apiHost, port: options.apiPort });
     await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
     await prometheus?.listen({ host: options.apiHost, port: options.prometheusPort });

@@ -74,6 +74,11 @@ export class VerifyPool {
    */
   constructor(readonly size: number = Math.max(1, availableParallelism() - 1)) {}
 
+  /** Starts every thread now, so the first check does not wait for one to start (a few hundred ms). */
+  warm(): void {
+    for (let i = 0; i < this.size; i++) this.worker(i);
+  }
+
   private worker(i: number): Worker {
     let w = this.workers[i];
     if (!w) {

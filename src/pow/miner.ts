@@ -191,6 +191,11 @@ export class MinerPool {
     );
   }
 
+  /** Starts `n` threads now, so the first block mined does not wait for their start. */
+  warm(n: number): void {
+    if (!this.closed) this.acquire(n);
+  }
+
   /** The first `n` threads, starting new ones as needed. */
   private acquire(n: number): PoolThread[] {
     while (this.threads.length < n) this.threads.push(this.spawn());
