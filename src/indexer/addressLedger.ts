@@ -257,6 +257,14 @@ export interface LedgerRankings {
 const rankingsByDb = new WeakMap<Repositories, { ledgerIndex: number; rankings: Promise<LedgerRankings> }>();
 
 /**
+ * Forgets the rankings kept for `db` (a dev revert or reset put another ledger under the same
+ * milestone indexes, node/node.ts `replaceState`): the next request computes them anew.
+ */
+export function forgetCurrentRankings(db: Repositories): void {
+  rankingsByDb.delete(db);
+}
+
+/**
  * The rankings at the current ledger index, computed once per milestone whatever the number of
  * requests (they share one scan of every balance; docs/decisions.md, Threats).
  */

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { Faucet } from "../faucet/index.js";
-import type { Indexer } from "../indexer/index.js";
+import { forgetLedgerRankings, type Indexer } from "../indexer/index.js";
 import {
   defaultNetworkOptions,
   type Network,
@@ -258,6 +258,9 @@ export class LedgerNode {
         failure = e; // the batch is written whole or not at all: the node is built on what is there
       }
     }
+    // the rankings kept per ledger index describe the ledger that was there (the indexer keeps
+    // them per database, which stays)
+    forgetLedgerRankings(old.db);
     this.c = await buildComponents(this.options, this.opened, this.onError, {
       events: old.events,
       verifyPool: old.verifyPool,

@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { addressToBech32, ed25519AddressOf } from "../../../src/codec/address.js";
 import { MAX_TIMESTAMP } from "../../../src/tangle/nodeClock.js";
-import { assertError, CORE, type Harness, inject, openHarness } from "../../helpers/coreHarness.js";
+import {
+  assertError,
+  CORE,
+  genesisPayment,
+  type Harness,
+  inject,
+  openHarness,
+  postTransaction,
+} from "../../helpers/coreHarness.js";
 
 /**
  * Edges of the dev tools (docs/decisions.md, A node for builders) found in review: each test
@@ -35,5 +45,38 @@ describe("the clock at the largest milestone timestamp", () => {
     );
     assert.equal(stored.timestamp, MAX_TIMESTAMP, "the stored milestone says what the node says");
     assert.equal((await inject(h.app, `${CORE}/milestones/by-index/${last!.index + 1}`)).statusCode, 404);
+  });
+});
+
+describe("reads after a revert", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness({ milestones: "manual", minPowScore: 0, devAccounts: 0 });
+    await h.node.startNow();
+  });
+  after(() => h.close());
+
+  it("rank the ledger the node is back at, not the one it undid at the same milestone index", async () => {
+    const saved = json<{ id: string; milestoneIndex: number }>(await post(h, `${DEV}/state`));
+    const paid = randomBytes(32);
+    const bech32 = addressToBech32(ed25519AddressOf(paid), "tst");
+    assert.equal((await postTransaction(h.app, genesisPayment(paid, 5_000_000n))).statusCode, 201);
+    await post(h, `${DEV}/milestones`, { count: 2 });
+    const paidAt = saved.milestoneIndex + 1;
+    const ranked = async (ledgerIndex?: number) => {
+      const query = ledgerIndex === undefined ? "" : `&ledgerIndex=${ledgerIndex}`;
+      const res = await inject(h.app, `/api/explorer/v2/ledger/richest-addresses?top=10${query}`);
+      assert.equal(res.statusCode, 200, res.body);
+      return json<{ top: { address: string }[] }>(res).top.some((e) => e.address === bech32);
+    };
+    // read once: the current ledger and a past one are ranked
+    assert.equal(await ranked(), true);
+    assert.equal(await ranked(paidAt), true);
+
+    assert.equal((await post(h, `${DEV}/state/${saved.id}/revert`)).statusCode, 200);
+    await post(h, `${DEV}/milestones`, { count: 2 });
+    assert.equal(h.node.tangle.latestMilestone.index, paidAt + 1, "back at the same index, without the payment");
+    assert.equal(await ranked(), false, "the current ledger's rankings");
+    assert.equal(await ranked(paidAt), false, "a past ledger's rankings");
   });
 });
