@@ -12,6 +12,7 @@ import {
   openHarness,
   postTransaction,
 } from "../../helpers/coreHarness.js";
+import { waitFor } from "../../helpers/waitFor.js";
 
 /**
  * Edges of the dev tools (docs/decisions.md, A node for builders) found in review: each test
@@ -78,5 +79,26 @@ describe("reads after a revert", () => {
     assert.equal(h.node.tangle.latestMilestone.index, paidAt + 1, "back at the same index, without the payment");
     assert.equal(await ranked(), false, "the current ledger's rankings");
     assert.equal(await ranked(paidAt), false, "a past ledger's rankings");
+  });
+});
+
+describe("the faucet with auto milestones", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness({ milestones: "auto", minPowScore: 0 });
+    await h.node.startNow();
+  });
+  after(() => h.close());
+
+  it("pays a request without another block to start a milestone", async () => {
+    const address = addressToBech32(ed25519AddressOf(randomBytes(32)), "tst");
+    const res = await post(h, "/api/faucet/v1/enqueue", { address });
+    assert.equal(res.statusCode, 202, res.body);
+    await waitFor(
+      async () =>
+        json<{ totalBalance: string }>(await inject(h.app, `/api/explorer/v2/balance/${address}`)).totalBalance !== "0",
+      5000,
+      "the faucet's payment confirmed",
+    );
   });
 });
