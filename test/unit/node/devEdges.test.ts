@@ -102,3 +102,31 @@ describe("the faucet with auto milestones", () => {
     );
   });
 });
+
+describe("reads while milestones follow each other", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness({ milestones: "manual", minPowScore: 0 });
+    await h.node.startNow();
+  });
+  after(() => h.close());
+
+  it("answer the dev accounts every time, and a balance with 200 or 503, never 500", async () => {
+    const statuses = { accounts: new Map<number, number>(), balance: new Map<number, number>() };
+    const count = (m: Map<number, number>, s: number) => m.set(s, (m.get(s) ?? 0) + 1);
+    const dev = "tst1qpxrmtryqql8gmg6z8tt486tyq35uvmz054lxrvaw9fukqax370pjnfzjf8";
+    let issuing = true;
+    const milestones = Promise.all(Array.from({ length: 20 }, () => post(h, `${DEV}/milestones`, { count: 5 }))).then(
+      () => (issuing = false),
+    );
+    const reader = async () => {
+      while (issuing) {
+        count(statuses.accounts, (await inject(h.app, `${DEV}/accounts`)).statusCode);
+        count(statuses.balance, (await inject(h.app, `/api/explorer/v2/balance/${dev}`)).statusCode);
+      }
+    };
+    await Promise.all([milestones, ...Array.from({ length: 8 }, reader)]);
+    assert.deepEqual([...statuses.accounts.keys()], [200], JSON.stringify([...statuses.accounts]));
+    assert.ok(!statuses.balance.has(500), JSON.stringify([...statuses.balance]));
+  });
+});
