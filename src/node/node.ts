@@ -236,7 +236,16 @@ export class LedgerNode {
     old.intake.suspend(
       "the node is putting its state back (a dev revert or reset): submit the block again once that is done",
     );
-    const network = this.net ? this.networkStart : undefined;
+    // the network comes back on the port it listened on (with --p2p-port 0 a fresh one each time
+    // would strand the peers dialling the address it printed)
+    const port = this.net?.listenAddresses().map((a) => /\/tcp\/(\d+)/.exec(a)?.[1])[0];
+    const network =
+      this.net && this.networkStart
+        ? {
+            ...this.networkStart,
+            overrides: { ...this.networkStart.overrides, ...(port ? { port: Number(port) } : {}) },
+          }
+        : undefined;
     let failure: unknown;
     try {
       await old.coordinator?.stop();

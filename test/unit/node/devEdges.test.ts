@@ -130,3 +130,23 @@ describe("reads while milestones follow each other", () => {
     assert.ok(!statuses.balance.has(500), JSON.stringify([...statuses.balance]));
   });
 });
+
+describe("a revert on a node whose network runs", () => {
+  let h: Harness;
+  before(async () => {
+    h = await openHarness({ milestones: "manual", minPowScore: 0, p2pPort: 0, p2pHost: "127.0.0.1" });
+    await h.node.startNow();
+    await h.node.startNetwork();
+  });
+  after(() => h.close());
+
+  it("listens again on the port it listened on, so peers dialling its address find it", async () => {
+    const before = h.node.network!.listenAddresses();
+    assert.ok(before.length > 0);
+    const saved = json<{ id: string }>(await post(h, `${DEV}/state`));
+    assert.equal((await post(h, `${DEV}/state/${saved.id}/revert`)).statusCode, 200);
+    assert.deepEqual(h.node.network!.listenAddresses(), before);
+    assert.equal((await post(h, `${DEV}/reset`)).statusCode, 200);
+    assert.deepEqual(h.node.network!.listenAddresses(), before);
+  });
+});
