@@ -211,6 +211,7 @@ export class Faucet {
     this.perAddress.take(key);
     this.queue.push({ key, address });
     this.waiting.add(key);
+    if (this.options.sendOnEnqueue && !this.pending) this.schedule();
     return { address: bech32, waitingRequests: this.waiting.size };
   }
 

@@ -27,6 +27,12 @@ export interface FaucetOptions {
   perClient: RateLimit;
   /** The tag of the tagged-data payload each faucet transaction carries (inx-faucet `tagMessage`). */
   tag: string;
+  /**
+   * Send as soon as a request is queued while no transaction is pending, not only after the next
+   * milestone: a coordinator issuing milestones on demand (`--milestones auto` or `manual`) issues
+   * none by itself, so a request would wait for someone else's block. Default false.
+   */
+  sendOnEnqueue?: boolean;
 }
 
 /** A token bucket: `burst` at once, refilled at `requests` per `periodMs`. */

@@ -213,7 +213,12 @@ async function consistent<T>(
     const ms = await db.milestones.get(before);
     return { value, ledgerIndex: before, timestamp: ms?.timestamp ?? 0 };
   }
-  throw new LedgerNodeError(IndexerErrorCode.Corrupt, "the ledger kept moving while the balances were read");
+  // milestones following each other closely (auto milestones, a dev request for many) are no
+  // fault of the store: the reader may ask again
+  throw new LedgerNodeError(
+    IndexerErrorCode.Busy,
+    "the ledger kept moving while the balances were read (milestones follow each other closely); retry",
+  );
 }
 
 /** One address's entry (zeros when it owns nothing), the ledger index and its milestone timestamp. */
@@ -255,6 +260,14 @@ export interface LedgerRankings {
 }
 
 const rankingsByDb = new WeakMap<Repositories, { ledgerIndex: number; rankings: Promise<LedgerRankings> }>();
+
+/**
+ * Forgets the rankings kept for `db` (a dev revert or reset put another ledger under the same
+ * milestone indexes, node/node.ts `replaceState`): the next request computes them anew.
+ */
+export function forgetCurrentRankings(db: Repositories): void {
+  rankingsByDb.delete(db);
+}
 
 /**
  * The rankings at the current ledger index, computed once per milestone whatever the number of

@@ -3,7 +3,14 @@ import { toHex } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import type { Repositories } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
-import { type LedgerRankings, ledgerRankings, ownerAddress, rankBalances, readAllBalances } from "./addressLedger.js";
+import {
+  forgetCurrentRankings,
+  type LedgerRankings,
+  ledgerRankings,
+  ownerAddress,
+  rankBalances,
+  readAllBalances,
+} from "./addressLedger.js";
 import { IndexerErrorCode } from "./errors.js";
 
 /**
@@ -36,6 +43,16 @@ interface PastRankings {
 }
 
 const pastByDb = new WeakMap<Repositories, PastRankings>();
+
+/**
+ * Forgets every ledger's rankings kept for `db`, current and past (a dev revert or reset put
+ * another ledger under the same milestone indexes, node/node.ts `replaceState`); computations
+ * still running finish for their callers and are kept nowhere.
+ */
+export function forgetLedgerRankings(db: Repositories): void {
+  pastByDb.delete(db);
+  forgetCurrentRankings(db);
+}
 
 function outOfRange(reason: string): LedgerNodeError<IndexerErrorCode> {
   return new LedgerNodeError(IndexerErrorCode.LedgerIndexOutOfRange, reason);

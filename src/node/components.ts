@@ -190,8 +190,13 @@ export async function buildComponents(
     storedSeed: db.secrets.faucetSeed,
   });
   const repositories = tangle.db;
+  // milestones on demand come only for a block: the faucet sends its own as soon as it is asked
+  const onDemand = coordinator !== undefined && coordinator.mode !== "interval";
   const faucet = faucetOptions
-    ? new Faucet({ tangle, indexer, outputs: repositories.outputs, intake, onError }, faucetOptions)
+    ? new Faucet(
+        { tangle, indexer, outputs: repositories.outputs, intake, onError },
+        { ...faucetOptions, sendOnEnqueue: onDemand },
+      )
     : undefined;
 
   const components: NodeComponents = {

@@ -76,11 +76,15 @@ export class DevTools {
   async accounts(): Promise<{ coinType: number; accounts: DevAccountBalance[] }> {
     const o = this.node.options;
     this.accountList ??= deriveDevAccounts({ mnemonic: o.devMnemonic, count: o.devAccounts, coinType: o.devCoinType });
-    const accounts = await Promise.all(
-      this.accountList.map(async (a) => {
-        const { value } = await readAddressEntry(this.node.db, serializeAddressBytes(a.address));
-        return { ...a, balance: value.total };
-      }),
+    const list = this.accountList;
+    // read between two milestones: issued back to back they would keep the reads from agreeing
+    const accounts = await this.node.coordinator.between(() =>
+      Promise.all(
+        list.map(async (a) => {
+          const { value } = await readAddressEntry(this.node.db, serializeAddressBytes(a.address));
+          return { ...a, balance: value.total };
+        }),
+      ),
     );
     return { coinType: o.devCoinType, accounts };
   }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { Faucet } from "../faucet/index.js";
-import type { Indexer } from "../indexer/index.js";
+import { forgetLedgerRankings, type Indexer } from "../indexer/index.js";
 import {
   defaultNetworkOptions,
   type Network,
@@ -236,7 +236,16 @@ export class LedgerNode {
     old.intake.suspend(
       "the node is putting its state back (a dev revert or reset): submit the block again once that is done",
     );
-    const network = this.net ? this.networkStart : undefined;
+    // the network comes back on the port it listened on (with --p2p-port 0 a fresh one each time
+    // would strand the peers dialling the address it printed)
+    const port = this.net?.listenAddresses().map((a) => /\/tcp\/(\d+)/.exec(a)?.[1])[0];
+    const network =
+      this.net && this.networkStart
+        ? {
+            ...this.networkStart,
+            overrides: { ...this.networkStart.overrides, ...(port ? { port: Number(port) } : {}) },
+          }
+        : undefined;
     let failure: unknown;
     try {
       await old.coordinator?.stop();
@@ -258,6 +267,9 @@ export class LedgerNode {
         failure = e; // the batch is written whole or not at all: the node is built on what is there
       }
     }
+    // the rankings kept per ledger index describe the ledger that was there (the indexer keeps
+    // them per database, which stays)
+    forgetLedgerRankings(old.db);
     this.c = await buildComponents(this.options, this.opened, this.onError, {
       events: old.events,
       verifyPool: old.verifyPool,

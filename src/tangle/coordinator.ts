@@ -17,6 +17,7 @@ import { applyConfirmation, type PlannedConfirmation, planConfirmation } from ".
 import { DevErrorCode, TangleErrorCode } from "./errors.js";
 import type { BlockSource } from "./events.js";
 import { acceptedBlock, type BlockIntake, type CheckedBlock } from "./intake.js";
+import { MAX_TIMESTAMP } from "./nodeClock.js";
 import type { MilestoneInfo, Tangle } from "./tangle.js";
 
 /**
@@ -376,7 +377,16 @@ export class Coordinator {
     const params = this.tangle.protocolParameters;
     const index = latest.index + 1;
     // the clock moves forward only (time travel), and a milestone's timestamp is above the last one's
-    const timestamp = Math.max(this.clock.nowSeconds(), latest.timestamp + 1);
+    // a milestone's timestamp is a u32 (TIP-29): the clock stops at its largest value (time travel
+    // to it, then a second passes), and past it the encoding would wrap to a time long gone, so
+    // no milestone is issued rather than one whose bytes say another time than the node
+    const timestamp = Math.max(Math.min(this.clock.nowSeconds(), MAX_TIMESTAMP), latest.timestamp + 1);
+    if (timestamp > MAX_TIMESTAMP) {
+      throw new LedgerNodeError(
+        DevErrorCode.TimeNotAhead,
+        `the next milestone's timestamp would be ${timestamp}, beyond the largest a milestone holds (${MAX_TIMESTAMP}): no milestone can follow milestone ${latest.index}`,
+      );
+    }
     const parents = await this.parents(latest);
     await this.deps.verifyPool?.drained(this.checksMark);
 
