@@ -57,6 +57,12 @@ export interface NetworkConfig {
    * revert). Absent: false.
    */
   dev?: boolean;
+  /**
+   * The funded accounts of a network for builders, as the genesis holds them: the BIP-39
+   * mnemonic, how many accounts and the coin type of their path (node/devAccounts.ts). Test
+   * funds only: the mnemonic is no secret. Absent: none.
+   */
+  devAccounts?: { mnemonic: string; count: number; coinType: number };
 }
 
 export function networkConfigPath(dataDir: string): string {
@@ -76,6 +82,7 @@ export function networkConfigToJson(c: NetworkConfig): Record<string, unknown> {
     },
     peers: c.peers,
     ...(c.dev ? { dev: true } : {}),
+    ...(c.devAccounts ? { devAccounts: c.devAccounts } : {}),
   };
 }
 
@@ -86,7 +93,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       json,
       "networkConfig",
       ["networkName", "protocol", "coordinatorPublicKeys", "genesis"],
-      ["peers", "coordinatorThreshold", "milestoneIntervalMs", "dev"],
+      ["peers", "coordinatorThreshold", "milestoneIntervalMs", "dev", "devAccounts"],
     );
     const networkName = expectString(o.networkName, "networkConfig.networkName");
     const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
@@ -144,11 +151,21 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       genesis: { kind: g.kind, outputs },
       peers,
       ...(o.dev !== undefined && expectBool(o.dev, "networkConfig.dev") ? { dev: true } : {}),
+      ...(o.devAccounts !== undefined ? { devAccounts: devAccountsFromJson(o.devAccounts) } : {}),
     };
   } catch (e) {
     if (isCodecError(e)) throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
     throw e;
   }
+}
+
+function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccounts"]> {
+  const d = expectObject(json, "networkConfig.devAccounts", ["mnemonic", "count", "coinType"]);
+  return {
+    mnemonic: expectString(d.mnemonic, "networkConfig.devAccounts.mnemonic"),
+    count: expectInt(d.count, "networkConfig.devAccounts.count", 0, 127),
+    coinType: expectInt(d.coinType, "networkConfig.devAccounts.coinType", 0, 0x7fffffff),
+  };
 }
 
 export async function readNetworkConfig(path: string): Promise<NetworkConfig> {

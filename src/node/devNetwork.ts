@@ -8,7 +8,8 @@ import {
   UnlockConditionType,
 } from "../codec/types.js";
 import type { NetworkConfig } from "../network/index.js";
-import { type Allocation, genesisOutputs } from "./genesis.js";
+import { type DevAccountsOptions, deriveDevAccounts, devAccountAllocations } from "./devAccounts.js";
+import { genesisOutputs } from "./genesis.js";
 
 /**
  * The dev network of docs/decisions.md, The dev network: its protocol parameters and its genesis, one basic
@@ -62,15 +63,17 @@ export const GENESIS_OUTPUT_ID = new Uint8Array(34);
 
 /**
  * The dev network as a network description: the dev genesis, and the coordinator key of the
- * node that started it (one signature per milestone). `accounts`, the funded dev accounts
- * (devAccounts.ts), follow the dev key's output as outputs 1, 2, …; the dev key holds the rest.
+ * node that started it (one signature per milestone). `devAccounts`, the funded accounts of a
+ * mnemonic (devAccounts.ts), follow the dev key's output as outputs 1, 2, …; the dev key holds the
+ * rest, and the description keeps how they were derived (the dev routes list them from it).
  */
 export function devNetworkConfig(
   minPowScore: number,
   coordinatorPublicKey: Uint8Array,
   milestoneIntervalMs: number,
-  accounts: readonly Allocation[] = [],
+  devAccounts?: DevAccountsOptions,
 ): NetworkConfig {
+  const accounts = devAccounts ? devAccountAllocations(deriveDevAccounts(devAccounts)) : [];
   const funded = accounts.reduce((sum, a) => sum + a.amount, 0n);
   return {
     networkName: DEV_NETWORK_NAME,
@@ -88,6 +91,7 @@ export function devNetworkConfig(
     },
     peers: [],
     dev: true,
+    ...(devAccounts && devAccounts.count > 0 ? { devAccounts: { ...devAccounts } } : {}),
   };
 }
 

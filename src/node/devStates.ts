@@ -22,8 +22,13 @@ import { addStateDiff, writeStateFile } from "./stateFile.js";
 export const MAX_SAVED_STATES = 64;
 const STATES_DIR = "dev-states";
 
-type Action = "save" | "revert" | "reset";
-const DOING: Record<Action, string> = { save: "saving a state", revert: "reverting to a state", reset: "resetting" };
+type Action = "save" | "revert" | "reset" | "time change";
+const DOING: Record<Action, string> = {
+  save: "saving a state",
+  revert: "reverting to a state",
+  reset: "resetting",
+  "time change": "moving its clock",
+};
 
 export interface SavedState {
   id: string;
@@ -100,7 +105,12 @@ export class DevStates {
           close: () => view.range.close(),
         },
         path,
-      );
+      ).catch(async (e: unknown) => {
+        // a save that failed (a full disk) leaves no file behind, and its ID is not used
+        await rm(path, { force: true });
+        this.nextId--;
+        throw e;
+      });
       const state = {
         id,
         milestoneIndex: view.milestoneIndex,
@@ -146,8 +156,11 @@ export class DevStates {
     });
   }
 
-  /** One save, revert or reset at a time; another asked meanwhile is refused, nothing done. */
-  private async exclusive<T>(action: Action, fn: () => Promise<T>): Promise<T> {
+  /**
+   * One save, revert, reset or clock move at a time (a revert builds the clock anew from the
+   * database); another asked meanwhile is refused, nothing done.
+   */
+  async exclusive<T>(action: Action, fn: () => Promise<T>): Promise<T> {
     if (this.busy) {
       throw new LedgerNodeError(
         DevErrorCode.Busy,

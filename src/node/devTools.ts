@@ -3,7 +3,7 @@ import { readAddressEntry } from "../indexer/addressLedger.js";
 import type { NetworkConfig } from "../network/index.js";
 import { DevErrorCode } from "../tangle/errors.js";
 import type { MilestoneInfo } from "../tangle/events.js";
-import { MAX_TIMESTAMP } from "../tangle/nodeClock.js";
+import { MAX_CLOCK_STEP_SECONDS, MAX_TIMESTAMP } from "../tangle/nodeClock.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { type DevAccount, deriveDevAccounts } from "./devAccounts.js";
 import { DevStates, type SavedState } from "./devStates.js";
@@ -21,9 +21,6 @@ import type { LedgerNode } from "./node.js";
 export function isDevNetwork(config: Pick<NetworkConfig, "genesis" | "dev">): boolean {
   return config.genesis.kind === "dev" || config.dev === true;
 }
-
-/** How far `POST /api/dev/v1/time` moves the clock at most in one call: 100 years. */
-export const MAX_TIME_STEP_SECONDS = 100 * 365 * 24 * 3600;
 
 export interface DevAccountBalance extends DevAccount {
   /** The base tokens it owns now (every unspent output it is the owner of, TIP-18). */
@@ -72,10 +69,13 @@ export class DevTools {
     return new DevTools(node, states);
   }
 
-  /** The accounts of `--dev-mnemonic` (derived once) with what each owns now. */
+  /**
+   * The accounts the genesis funded (as the network's description keeps them: `--dev-*` of a
+   * fresh data directory, or a network file's `devAccounts`), derived once, with what each owns now.
+   */
   async accounts(): Promise<{ coinType: number; accounts: DevAccountBalance[] }> {
-    const o = this.node.options;
-    this.accountList ??= deriveDevAccounts({ mnemonic: o.devMnemonic, count: o.devAccounts, coinType: o.devCoinType });
+    const spec = this.node.describeNetwork([]).devAccounts;
+    this.accountList ??= spec ? deriveDevAccounts(spec) : [];
     const list = this.accountList;
     // read between two milestones: issued back to back they would keep the reads from agreeing
     const accounts = await this.node.coordinator.between(() =>
@@ -86,7 +86,7 @@ export class DevTools {
         }),
       ),
     );
-    return { coinType: o.devCoinType, accounts };
+    return { coinType: spec?.coinType ?? this.node.options.devCoinType, accounts };
   }
 
   /** Issues `count` milestones now, whatever the mode; answers them once confirmed. */
@@ -112,7 +112,12 @@ export class DevTools {
    * timestamps): by `increaseSeconds`, or to `timestamp`, which must be ahead of both the clock
    * and the latest milestone (timestamps only grow). Written before it answers.
    */
-  async setTime(to: { increaseSeconds: number } | { timestamp: number }): Promise<DevTime> {
+  setTime(to: { increaseSeconds: number } | { timestamp: number }): Promise<DevTime> {
+    // not while a revert or reset builds the clock anew from the database
+    return this.states.exclusive("time change", () => this.moveClock(to));
+  }
+
+  private async moveClock(to: { increaseSeconds: number } | { timestamp: number }): Promise<DevTime> {
     const now = Date.now();
     const before = this.time(now);
     const target = "timestamp" in to ? to.timestamp : before.timestamp + to.increaseSeconds;
@@ -122,10 +127,10 @@ export class DevTools {
         `timestamp ${target} is not ahead of the node's clock (${before.timestamp}) and the latest milestone (${before.latestMilestoneTimestamp}): the clock only moves forward`,
       );
     }
-    if (target - before.timestamp > MAX_TIME_STEP_SECONDS || target > MAX_TIMESTAMP) {
+    if (target - before.timestamp > MAX_CLOCK_STEP_SECONDS || target > MAX_TIMESTAMP) {
       throw new LedgerNodeError(
         DevErrorCode.TimeNotAhead,
-        `timestamp ${target} is too far: the clock moves at most ${MAX_TIME_STEP_SECONDS} s at once, and a milestone timestamp is at most ${MAX_TIMESTAMP}`,
+        `timestamp ${target} is too far: the clock moves at most ${MAX_CLOCK_STEP_SECONDS} s at once, and a milestone timestamp is at most ${MAX_TIMESTAMP}`,
       );
     }
     const batch = this.node.store.batch();

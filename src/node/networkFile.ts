@@ -25,6 +25,7 @@ import {
   type DevAccount,
   deriveDevAccounts,
   MAX_DEV_ACCOUNTS,
+  normalMnemonic,
   SHIMMER_COIN_TYPE,
 } from "./devAccounts.js";
 import { isNodeError, NodeErrorCode } from "./errors.js";
@@ -160,7 +161,8 @@ export function networkFileFromJson(
     };
     const milestoneIntervalMs = expectInt(o.milestoneIntervalMs, "milestoneIntervalMs", 100, 3_600_000);
     const dev = o.dev === undefined ? false : expectBool(o.dev, "dev");
-    const allocations = readAllocations(o.allocations, readDevAccounts(o.devAccounts, source), protocol, source);
+    const devAccounts = readDevAccounts(o.devAccounts, source);
+    const allocations = readAllocations(o.allocations, devAccounts.allocations, protocol, source);
     const c = expectObject(o.coordinator, "coordinator", ["publicKeys", "threshold"]);
     const keys = expectArray(c.publicKeys, "coordinator.publicKeys").map((k, i) =>
       expectHex(k, `coordinator.publicKeys[${i}]`, 32),
@@ -189,6 +191,7 @@ export function networkFileFromJson(
       genesis: { kind: "custom", outputs: genesisOutputs(allocations) },
       peers: [],
       ...(dev ? { dev: true } : {}),
+      ...(devAccounts.spec ? { devAccounts: devAccounts.spec } : {}),
     };
     return faucetKeyFile === undefined ? { config } : { config, faucetKeyFile };
   } catch (e) {
@@ -197,9 +200,12 @@ export function networkFileFromJson(
   }
 }
 
-/** The funded accounts a network file asks for (`devAccounts`), as allocations after its own. */
-function readDevAccounts(json: unknown, source: string): Allocation[] {
-  if (json === undefined) return [];
+/** The funded accounts a network file asks for (`devAccounts`): how they are derived, and their allocations. */
+function readDevAccounts(
+  json: unknown,
+  source: string,
+): { spec?: NonNullable<NetworkConfig["devAccounts"]>; allocations: Allocation[] } {
+  if (json === undefined) return { allocations: [] };
   const d = expectObject(json, "devAccounts", ["count", "amount"], ["mnemonic", "coinType"]);
   const count = expectInt(d.count, "devAccounts.count", 1, MAX_DEV_ACCOUNTS);
   const amount = expectU64String(d.amount, "devAccounts.amount");
@@ -213,7 +219,10 @@ function readDevAccounts(json: unknown, source: string): Allocation[] {
     if (isNodeError(e)) refuse(source, "devAccounts.mnemonic", e.message);
     throw e;
   }
-  return accounts.map((a) => ({ address: a.address, amount }));
+  return {
+    spec: { mnemonic: normalMnemonic(mnemonic), count, coinType },
+    allocations: accounts.map((a) => ({ address: a.address, amount })),
+  };
 }
 
 function readAllocations(

@@ -16,7 +16,6 @@ import { defaultKvStoreOptions, KvStore, NodeStateKey, Repositories } from "../s
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { checkGenesis } from "./checkGenesis.js";
 import { planDescriptors } from "./descriptors.js";
-import { deriveDevAccounts, devAccountAllocations } from "./devAccounts.js";
 import { DEV_NETWORK_NAME, devNetworkConfig } from "./devNetwork.js";
 import { initDatabase } from "./initDatabase.js";
 import {
@@ -105,17 +104,12 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
         await writeCoordinatorSeeds(options.dataDir, seeds);
       }
       held = seeds.slice(0, 1);
-      const accounts = deriveDevAccounts({
+      // the dev accounts of a fresh dev network; a resumed one keeps those of its genesis (network.json)
+      network = devNetworkConfig(options.minPowScore, publicKeyOf(held[0]!), options.milestoneIntervalMs, {
         mnemonic: options.devMnemonic,
         count: options.devAccounts,
         coinType: options.devCoinType,
       });
-      network = devNetworkConfig(
-        options.minPowScore,
-        publicKeyOf(held[0]!),
-        options.milestoneIntervalMs,
-        devAccountAllocations(accounts),
-      );
     }
     const follows = held.length < network.coordinatorThreshold;
     if (follows) checkGenesis(network, configPath);

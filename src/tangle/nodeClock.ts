@@ -8,6 +8,9 @@ import { NodeStateKey, type Repositories, type WriteBatch } from "../storage/ind
  * restart keeps it and a saved state (node/devStates.ts) holds the offset it had.
  */
 
+/** How far the clock moves forward at most in one step (`POST /api/dev/v1/time`): 100 years. */
+export const MAX_CLOCK_STEP_SECONDS = 100 * 365 * 24 * 3600;
+
 /** The latest a milestone timestamp can be (a u32 of unix seconds, TIP-29). */
 export const MAX_TIMESTAMP = 0xffff_ffff;
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { addressToBech32 } from "../../codec/address.js";
 import { toHex } from "../../codec/hex.js";
+import { MAX_CLOCK_STEP_SECONDS } from "../../tangle/nodeClock.js";
 import type { ApiNode, DevApi } from "../apiNode.js";
 import { badRequest } from "../errors.js";
 import type {
@@ -162,7 +163,7 @@ export const DEV_ROUTES = {
       ),
       body: closedObject<{ increaseSeconds: number; timestamp: number }>(
         {
-          increaseSeconds: integer("seconds to move the clock forward", 1),
+          increaseSeconds: integer("seconds to move the clock forward", 1, MAX_CLOCK_STEP_SECONDS),
           timestamp: integer("unix seconds to move the clock to", 1, 0xffff_ffff),
         },
         [],

@@ -21,6 +21,7 @@ import {
   postTransaction,
 } from "../../helpers/coreHarness.js";
 import { iotaCrypto } from "../../helpers/iota.js";
+import { openNode, removeDir, tempDir } from "../../helpers/node.js";
 import { waitFor } from "../../helpers/waitFor.js";
 
 /**
@@ -261,6 +262,34 @@ describe("auto milestones in a burst", () => {
     // one second per milestone at most ahead: never more than the limit and the second in progress
     assert.ok(Math.max(...leads) <= 3, `leads ${leads.join(", ")}`);
     assert.ok(leads.at(-1)! >= 1, `the burst moved the clock ahead: ${leads.join(", ")}`);
+  });
+});
+
+describe("dev accounts of a resumed data directory", () => {
+  it("are those its genesis funded, whatever --dev-* says at a later start", async () => {
+    const dir = await tempDir("dev-accounts");
+    try {
+      const first = await openNode(dir, { devAccounts: 2, milestones: "manual" });
+      const funded = (await first.dev!.accounts()).accounts.map((a) => toHex(a.publicKey));
+      await first.close();
+      const again = await openNode(dir, {
+        devAccounts: 5,
+        devMnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+        milestones: "manual",
+      });
+      try {
+        const { accounts } = await again.dev!.accounts();
+        assert.deepEqual(
+          accounts.map((a) => toHex(a.publicKey)),
+          funded,
+        );
+        assert.ok(accounts.every((a) => a.balance === DEV_ACCOUNT_BALANCE));
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await removeDir(dir);
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { outputIdFromParts } from "../../../src/codec/ids.js";
 import { encodeOutput } from "../../../src/codec/outputs/output.js";
 import { blake2b256 } from "../../../src/crypto/blake2b.js";
 import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
+import { networkConfigFromJson, networkConfigToJson } from "../../../src/network/index.js";
 import { checkGenesis } from "../../../src/node/checkGenesis.js";
 import { DEFAULT_DEV_MNEMONIC, deriveDevAccounts } from "../../../src/node/devAccounts.js";
 import { DEV_KEY, devGenesisOutput, devNetworkConfig, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
@@ -91,6 +92,9 @@ describe("network files", () => {
     json.dev = true;
     const { config } = networkFileFromJson(json);
     assert.equal(config.dev, true);
+    assert.deepEqual(config.devAccounts, { mnemonic: DEFAULT_DEV_MNEMONIC, count: 2, coinType: 4219 });
+    // network.json keeps how they were derived
+    assert.deepEqual(networkConfigFromJson(networkConfigToJson(config)).devAccounts, config.devAccounts);
     const accounts = deriveDevAccounts({ mnemonic: DEFAULT_DEV_MNEMONIC, count: 2, coinType: 4219 });
     assert.deepEqual(
       config.genesis.outputs.slice(2).map((g) => [toHex(g.outputId), g.output.amount]),
