@@ -132,10 +132,13 @@ async function startNode(options: NodeOptions): Promise<void> {
     // is a healthy one (docs/decisions.md, Milestones); a follower listens at once.
     await node.startNow();
     if (closing) return;
-    // threads started now rather than by the first transaction (a builder's first transfer
-    // otherwise waited about a second for them)
-    node.verifyPool.warm();
-    if (options.powWorkers > 0) minerPool("clients").warm(options.powWorkers);
+    // with milestones on demand, threads started now rather than by the first transaction (a
+    // builder's first transfer otherwise waited about a second for them; at a milestone a second
+    // that is hidden, and a node that serves no transaction starts none)
+    if (node.isCoordinator && options.milestones !== "interval") {
+      node.verifyPool.warm();
+      if (options.powWorkers > 0) minerPool("clients").warm(options.powWorkers);
+    }
     await app.listen({ host: options.apiHost, port: options.apiPort });
     await explorer?.listen({ host: options.apiHost, port: options.explorerPort });
     await prometheus?.listen({ host: options.apiHost, port: options.prometheusPort });
