@@ -63,6 +63,11 @@ export interface NetworkConfig {
    * funds only: the mnemonic is no secret. Absent: none.
    */
   devAccounts?: { mnemonic: string; count: number; coinType: number };
+  /**
+   * The coordinator issues milestones on demand (`--milestones auto` or `manual`): a follower's
+   * health then expects none while the network is idle. Absent: every interval.
+   */
+  milestones?: "auto" | "manual";
 }
 
 export function networkConfigPath(dataDir: string): string {
@@ -83,6 +88,7 @@ export function networkConfigToJson(c: NetworkConfig): Record<string, unknown> {
     peers: c.peers,
     ...(c.dev ? { dev: true } : {}),
     ...(c.devAccounts ? { devAccounts: c.devAccounts } : {}),
+    ...(c.milestones ? { milestones: c.milestones } : {}),
   };
 }
 
@@ -93,7 +99,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       json,
       "networkConfig",
       ["networkName", "protocol", "coordinatorPublicKeys", "genesis"],
-      ["peers", "coordinatorThreshold", "milestoneIntervalMs", "dev", "devAccounts"],
+      ["peers", "coordinatorThreshold", "milestoneIntervalMs", "dev", "devAccounts", "milestones"],
     );
     const networkName = expectString(o.networkName, "networkConfig.networkName");
     const protocol = protocolParametersFromJson(o.protocol, "networkConfig.protocol");
@@ -152,11 +158,22 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       peers,
       ...(o.dev !== undefined && expectBool(o.dev, "networkConfig.dev") ? { dev: true } : {}),
       ...(o.devAccounts !== undefined ? { devAccounts: devAccountsFromJson(o.devAccounts) } : {}),
+      ...(o.milestones !== undefined ? { milestones: milestoneModeFromJson(o.milestones, source) } : {}),
     };
   } catch (e) {
     if (isCodecError(e)) throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `${source}: ${e.message}`);
     throw e;
   }
+}
+
+function milestoneModeFromJson(json: unknown, source: string): "auto" | "manual" {
+  if (json !== "auto" && json !== "manual") {
+    throw new LedgerNodeError(
+      NetworkErrorCode.InvalidNetworkConfig,
+      `${source}: networkConfig.milestones ${JSON.stringify(json)} is not "auto" or "manual"`,
+    );
+  }
+  return json;
 }
 
 function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccounts"]> {

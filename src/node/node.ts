@@ -122,8 +122,11 @@ export class LedgerNode {
    * writes the network description into the data dir: the coordinator's own, or a follower's
    * copy of the file it was given.
    */
-  static async open(options: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
-    const db = await openDatabase(options);
+  static async open(given: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
+    const db = await openDatabase(given);
+    // a follower's milestones come as its coordinator issues them (its health reads the mode)
+    const options =
+      db.follows && db.network.milestones !== undefined ? { ...given, milestones: db.network.milestones } : given;
     try {
       const node = new LedgerNode(options, db, await buildComponents(options, db, onError), onError);
       if (node.isCoordinator || resolve(db.configPath) !== resolve(db.copyPath)) {
@@ -162,7 +165,14 @@ export class LedgerNode {
 
   /** The description followers need (written to `<data-dir>/network.json` by the coordinator). */
   describeNetwork(peers: string[]): NetworkConfig {
-    return { ...this.ownNetwork, protocol: this.tangle.protocolParameters, peers };
+    const { milestones: _, ...own } = this.ownNetwork;
+    const mode = this.c.coordinator?.mode;
+    return {
+      ...own,
+      protocol: this.tangle.protocolParameters,
+      peers,
+      ...(mode === "auto" || mode === "manual" ? { milestones: mode } : {}),
+    };
   }
 
   /** HS256 secret of the JWTs that open protected routes. */

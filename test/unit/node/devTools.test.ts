@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { defaultApiAuthOptions, issueApiToken } from "../../../src/api/auth.js";
 import { defaultApiServerOptions } from "../../../src/api/server.js";
@@ -6,6 +7,7 @@ import { addressToBech32 } from "../../../src/codec/address.js";
 import { bytesEqual, toHex } from "../../../src/codec/hex.js";
 import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { ed25519KeyPairFromSeed } from "../../../src/crypto/ed25519.js";
+import { networkConfigPath } from "../../../src/network/index.js";
 import { DEFAULT_DEV_MNEMONIC, DEV_ACCOUNT_BALANCE, deriveDevAccounts } from "../../../src/node/devAccounts.js";
 import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { isNodeError } from "../../../src/node/errors.js";
@@ -289,6 +291,33 @@ describe("dev accounts of a resumed data directory", () => {
       }
     } finally {
       await removeDir(dir);
+    }
+  });
+});
+
+describe("a follower of a coordinator that issues milestones on demand", () => {
+  it("learns the mode from network.json, so an idle network is a healthy one to it", async () => {
+    const [a, b] = [await tempDir("on-demand-coordinator"), await tempDir("on-demand-follower")];
+    try {
+      const coordinator = await openNode(a, { milestones: "auto" });
+      await coordinator.close();
+      const file = JSON.parse(await readFile(networkConfigPath(a), "utf8")) as { milestones?: string };
+      assert.equal(file.milestones, "auto");
+      const follower = await openNode(b, { networkConfig: networkConfigPath(a) });
+      try {
+        assert.equal(follower.isCoordinator, false);
+        assert.equal(follower.options.milestones, "auto");
+      } finally {
+        await follower.close();
+      }
+      // back to interval: the file says so again
+      await (await openNode(a, { milestones: "interval" })).close();
+      assert.equal(
+        (JSON.parse(await readFile(networkConfigPath(a), "utf8")) as { milestones?: string }).milestones,
+        undefined,
+      );
+    } finally {
+      await Promise.all([removeDir(a), removeDir(b)]);
     }
   });
 });
