@@ -4,6 +4,7 @@ import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
 import type { Repositories } from "../storage/index.js";
+import type { MilestoneMode } from "../tangle/coordinator.js";
 import type { MilestoneInfo } from "../tangle/events.js";
 import type { BlockIntake } from "../tangle/intake.js";
 import type { NodeMetrics } from "../tangle/metrics.js";
@@ -73,6 +74,6 @@ export interface ApiNode {
      * When the coordinator issues milestones (`interval` when absent). In `auto` and `manual` mode
      * an idle ledger waits for blocks or a request: not advancing is no sign of a stopped coordinator.
      */
-    milestones?: "interval" | "auto" | "manual";
+    milestones?: MilestoneMode;
   };
 }

@@ -6,6 +6,7 @@ import { expectArray, expectBool, expectHex, expectInt, expectObject, expectStri
 import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
 import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
 import type { Output, ProtocolParameters } from "../codec/types.js";
+import type { MilestoneMode } from "../tangle/coordinator.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NetworkErrorCode } from "./errors.js";
 
@@ -67,7 +68,7 @@ export interface NetworkConfig {
    * The coordinator issues milestones on demand (`--milestones auto` or `manual`): a follower's
    * health then expects none while the network is idle. Absent: every interval.
    */
-  milestones?: "auto" | "manual";
+  milestones?: Exclude<MilestoneMode, "interval">;
 }
 
 export function networkConfigPath(dataDir: string): string {
@@ -166,7 +167,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
   }
 }
 
-function milestoneModeFromJson(json: unknown, source: string): "auto" | "manual" {
+function milestoneModeFromJson(json: unknown, source: string): Exclude<MilestoneMode, "interval"> {
   if (json !== "auto" && json !== "manual") {
     throw new LedgerNodeError(
       NetworkErrorCode.InvalidNetworkConfig,

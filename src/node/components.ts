@@ -87,13 +87,14 @@ export interface NodeComponents {
   detach: () => void;
 }
 
+/** Signature checks queued at most before a client's answer waits for its own, with auto milestones. */
+const AUTO_VERIFY_BACKLOG = 256;
+
 /**
  * Builds every component on `db`. `kept`: the event stream and the verify threads of components
  * built before on the same database (a dev revert builds the rest anew, node.ts `replaceState`):
  * the API's listeners stay attached to the one stream.
  */
-/** Signature checks queued at most before a client's answer waits for its own, with auto milestones. */
-const AUTO_VERIFY_BACKLOG = 256;
 
 export async function buildComponents(
   options: NodeOptions,

@@ -1,8 +1,7 @@
+import type { MilestoneMode } from "../tangle/coordinator.js";
 import { DEFAULT_DEV_MNEMONIC, SHIMMER_COIN_TYPE } from "./devAccounts.js";
 
-/** When the coordinator issues milestones (docs/decisions.md, A node for builders). */
-export type MilestoneMode = "interval" | "auto" | "manual";
-export const MILESTONE_MODES: readonly MilestoneMode[] = ["interval", "auto", "manual"];
+export { MILESTONE_MODES, type MilestoneMode } from "../tangle/coordinator.js";
 
 /** Everything a node is started with; the CLI fills it from flags, environment and a config file. */
 export interface NodeOptions {

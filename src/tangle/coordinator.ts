@@ -44,6 +44,7 @@ export interface CoordinatorDeps {
 
 /** When milestones are issued (docs/decisions.md, A node for builders). */
 export type MilestoneMode = "interval" | "auto" | "manual";
+export const MILESTONE_MODES: readonly MilestoneMode[] = ["interval", "auto", "manual"];
 
 export interface CoordinatorOptions {
   intervalMs: number;
@@ -112,8 +113,6 @@ export class Coordinator {
   private waiting = 0;
   /** `auto`: clients' answers held until the next milestone (`pace`). */
   private paced: (() => void)[] = [];
-  /** The signature checks requested when the tips of the milestone being issued were read. */
-  private checksMark: number | undefined;
   /** The milestone signed and stored but not applied yet, and how often applying it failed. */
   private signed:
     | { plan: PlannedConfirmation; milestoneId: Uint8Array; blockId: Uint8Array; failures: number }
@@ -301,11 +300,11 @@ export class Coordinator {
    * references them all through the last checkpoint. Without this, a wide tangle (many clients
    * submitting at once) would leave tips behind until they fall below max depth.
    */
-  private async parents(latest: MilestoneInfo): Promise<Uint8Array[]> {
+  private async parents(latest: MilestoneInfo): Promise<{ parents: Uint8Array[]; checks: number | undefined }> {
     // every client's block taken so far is a tip or below one: this milestone references it and
     // waits for their signature checks, no later ones; the clients held for it are answered now,
     // their next blocks arriving while it is issued
-    this.checksMark = this.deps.verifyPool?.mark();
+    const checks = this.deps.verifyPool?.mark();
     this.waiting = 0;
     this.releasePaced();
     const tips = this.tangle.milestoneTips(Number.MAX_SAFE_INTEGER).filter((t) => !bytesEqual(t, latest.blockId));
@@ -328,7 +327,7 @@ export class Coordinator {
       acceptedBlock(verdict);
     }
     const group = tips.slice(next, next + MAX_PARENTS - carry.length);
-    return uniqueSorted([...carry, ...group]);
+    return { parents: uniqueSorted([...carry, ...group]), checks };
   }
 
   /** A checkpoint: a block without payload referencing `parents`, mined to the minimum score. */
@@ -376,10 +375,10 @@ export class Coordinator {
     const latest = this.tangle.latestMilestone;
     const params = this.tangle.protocolParameters;
     const index = latest.index + 1;
-    // the clock moves forward only (time travel), and a milestone's timestamp is above the last one's
-    // a milestone's timestamp is a u32 (TIP-29): the clock stops at its largest value (time travel
-    // to it, then a second passes), and past it the encoding would wrap to a time long gone, so
-    // no milestone is issued rather than one whose bytes say another time than the node
+    // the clock moves forward only (time travel), and a milestone's timestamp is above the last
+    // one's; it is a u32 (TIP-29): the clock stops at its largest value (time travel to it, then a
+    // second passes), and past it the encoding would wrap to a time long gone, so no milestone is
+    // issued rather than one whose bytes say another time than the node
     const timestamp = Math.max(Math.min(this.clock.nowSeconds(), MAX_TIMESTAMP), latest.timestamp + 1);
     if (timestamp > MAX_TIMESTAMP) {
       throw new LedgerNodeError(
@@ -387,8 +386,8 @@ export class Coordinator {
         `the next milestone's timestamp would be ${timestamp}, beyond the largest a milestone holds (${MAX_TIMESTAMP}): no milestone can follow milestone ${latest.index}`,
       );
     }
-    const parents = await this.parents(latest);
-    await this.deps.verifyPool?.drained(this.checksMark);
+    const { parents, checks } = await this.parents(latest);
+    await this.deps.verifyPool?.drained(checks);
 
     // 1. white-flag over the cone the milestone will reference
     const plan = await planConfirmation(this.tangle, parents, index, timestamp, this.deps.validate);

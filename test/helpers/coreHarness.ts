@@ -73,6 +73,17 @@ export async function inject(app: FastifyInstance, options: InjectOptions | stri
   return app.inject(options);
 }
 
+/** The dev routes' prefix (api/routes/dev.ts). */
+export const DEV = "/api/dev/v1";
+
+/** A POST through the harness's app, with `payload` as its JSON body when given. */
+export function post(h: Harness, url: string, payload?: object): Promise<LightMyRequestResponse> {
+  return inject(h.app, { method: "POST", url, ...(payload ? { payload } : {}) });
+}
+
+/** An answer's JSON body as `T`. */
+export const json = <T>(res: { json(): unknown }): T => res.json() as T;
+
 /** Asserts the spec's error shape exactly: `{error: {code, message, details}}`, nothing else. */
 export function assertError(res: LightMyRequestResponse, status: number, detailsPattern?: RegExp): string {
   assert.equal(res.statusCode, status, `status ${res.statusCode}: ${res.body}`);

@@ -6,10 +6,13 @@ import { MAX_TIMESTAMP } from "../../../src/tangle/nodeClock.js";
 import {
   assertError,
   CORE,
+  DEV,
   genesisPayment,
   type Harness,
   inject,
+  json,
   openHarness,
+  post,
   postTransaction,
 } from "../../helpers/coreHarness.js";
 import { waitFor } from "../../helpers/waitFor.js";
@@ -18,11 +21,6 @@ import { waitFor } from "../../helpers/waitFor.js";
  * Edges of the dev tools (docs/decisions.md, A node for builders) found in review: each test
  * is the smallest request sequence that showed a wrong answer.
  */
-
-const DEV = "/api/dev/v1";
-const post = (h: Harness, url: string, payload?: object) =>
-  inject(h.app, { method: "POST", url, ...(payload ? { payload } : {}) });
-const json = <T>(res: { json(): unknown }) => res.json() as T;
 
 describe("the clock at the largest milestone timestamp", () => {
   let h: Harness;

@@ -16,10 +16,13 @@ import {
   assertError,
   basicTo,
   CORE,
+  DEV,
   devTransaction,
   type Harness,
   inject,
+  json,
   openHarness,
+  post,
   postTransaction,
 } from "../../helpers/coreHarness.js";
 import { iotaCrypto } from "../../helpers/iota.js";
@@ -31,11 +34,6 @@ import { waitFor } from "../../helpers/waitFor.js";
  * (checked against an independent SLIP-10 implementation), milestones on demand, the clock, and
  * saved states put back exactly; each bad input refused with its reason and nothing changed.
  */
-
-const DEV = "/api/dev/v1";
-const post = (h: Harness, url: string, payload?: object) =>
-  inject(h.app, { method: "POST", url, ...(payload ? { payload } : {}) });
-const json = <T>(res: { json(): unknown }) => res.json() as T;
 
 describe("dev accounts", () => {
   it("are the SDK wallet's: m/44'/<coin>'/<account>'/0'/0' of the mnemonic by SLIP-10 Ed25519", () => {
