@@ -242,8 +242,8 @@ export class BlockIntake {
 
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
-   * milestones is); here the disk is asked (unless `lookUp` is false: the coordinator's drafts). Then the coordinator's signature, checked only once
-   * the block is known to be new, or PoW, scored once, in the same turn as the disk read (a
+   * milestones is); here the disk is asked (unless `lookUp` is false: the coordinator's drafts).
+   * Then the coordinator's signature, checked only once the block is known to be new, or PoW, scored once, in the same turn as the disk read (a
    * 128-lane batch costs less than the extra turn a read before it would: measured with bench
    * core); a block with nonce 0 whose score falls short is mined when a miner is given (the nonce
    * of a block that has one is never replaced: it was mined over these bytes).
