@@ -80,9 +80,19 @@ describe("threat: a heartbeat claiming milestone 0xFFFFFFF0", () => {
     assert.ok(fromFollower.length > 0, "the follower sent the rogue its heartbeats");
     for (const h of fromFollower) assert.ok(h.latestMilestoneIndex < CLAIM, "the claim is not passed on");
 
-    // the follower takes blocks and confirms them
-    const blockId = await new DevWallet(client(follower)).pay(1);
-    const meta = await waitForReferenced(client(follower), blockId, 20_000, "the payment confirmed");
+    // the follower takes blocks and confirms them. A payment whose gossip is lost on a loaded
+    // machine is dropped as unconfirmable and the genesis output stays unspent, so the wallet
+    // sends again, as a real one reattaches; one that was never confirmed fails the test
+    let meta: { ledgerInclusionState?: string } | undefined;
+    const failures: string[] = [];
+    for (let attempt = 1; attempt <= 3 && !meta; attempt++) {
+      const blockId = await new DevWallet(client(follower)).pay(attempt);
+      meta = await waitForReferenced(client(follower), blockId, 15_000, "the payment confirmed").catch((e) => {
+        failures.push(`${blockId}: ${(e as Error).message}`);
+        return undefined;
+      });
+    }
+    assert.ok(meta, `no payment through the follower was confirmed: ${failures.join("; ")}`);
     assert.equal(meta.ledgerInclusionState, "included");
   });
 });
