@@ -34,6 +34,7 @@ import { registerExplorerBlockRoutes } from "./routes/explorerBlocks.js";
 import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
 import { registerFaucetRoutes } from "./routes/faucet.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
+import { registerIrcMetadataRoutes } from "./routes/ircMetadata.js";
 import { registerNodeRoutes } from "./routes/routes.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 
@@ -163,6 +164,7 @@ export function buildServer(
   registerCoreRoutes(app, node);
   registerCoreV3Routes(app, node);
   registerIndexerRoutes(app, node);
+  registerIrcMetadataRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerExplorerBlockRoutes(app, node);
   registerExplorerLedgerRoutes(app, node);

@@ -5,6 +5,7 @@ export * from "./explorerIndex.js";
 export * from "./facts.js";
 export * from "./fieldLists.js";
 export * from "./indexer.js";
+export * from "./ircMetadata.js";
 export * from "./keys.js";
 export * from "./pastRankings.js";
 export * from "./query.js";

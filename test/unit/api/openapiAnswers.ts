@@ -104,6 +104,8 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/indexer/v1/outputs/alias/{aliasId}", `/api/indexer/v1/outputs/alias/0x${"ab".repeat(32)}`],
     ["GET /api/indexer/v1/outputs/nft/{nftId}", `/api/indexer/v1/outputs/nft/0x${"ab".repeat(32)}`],
     ["GET /api/indexer/v1/outputs/foundry/{foundryId}", `/api/indexer/v1/outputs/foundry/0x${"ab".repeat(38)}`],
+    ["GET /api/irc-metadata/v1/nfts/{nftId}", `/api/irc-metadata/v1/nfts/0x${"ab".repeat(32)}`],
+    ["GET /api/irc-metadata/v1/tokens/{tokenId}", `/api/irc-metadata/v1/tokens/0x08${"ab".repeat(36)}00`],
     ["GET /api/explorer/v2/milestones", "/api/explorer/v2/milestones?pageSize=1"],
     ["GET /api/explorer/v2/milestones", "/api/explorer/v2/milestones"],
     [
