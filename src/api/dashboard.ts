@@ -33,27 +33,41 @@ const ASSETS = "assets/";
 /** A hashed asset never changes under its name. */
 const ASSET_MAX_AGE_MS = 365 * 24 * 3600 * 1000;
 
+/** What the dashboard is told beyond its bundle. */
+export interface DashboardOptions {
+  /**
+   * Origins (`scheme://host[:port]`, or `*`) the pages may load images from besides the node
+   * itself: the explorer shows an NFT's IRC-27 image only from these (`--dashboard-img-src`).
+   */
+  imgSrc: string[];
+}
+
+export const defaultDashboardOptions: DashboardOptions = { imgSrc: [] };
+
 /**
  * What the pages may load: only the node itself (scripts, styles, fetch and the event API's
- * WebSocket, which CSP Level 3's 'self' covers), no inline script, no framing. Browsers apply
- * it to the document, so it rides on every dashboard answer. 'wasm-unsafe-eval' lets the
- * explorer compile the BLAKE2b of hash-wasm (the node's own hashing, run in the page to check
- * output ID proofs); it allows WebAssembly only, never `eval` of script.
+ * WebSocket, which CSP Level 3's 'self' covers), no inline script, no framing; images also from
+ * the origins the operator lists (NFT images, IRC-27), never by default. Browsers apply it to
+ * the document, so it rides on every dashboard answer. 'wasm-unsafe-eval' lets the explorer
+ * compile the BLAKE2b of hash-wasm (the node's own hashing, run in the page to check output ID
+ * proofs); it allows WebAssembly only, never `eval` of script.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+export function contentSecurityPolicy(options: DashboardOptions = defaultDashboardOptions): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    ["img-src 'self' data:", ...options.imgSrc].join(" "),
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
+/** The other security headers of every dashboard answer. */
 const SECURITY_HEADERS = {
-  "content-security-policy": CONTENT_SECURITY_POLICY,
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
 };
@@ -80,11 +94,16 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /** Serves the dashboard from `dir` (default `dist/web`) at `/dashboard` and `/dashboard/*`. */
-export function registerDashboard(app: FastifyInstance, dir: string = DEFAULT_DASHBOARD_DIR): void {
+export function registerDashboard(
+  app: FastifyInstance,
+  dir: string = DEFAULT_DASHBOARD_DIR,
+  options: DashboardOptions = defaultDashboardOptions,
+): void {
   const index = join(dir, "index.html");
+  const securityHeaders = { ...SECURITY_HEADERS, "content-security-policy": contentSecurityPolicy(options) };
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    void reply.headers(SECURITY_HEADERS);
+    void reply.headers(securityHeaders);
     // checked on every request: the bundle may be built (or rebuilt) while the node runs
     if (!(await isFile(index))) {
       throw unavailable(`the dashboard is not built: run "npm run build", which writes it to ${dir}`);

@@ -8,7 +8,7 @@ import {
   limitConnections,
   timeoutOptions,
 } from "./connectionLimits.js";
-import { registerDashboard } from "./dashboard.js";
+import { type DashboardOptions, registerDashboard } from "./dashboard.js";
 import { badRequest, clientErrorHandler, errorBody, registerErrorHandling, toHttpError } from "./errors.js";
 import {
   type ApiCorsOptions,
@@ -53,6 +53,8 @@ export interface ApiServerOptions {
   budget?: ConnectionBudget;
   /** The event API's caps and budgets beyond their defaults (api/mqtt/broker.ts). */
   eventApi?: Partial<Omit<BrokerOptions, "hrp">>;
+  /** The dashboard's image origins (dashboard.ts); none beyond the node by default. */
+  dashboard?: DashboardOptions;
 }
 
 export const defaultApiServerOptions: ApiServerOptions = {
@@ -173,7 +175,7 @@ export function buildServer(
   registerFaucetRoutes(app, node);
   registerDevRoutes(app, node);
   registerDashboardRoutes(app, node, budget);
-  registerDashboard(app);
+  registerDashboard(app, undefined, options.dashboard);
 
   return app;
 }

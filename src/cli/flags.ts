@@ -67,6 +67,12 @@ export const nodeCommand = command({
       list(origin),
       "comma-separated origins (scheme://host[:port]) browsers may call the API from; * for any",
     ),
+    flag(
+      "dashboardImgSrc",
+      "dashboard-img-src",
+      list(origin),
+      "comma-separated origins (scheme://host[:port]) the dashboard may load images from (NFT images); * for any; none by default",
+    ),
     flag("milestoneIntervalMs", "milestone-interval", integer, "coordinator milestone interval in ms"),
     flag(
       "milestones",

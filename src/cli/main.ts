@@ -87,6 +87,7 @@ async function startNode(options: NodeOptions): Promise<void> {
       maxConnectionsPerAddress: options.apiMaxConnectionsPerAddress,
     },
     cors: { origins: options.apiCorsOrigins },
+    dashboard: { imgSrc: options.dashboardImgSrc },
     eventApi: {
       maxClients: options.mqttMaxClients,
       maxClientsPerAddress: options.mqttMaxClientsPerAddress,

@@ -79,6 +79,8 @@ export interface NodeOptions {
   mqttMaxQueuedMiB: number;
   /** Origins (`scheme://host[:port]`) allowed to call the API from a browser; `*`: any, empty: none. */
   apiCorsOrigins: string[];
+  /** Origins (`scheme://host[:port]`, `*`: any) the dashboard may load images from (NFT images); none by default. */
+  dashboardImgSrc: string[];
   /** Submitted blocks the node mines or holds for mining at most; more answer 503. */
   powQueue: number;
   /** Longest the node mines one submitted block, in ms; longer answers 503. */
@@ -146,6 +148,7 @@ export const defaultNodeOptions: NodeOptions = {
   apiMaxConnections: 256,
   apiMaxConnectionsPerAddress: 64,
   apiCorsOrigins: ["*"],
+  dashboardImgSrc: [],
   mqttMaxClients: 1000,
   mqttMaxClientsPerAddress: 256,
   mqttMaxSubscriptions: 100_000,

@@ -16,6 +16,7 @@ import type {
 } from "../../src/api/json/explorer";
 import type { FaucetEnqueued, FaucetInfo as FaucetInfoJson } from "../../src/api/json/faucet";
 import type { IndexerListingJson, IndexerLookupJson } from "../../src/api/json/indexer";
+import type { Irc27MetadataJson, Irc30MetadataJson } from "../../src/api/json/ircMetadata";
 import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
 import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
 
@@ -250,11 +251,18 @@ export type FaucetInfo = Omit<FaucetInfoJson, "balance"> & { balance: number };
 
 export type { FaucetEnqueued };
 
+/** `GET /api/irc-metadata/v1/nfts/{nftId}` (inx-irc-metadata): an NFT's IRC-27 metadata (TIP-27). */
+export type Irc27Metadata = Irc27MetadataJson;
+
+/** `GET /api/irc-metadata/v1/tokens/{tokenId}` (inx-irc-metadata): a native token's IRC-30 metadata (TIP-30). */
+export type Irc30Metadata = Irc30MetadataJson;
+
 // ---- the routes ----
 
 const CORE = "/api/core/v2";
 const INDEXER = "/api/indexer/v1";
 const EXPLORER = "/api/explorer/v2";
+const IRC_METADATA = "/api/irc-metadata/v1";
 
 export type { DevTimeJson };
 
@@ -327,6 +335,11 @@ export const api = {
   addPeer: (token: string, multiAddress: string, alias?: string) =>
     postJson<Peer>(`${CORE}/peers`, alias ? { multiAddress, alias } : { multiAddress }, { token }),
   removePeer: (token: string, peerId: string) => deleteCall(`${CORE}/peers/${seg(peerId)}`, { token }),
+
+  /** An NFT's IRC-27 metadata; 404 (with the reason) when it has none that is valid. */
+  ircNft: (nftId: string, o?: CallOptions) => getJson<Irc27Metadata>(`${IRC_METADATA}/nfts/${seg(nftId)}`, o),
+  /** A native token's IRC-30 metadata (its foundry's); 404 (with the reason) when it has none that is valid. */
+  ircToken: (tokenId: string, o?: CallOptions) => getJson<Irc30Metadata>(`${IRC_METADATA}/tokens/${seg(tokenId)}`, o),
 
   faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
   faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),

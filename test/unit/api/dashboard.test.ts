@@ -6,10 +6,11 @@ import Fastify, { type FastifyInstance } from "fastify";
 import mqtt from "mqtt";
 import type { ApiNode } from "../../../src/api/apiNode.js";
 import { defaultApiAuthOptions, registerAuth } from "../../../src/api/auth.js";
-import { registerDashboard } from "../../../src/api/dashboard.js";
+import { contentSecurityPolicy, registerDashboard } from "../../../src/api/dashboard.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
 import type { DashboardNodeJson } from "../../../src/api/json/dashboard.js";
 import { directorySize } from "../../../src/api/metrics/databaseMetrics.js";
+import { parseArgs } from "../../../src/cli/flags.js";
 import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
 import { removeDir, tempDir } from "../../helpers/node.js";
 
@@ -23,11 +24,11 @@ import { removeDir, tempDir } from "../../helpers/node.js";
 const INDEX =
   '<!doctype html><html lang="en"><script type="module" src="/dashboard/assets/index-abc123.js"></script></html>';
 
-function serverOn(dir: string): FastifyInstance {
+function serverOn(dir: string, imgSrc: string[] = []): FastifyInstance {
   const app = Fastify({ logger: false });
   registerErrorHandling(app);
   registerAuth(app, { jwtSecret: new Uint8Array(32) } as ApiNode, defaultApiAuthOptions);
-  registerDashboard(app, dir);
+  registerDashboard(app, dir, { imgSrc });
   return app;
 }
 
@@ -69,6 +70,35 @@ describe("the dashboard's static files", () => {
     const head = await built.inject({ method: "HEAD", url: "/dashboard/faucet" });
     assert.equal(head.statusCode, 200);
     assert.equal(head.body, "");
+    // images (NFT images, IRC-27) only from the node itself unless the operator lists origins
+    assert.match(String(head.headers["content-security-policy"]), /; img-src 'self' data:; /);
+  });
+
+  it("lets images come from the origins the operator lists (--dashboard-img-src), and nothing else more", async () => {
+    const listed = serverOn(join(root, "web"), ["https://ipfs.example", "http://localhost:8080"]);
+    try {
+      const policy = String(
+        (await listed.inject({ method: "HEAD", url: "/dashboard/" })).headers["content-security-policy"],
+      );
+      assert.match(policy, /; img-src 'self' data: https:\/\/ipfs\.example http:\/\/localhost:8080; /);
+      assert.equal(
+        policy,
+        contentSecurityPolicy().replace(
+          "img-src 'self' data:",
+          "img-src 'self' data: https://ipfs.example http://localhost:8080",
+        ),
+      );
+    } finally {
+      await listed.close();
+    }
+    // the flag takes origins only: a CSP keyword or directive cannot be slipped in
+    assert.deepEqual(parseArgs([], {}).options.dashboardImgSrc, []);
+    assert.deepEqual(parseArgs(["--dashboard-img-src", "https://IPFS.example:443/"], {}).options.dashboardImgSrc, [
+      "https://ipfs.example",
+    ]);
+    for (const bad of ["'unsafe-inline'", "https://a.example; script-src *", "data:"]) {
+      assert.throws(() => parseArgs(["--dashboard-img-src", bad], {}), /takes origins/, bad);
+    }
   });
 
   it("serves hashed assets cached for a year; a missing asset is 404, not the page", async () => {

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { AddressType } from "../../../src/codec/types";
 import { ApiError, api, messageOf } from "../api";
@@ -7,7 +8,8 @@ import { useFetched } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 import { type ChainKind, type ChainStep, previousStep } from "./chainHistory";
 import { addressToBech32, FOUNDRY_ID_BYTES, ID_BYTES } from "./ids";
-import { OutputFields, tokenAmount } from "./outputs";
+import { TokenAmount } from "./ircMetadata";
+import { OutputFields } from "./outputs";
 import { Amount, EntityLink, IdPage, TableWrap } from "./parts";
 
 /**
@@ -26,16 +28,23 @@ const WORDS: Record<ChainKind, { title: string; noun: string; what: string; byte
   foundry: { title: "Foundry", noun: "foundry", what: "a foundry", bytes: FOUNDRY_ID_BYTES },
 };
 
-/** What changed at a step, for the history table. */
-function stepWords(kind: ChainKind, step: ChainStep): string {
+/** What changed at a step, for the history table (a foundry's amounts in its token's units). */
+function StepWords({ kind, chainId, step }: { kind: ChainKind; chainId: string; step: ChainStep }) {
   const o = step.output;
   if (kind === "alias")
-    return `state ${formatNumber(o.stateIndex as number)}, ${formatNumber(o.foundryCounter as number)} foundries`;
+    return (
+      <>{`state ${formatNumber(o.stateIndex as number)}, ${formatNumber(o.foundryCounter as number)} foundries`}</>
+    );
   if (kind === "foundry") {
     const scheme = o.tokenScheme as { mintedTokens: string; meltedTokens: string };
-    return `${tokenAmount(scheme.mintedTokens)} minted, ${tokenAmount(scheme.meltedTokens)} melted`;
+    return (
+      <>
+        <TokenAmount tokenId={chainId} amount={scheme.mintedTokens} /> minted,{" "}
+        <TokenAmount tokenId={chainId} amount={scheme.meltedTokens} /> melted
+      </>
+    );
   }
-  return "";
+  return null;
 }
 
 function History({ kind, chainId, current }: { kind: ChainKind; chainId: string; current: ChainStep }) {
@@ -89,7 +98,11 @@ function History({ kind, chainId, current }: { kind: ChainKind; chainId: string;
                 <td>
                   <Amount value={s.output.amount} />
                 </td>
-                {kind !== "nft" && <td>{stepWords(kind, s)}</td>}
+                {kind !== "nft" && (
+                  <td>
+                    <StepWords kind={kind} chainId={chainId} step={s} />
+                  </td>
+                )}
                 <td>
                   {s.metadata.isSpent && s.metadata.transactionIdSpent ? (
                     <EntityLink kind="transaction" id={s.metadata.transactionIdSpent} />
@@ -117,7 +130,7 @@ function History({ kind, chainId, current }: { kind: ChainKind; chainId: string;
   );
 }
 
-function ChainView({ kind, chainId }: { kind: ChainKind; chainId: string }) {
+function ChainView({ kind, chainId, details }: { kind: ChainKind; chainId: string; details?: ComponentChildren }) {
   const hrp = useNodeInfo().data?.protocol.bech32Hrp;
   const current = useFetched(
     async (signal): Promise<ChainStep> => {
@@ -140,7 +153,7 @@ function ChainView({ kind, chainId }: { kind: ChainKind; chainId: string }) {
       what={`the ${WORDS[kind].noun}`}
       notFound={`No unspent output holds ${WORDS[kind].what} with this ID: it was destroyed, it never existed, or its outputs are pruned.`}
     >
-      {(step) => <ChainNow kind={kind} chainId={chainId} step={step} ownAddress={ownAddress} />}
+      {(step) => <ChainNow kind={kind} chainId={chainId} step={step} ownAddress={ownAddress} details={details} />}
     </Fetched>
   );
 }
@@ -150,11 +163,13 @@ function ChainNow({
   chainId,
   step,
   ownAddress,
+  details,
 }: {
   kind: ChainKind;
   chainId: string;
   step: ChainStep;
   ownAddress: string | undefined;
+  details?: ComponentChildren;
 }) {
   return (
     <>
@@ -172,16 +187,28 @@ function ChainNow({
         />
         <OutputFields output={step.output} outputId={step.outputId} />
       </Card>
+      {details}
       <History kind={kind} chainId={chainId} current={step} />
     </>
   );
 }
 
-/** `/dashboard/explorer/{alias|nft|foundry}/:id`. */
-export function ChainPage({ kind, id }: { kind: ChainKind; id: string }) {
+/**
+ * `/dashboard/explorer/{alias|nft|foundry}/:id`; `details` of the chain's ID adds a card below
+ * its current output (an NFT's or a token's IRC metadata).
+ */
+export function ChainPage({
+  kind,
+  id,
+  details,
+}: {
+  kind: ChainKind;
+  id: string;
+  details?: (chainId: string) => ComponentChildren;
+}) {
   return (
     <IdPage kind={WORDS[kind].title} raw={id} bytes={WORDS[kind].bytes}>
-      {(chainId) => <ChainView key={`${kind}:${chainId}`} kind={kind} chainId={chainId} />}
+      {(chainId) => <ChainView key={`${kind}:${chainId}`} kind={kind} chainId={chainId} details={details?.(chainId)} />}
     </IdPage>
   );
 }

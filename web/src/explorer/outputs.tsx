@@ -7,6 +7,7 @@ import { useFetched } from "../hooks";
 import { outputKindName } from "../kindNames";
 import { loadCodec } from "./codecLoader";
 import { type AddressJson, foundryIdOf, isZeroId } from "./ids";
+import { TokenAmount, TokenName } from "./ircMetadata";
 import { AddressLink, Amount, DataTable, EntityLink, TextOrHex } from "./parts";
 
 /**
@@ -49,15 +50,6 @@ export function ownerOf(o: OutputJson): AddressJson | undefined {
     UnlockConditionType.ImmutableAliasAddress,
   ];
   return conditionsOf(o).find((c) => owning.includes(c.type))?.address;
-}
-
-/** A U256 amount as hex (TIP-25) in decimal digits. */
-export function tokenAmount(hex: string): string {
-  try {
-    return formatNumber(BigInt(hex));
-  } catch {
-    return hex;
-  }
 }
 
 /** A point in time, and whether it has passed (how long ago, within the hour). */
@@ -153,14 +145,18 @@ export function useChainId(outputId: string | undefined, field: string | undefin
   return zero ? computed.data : field;
 }
 
-/** Native tokens as a list of token (foundry) links with their amounts. */
+/**
+ * Native tokens as a list of token (foundry) links with their amounts: scaled by the token's
+ * decimals with its symbol and name when it has IRC-30 metadata (ircMetadata.tsx), else in base units.
+ */
 export function NativeTokens({ tokens }: { tokens: NativeTokenJson[] }) {
   if (tokens.length === 0) return <span class="muted">none</span>;
   return (
     <ul class="plain-list">
       {tokens.map((t) => (
         <li key={t.id} data-token={t.id} data-token-amount={BigInt(t.amount).toString()}>
-          {tokenAmount(t.amount)} of token <EntityLink kind="foundry" id={t.id} />
+          <TokenAmount tokenId={t.id} amount={t.amount} /> of token <TokenName tokenId={t.id} />
+          <EntityLink kind="foundry" id={t.id} />
         </li>
       ))}
     </ul>
@@ -211,8 +207,10 @@ export function OutputFields({ output, outputId }: { output: OutputJson; outputI
           scheme !== undefined && [
             "Token scheme",
             <span key="t" data-minted={BigInt(scheme.mintedTokens).toString()}>
-              {scheme.type === 0 ? "simple" : `type ${scheme.type}`}: {tokenAmount(scheme.mintedTokens)} minted,{" "}
-              {tokenAmount(scheme.meltedTokens)} melted, at most {tokenAmount(scheme.maximumSupply)}
+              {scheme.type === 0 ? "simple" : `type ${scheme.type}`}:{" "}
+              <TokenAmount tokenId={foundryId} amount={scheme.mintedTokens} /> minted,{" "}
+              <TokenAmount tokenId={foundryId} amount={scheme.meltedTokens} /> melted, at most{" "}
+              <TokenAmount tokenId={foundryId} amount={scheme.maximumSupply} />
             </span>,
             "token-scheme",
           ],
