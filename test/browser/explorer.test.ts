@@ -37,6 +37,23 @@ const MILESTONE_BLOCKS_PAGE_SIZE = 20;
 const ADDRESS_PAGE_SIZE = 10;
 /** ConflictReason.InputUtxoAlreadySpent (src/ledger/conflictReason.ts). */
 const INPUT_ALREADY_SPENT = 1;
+/** The foundry's IRC-30 metadata (TIP-30): 1000 base units are "10 EXT". */
+const IRC30 = { standard: "IRC30", name: "Explorer Token", symbol: "EXT", decimals: 2 };
+/** A 1x1 PNG as a data: URL, which the dashboard's CSP lets images come from. */
+const PNG_DATA_URL =
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+/** The NFT's IRC-27 metadata (TIP-27), its image inline. */
+const IRC27 = {
+  standard: "IRC27",
+  version: "v1.0",
+  type: "image/png",
+  uri: PNG_DATA_URL,
+  name: "ledger-node explorer NFT #1",
+  collectionName: "ledger-node explorer collection",
+  description: "the explorer test's NFT",
+};
+/** Markup in an NFT's name: the page must show it as text and run none of it. */
+const HOSTILE_NAME = "<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>";
 
 describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
   let s: DashboardSession;
@@ -99,7 +116,7 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
 
     // 3. a foundry on the alias, minting native tokens
     tokenId = iota.TransactionHelper.constructTokenId(aliasId, 1, 0);
-    const foundry = dev.foundryOutput(aliasId, 1, MINTED, "ledger-node explorer token");
+    const foundry = dev.foundryOutput(aliasId, 1, MINTED, JSON.stringify(IRC30));
     const rest = createAlias.created[1]!;
     mint = await submit(
       "create foundry and mint",
@@ -114,7 +131,7 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     );
 
     // 4. an NFT with a tag, and an output with every unlock condition and feature a basic output takes
-    const nft = dev.nftOutput("ledger-node explorer NFT", [{ type: 3, tag: utf8(TAG) }]);
+    const nft = dev.nftOutput(JSON.stringify(IRC27), [{ type: 3, tag: utf8(TAG) }]);
     const now = Math.floor(Date.now() / 1000);
     const fancy: Json = {
       type: 3,
@@ -470,6 +487,12 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
       balance.availableBalance,
     );
     assert.equal(await attr(p, `#address-tokens [data-token="${tokenId}"]`, "data-token-amount"), MINTED.toString());
+    // the amount in the token's units (IRC-30 decimals) with its symbol and name
+    await p.page.locator(`#address-tokens [data-token="${tokenId}"] [data-token-name]`).waitFor();
+    assert.match(
+      await p.page.locator(`#address-tokens [data-token="${tokenId}"]`).innerText(),
+      /^10 EXT of token Explorer Token 0x08/,
+    );
     assert.equal(await attr(p, '[data-chains="nft"] [data-link="nft"]', "data-id"), nftId);
     assert.equal(await attr(p, '[data-chains="alias"] [data-link="alias"]', "data-id"), aliasId);
     const outputs = await json(`/api/indexer/v1/outputs/basic?address=${dev.bech32}&pageSize=${ADDRESS_PAGE_SIZE}`);
@@ -523,12 +546,27 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     assert.equal(await attr(p, '[data-fact="current-output"] [data-link="output"]', "data-id"), nft.items[0]);
     await p.page.locator('[data-history-end="created"]').waitFor({ timeout: 15_000 });
     assert.match(await p.page.locator('[data-fact="immutable-metadata-1"]').innerText(), /ledger-node explorer NFT/);
+    // its IRC-27 metadata in words, and its image (a data: URL, which the CSP allows) loaded
+    await p.page.locator('#nft-metadata [data-fact="nft-name"]').waitFor();
+    assert.equal(await p.page.locator('[data-fact="nft-name"]').innerText(), IRC27.name);
+    assert.equal(await p.page.locator('[data-fact="nft-collection"]').innerText(), IRC27.collectionName);
+    assert.equal(await p.page.locator('[data-fact="nft-description"]').innerText(), IRC27.description);
+    const image = p.page.locator("img[data-nft-image]");
+    await image.waitFor();
+    assert.equal(await image.getAttribute("alt"), IRC27.name);
+    await p.page.waitForFunction('document.querySelector("img[data-nft-image]").naturalWidth === 1');
     await p.check("explorer-nft");
 
     await p.goto(`/dashboard/explorer/foundry/${tokenId}`);
     const foundry = await json(`/api/indexer/v1/outputs/foundry/${tokenId}`);
     assert.equal(await attr(p, '[data-fact="current-output"] [data-link="output"]', "data-id"), foundry.items[0]);
     assert.equal(await attr(p, '[data-fact="token-scheme"] [data-minted]', "data-minted"), MINTED.toString());
+    // the token's IRC-30 metadata, and the scheme's amounts in its units
+    await p.page.locator('#token-metadata [data-fact="token-name"]').waitFor();
+    assert.equal(await p.page.locator('[data-fact="token-name"]').innerText(), IRC30.name);
+    assert.equal(await p.page.locator('[data-fact="token-symbol"]').innerText(), IRC30.symbol);
+    await p.page.locator('[data-fact="token-scheme"] [data-token-scaled="true"]').first().waitFor();
+    assert.match(await p.page.locator('[data-fact="token-scheme"]').innerText(), /10 EXT minted, 0 EXT melted/);
     assert.equal(
       await attr(p, '[data-fact="uc-immutable-alias-0"] [data-link="address"]', "data-id"),
       await aliasBech32(),
@@ -541,5 +579,44 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     await p.page.locator(`[data-tagged="basic"] [data-output-row="${nftMint.created[1]!.outputId}"]`).waitFor();
     await p.page.locator(`[data-tagged="nft"] [data-output-row="${nftMint.created[0]!.outputId}"]`).waitFor();
     await p.check("explorer-tag");
+  });
+
+  it("NFT page: markup in IRC-27 metadata is shown as text, never run; an image from an origin the CSP does not allow is not loaded", async () => {
+    const hostile = dev.nftOutput(
+      JSON.stringify({
+        standard: "IRC27",
+        version: "v1.0",
+        type: "image/png",
+        uri: "https://images.example/nft-2.png",
+        name: HOSTILE_NAME,
+        description: "<b>not bold</b>",
+      }),
+    );
+    const funds = nftMint.created[2]!;
+    const minted = await submit(
+      "mint a hostile NFT",
+      [funds],
+      [
+        hostile,
+        basicOutput(dev.address, BigInt(funds.output.amount) - BigInt(hostile.amount), funds.output.nativeTokens),
+      ],
+    );
+    const hostileId = iota.TransactionHelper.resolveIdFromOutputId(minted.created[0]!.outputId);
+    assert.equal((await json(`/api/irc-metadata/v1/nfts/${hostileId}`)).name, HOSTILE_NAME, "valid IRC-27");
+
+    const p = await s.newPage();
+    await p.goto(`/dashboard/explorer/nft/${hostileId}`);
+    const name = p.page.locator('#nft-metadata [data-fact="nft-name"]');
+    await name.waitFor();
+    assert.equal(await name.innerText(), HOSTILE_NAME, "the markup as literal text");
+    assert.equal(await p.page.locator('[data-fact="nft-description"]').innerText(), "<b>not bold</b>");
+    await p.page.getByText(HOSTILE_NAME, { exact: true }).first().waitFor();
+    assert.equal(await p.page.locator("#nft-metadata img, #nft-metadata script, #nft-metadata b").count(), 0);
+    assert.equal(await p.page.evaluate("typeof window.__pwned"), "undefined", "no script of the metadata ran");
+    // the image's URI is a link, but the CSP allows no images from its origin: none is asked for
+    assert.equal(await attr(p, "[data-nft-uri]", "href"), "https://images.example/nft-2.png");
+    await p.page.waitForTimeout(200);
+    assert.equal(await p.page.locator("img[data-nft-image]").count(), 0);
+    await p.check("explorer-nft-hostile");
   });
 });

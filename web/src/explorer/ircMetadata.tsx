@@ -95,6 +95,9 @@ export function TokenName({ tokenId }: { tokenId: string }) {
   return <span data-token-name={tokenId}>{metadata.name} </span>;
 }
 
+/** A metadata field that must be a string (the schema says so; the page does not rely on it). */
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
 /** `uri` when it is an http(s) URL (never `javascript:` or another scheme a link would run). */
 function webUrl(uri: unknown): URL | undefined {
   if (typeof uri !== "string") return undefined;
@@ -153,16 +156,26 @@ export function imageAllowed(url: URL, sources: readonly string[]): boolean {
   });
 }
 
+/** `uri` as an image's source: an http(s) URL, or a `data:image/…` URL (which the CSP allows). */
+function imageUrl(uri: unknown): URL | undefined {
+  if (typeof uri === "string" && uri.startsWith("data:image/")) {
+    try {
+      return new URL(uri);
+    } catch {
+      return undefined;
+    }
+  }
+  return webUrl(uri);
+}
+
 /** The NFT's image (IRC-27 `uri` of an `image/*` type), when the CSP lets it load; else nothing. */
 function NftImage({ metadata }: { metadata: Irc27Metadata }) {
   const url =
-    typeof metadata.type === "string" && metadata.type.startsWith("image/") ? webUrl(metadata.uri) : undefined;
+    typeof metadata.type === "string" && metadata.type.startsWith("image/") ? imageUrl(metadata.uri) : undefined;
   const sources = useFetched(async () => (url ? allowedImageSources() : []), [url?.href]);
   if (!url || !sources.data || !imageAllowed(url, sources.data)) return null;
-  return <img class="nft-image" src={url.href} alt={metadata.name} data-nft-image />;
+  return <img class="nft-image" src={url.href} alt={text(metadata.name) ?? "the NFT's image"} data-nft-image />;
 }
-
-const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /** The NFT's IRC-27 metadata in words; when it has none, why (the route's reason). */
 export function NftMetadataCard({ nftId }: { nftId: string }) {
