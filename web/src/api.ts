@@ -250,6 +250,12 @@ export type FaucetInfo = Omit<FaucetInfoJson, "balance"> & { balance: number };
 
 export type { FaucetEnqueued };
 
+/** `GET /api/core/v2/treasury` (TIP-25): the treasury output's milestone and tokens (decimal). */
+export interface Treasury {
+  milestoneId: string;
+  amount: string;
+}
+
 // ---- the routes ----
 
 const CORE = "/api/core/v2";
@@ -263,6 +269,7 @@ export const api = {
   /** The node's clock (a dev network's coordinator only; 404 elsewhere). */
   devTime: (o?: CallOptions) => getJson<DevTimeJson>("/api/dev/v1/time", o),
   nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
+  treasury: (o?: CallOptions) => getJson<Treasury>(`${CORE}/treasury`, o),
 
   block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),
   blockMetadata: (blockId: string, o?: CallOptions) =>
