@@ -139,7 +139,7 @@ describe("Hornet's test snapshots in the real node process", { timeout: 60_000 }
     // the receipt of milestone 5 (migratedAt 9001, 10,000,000 to the zero address)
     const all = await client.receipts();
     assert.equal(all.receipts.length, 1);
-    const [{ receipt, milestoneIndex }] = all.receipts as [{ receipt: Record<string, any>; milestoneIndex: number }];
+    const { receipt, milestoneIndex } = all.receipts[0]!;
     assert.equal(milestoneIndex, 5);
     assert.equal(receipt.migratedAt, 9001);
     assert.equal(receipt.funds[0].deposit, "10000000");
