@@ -1,14 +1,21 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { protocolParametersToJson } from "../../src/codec/protocolParameters.js";
 import { readSnapshotHeader, SnapshotType } from "../../src/snapshot/index.js";
+import {
+  HORNET_DELTA as DELTA,
+  HORNET_FULL as FULL,
+  HORNET_MIGRATION as MIGRATION,
+  networkFileFor,
+  HORNET_SUPPLY as SUPPLY,
+  started,
+  HORNET_TARGET_OUTPUT as TARGET_OUTPUT,
+} from "../helpers/hornetSnapshots.js";
 import { iota } from "../helpers/iota.js";
 import { removeDir, tempDir } from "../helpers/node.js";
 import { NodeProcess } from "../helpers/nodeProcess.js";
-import { waitFor } from "../helpers/waitFor.js";
 
 /**
  * Hornet's own test snapshots (test/fixtures/hornet) through the real node process, as Hornet's
@@ -25,50 +32,7 @@ import { waitFor } from "../helpers/waitFor.js";
  * coordinator key is nobody's), with no peers: they serve what they imported.
  */
 
-const FIXTURES = "test/fixtures/hornet";
-const FULL = join(FIXTURES, "snapshot_full_snapshot.bin");
-const DELTA = join(FIXTURES, "snapshot_delta_snapshot.bin");
-const MIGRATION = join(FIXTURES, "migration_full_snapshot.bin");
-const SUPPLY = 2_779_530_283_277_761n;
-/** Hornet's `TestSnapshot` target: an output ID of 34 bytes of 0x09. */
-const TARGET_OUTPUT = `0x${"09".repeat(34)}`;
 const ZERO_ID = `0x${"00".repeat(32)}`;
-
-/** A follower's network file for the network of snapshot `file`, with the snapshot's parameters. */
-async function networkFileFor(file: string, path: string): Promise<string> {
-  const header = await readSnapshotHeader(file);
-  assert.equal(header.type, SnapshotType.Full);
-  if (header.type !== SnapshotType.Full) throw new Error("not a full snapshot");
-  const p = header.protocolParameters.parameters;
-  const genesis = {
-    outputId: `0x${"00".repeat(34)}`,
-    output: {
-      type: 3,
-      amount: p.tokenSupply.toString(),
-      unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: `0x${"22".repeat(32)}` } }],
-    },
-  };
-  const config = {
-    networkName: p.networkName,
-    protocol: protocolParametersToJson(p),
-    coordinatorPublicKeys: [`0x${"11".repeat(32)}`],
-    genesis: { kind: "custom", outputs: [genesis] },
-  };
-  await writeFile(path, JSON.stringify(config));
-  return path;
-}
-
-/** Starts `node` and waits for its startup line (a follower without peers is never healthy). */
-async function started(node: NodeProcess): Promise<NodeProcess> {
-  node.start();
-  const child = node.child!;
-  await waitFor(
-    () => (child.exitCode !== null ? Promise.reject(new Error(node.output)) : node.output.includes(", milestone ")),
-    20_000,
-    `${node.name}'s startup line`,
-  );
-  return node;
-}
 
 /** The treasury gauge of `/metrics`. */
 async function treasuryGauge(node: NodeProcess, token: string): Promise<bigint> {
