@@ -132,7 +132,7 @@ export const nodeCommand = command({
     {
       key: "snapshotUnverified",
       name: "snapshot-unverified",
-      help: "with --snapshot: accept files whose milestones are not signed or chained (test snapshots); a switch",
+      help: "with --snapshot: accept files whose milestones are not signed or chained (test snapshots such as Hornet's)",
     } as const,
     flag("snapshotInterval", "snapshot-interval", integer, "write a full snapshot every N milestones (0: off)"),
     flag("pruneBelow", "prune-below", integer, "keep N milestones of history, prune older data (0: off)"),

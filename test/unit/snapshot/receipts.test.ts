@@ -35,6 +35,7 @@ import {
   writeSnapshotOutput,
 } from "../../../src/snapshot/index.js";
 import { defaultKvStoreOptions, KvStore, Repositories, type TreasuryRecord } from "../../../src/storage/index.js";
+import { HORNET_DELTA, HORNET_FULL, HORNET_SUPPLY, HORNET_TARGET_OUTPUT } from "../../helpers/hornetSnapshots.js";
 import { removeDir, tempDir } from "../../helpers/node.js";
 import { readLedgerState } from "../../helpers/snapshotHistory.js";
 import { alice, basic, bob } from "../../helpers/txBuilder.js";
@@ -293,5 +294,37 @@ describe("receipts in snapshot files", () => {
     // a treasury input whose amount is not the new treasury plus what the receipt migrates
     const off = { ...genesisTreasury, amount: genesisTreasury.amount + 7n };
     await refusedWith([diffOf(m2, created2, off)], /takes 50000007 out of the treasury and migrates 50000000/);
+  });
+});
+
+describe("Hornet's test snapshots (test/fixtures/hornet)", () => {
+  let dir: string;
+  before(async () => {
+    dir = await tempDir("hornet-unit");
+  });
+  after(async () => {
+    await removeDir(dir);
+  });
+
+  it("are refused as unverified by default; with `unverified`, TestSnapshot's treasury and receipt", async () => {
+    const s = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "db") });
+    try {
+      const files = { fullPath: HORNET_FULL, deltaPath: HORNET_DELTA, expectedNetworkName: "alphanet1" };
+      await assert.rejects(importSnapshot(s, files), (e: unknown) => {
+        return isSnapshotError(e) && e.code === SnapshotErrorCode.Unverified && /milestone 3/.test(e.message);
+      });
+      const r = await importSnapshot(s, { ...files, unverified: true });
+      assert.equal(r.ledgerIndex, 5);
+      assert.equal(r.treasury.amount, HORNET_SUPPLY - 40_000_000n);
+      assert.deepEqual(
+        (await Repositories.of(s).receipts.list({ limit: 10 })).map((x) => [x.migratedAt, x.milestoneIndex]),
+        [[9001, 5]],
+      );
+      const ledger = await readLedgerState(s);
+      assert.equal(ledger.total, 40_000_000n);
+      assert.ok(ledger.outputs.has(HORNET_TARGET_OUTPUT));
+    } finally {
+      await s.close();
+    }
   });
 });
