@@ -193,8 +193,8 @@ export async function verifyFullSnapshot(
         if (index > header.targetMilestoneIndex) {
           treasury = rollBackReceiptFromTreasury(treasury, d, m.milestoneId, field);
         }
-        const chained = unverified || bytesEqual(newer?.previousMilestoneId ?? m.milestoneId, m.milestoneId);
-        if (newer && newer.index === index + 1 && !chained) {
+        const follows = newer?.index !== index + 1 || bytesEqual(newer.previousMilestoneId, m.milestoneId);
+        if (!unverified && !follows) {
           throw corrupted(`${field}: milestone ${index + 1} does not follow milestone ${index}`);
         }
         if (index === header.targetMilestoneIndex + 1) {
