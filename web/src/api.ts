@@ -3,6 +3,7 @@ import type {
   InfoJson,
   OutputJsonResponse,
   OutputMetadataJson,
+  TreasuryJson,
   UtxoChangesJson,
 } from "../../src/api/json/core";
 import type { DashboardNodeJson } from "../../src/api/json/dashboard";
@@ -251,10 +252,7 @@ export type FaucetInfo = Omit<FaucetInfoJson, "balance"> & { balance: number };
 export type { FaucetEnqueued };
 
 /** `GET /api/core/v2/treasury` (TIP-25): the treasury output's milestone and tokens (decimal). */
-export interface Treasury {
-  milestoneId: string;
-  amount: string;
-}
+export type Treasury = TreasuryJson;
 
 // ---- the routes ----
 

@@ -4,6 +4,7 @@ import { decodeReceipt, milestoneOptionToJson } from "../../codec/milestoneOptio
 import { decodeStored, type StoredReceipt, type TreasuryRecord } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest } from "../errors.js";
+import type { ReceiptsJson, TreasuryJson } from "../json/core.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { arrayOf, closedObject, integer, openObject, pathParams, patterned, Tag } from "../schemas/common.js";
 import { milestoneId } from "../schemas/core.js";
@@ -26,15 +27,6 @@ import { CORE_V2 } from "./coreParams.js";
 
 /** Receipts one answer lists at most (a receipt holds up to 127 entries: about 13 MB at most). */
 export const MAX_RECEIPTS = 1000;
-
-interface ReceiptsJson {
-  receipts: { receipt: Record<string, unknown>; milestoneIndex: number }[];
-}
-
-interface TreasuryJson {
-  milestoneId: string;
-  amount: string;
-}
 
 /** The TIP-25 JSON of a treasury output. */
 export function treasuryToJson(t: TreasuryRecord): TreasuryJson {
