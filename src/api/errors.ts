@@ -94,6 +94,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [SnapshotErrorCode.UnsupportedVersion]: 500,
   [SnapshotErrorCode.WrongType]: 500,
   [SnapshotErrorCode.WrongNetwork]: 500,
+  [SnapshotErrorCode.Unverified]: 500,
   [SnapshotErrorCode.DatabaseNotEmpty]: 500,
   [SnapshotErrorCode.IncompleteImport]: 500,
   [SnapshotErrorCode.LedgerInconsistent]: 500,

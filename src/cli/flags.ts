@@ -135,6 +135,11 @@ export const nodeCommand = command({
     flag("protectedRoutes", "protected-routes", list(), "comma-separated route patterns that need a JWT"),
     flag("snapshot", "snapshot", text(), "start an empty data dir from this full snapshot file"),
     flag("deltaSnapshot", "delta-snapshot", text(), "with --snapshot: a delta snapshot on top of it"),
+    {
+      key: "snapshotUnverified",
+      name: "snapshot-unverified",
+      help: "with --snapshot: accept files whose milestones are not signed or chained (test snapshots such as Hornet's)",
+    } as const,
     flag("snapshotInterval", "snapshot-interval", integer, "write a full snapshot every N milestones (0: off)"),
     flag("pruneBelow", "prune-below", integer, "keep N milestones of history, prune older data (0: off)"),
     flag("p2pHost", "p2p-host", text(), "address the P2P transport (TCP) listens on"),

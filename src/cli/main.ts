@@ -121,6 +121,13 @@ async function startNode(options: NodeOptions): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
+  if (node.importedSnapshot && options.snapshotUnverified) {
+    app.log.warn(
+      { snapshot: options.snapshot, deltaSnapshot: options.deltaSnapshot || undefined },
+      "--snapshot-unverified: the ledger was imported from snapshot files whose milestones were not verified (signatures, previous milestone IDs)",
+    );
+  }
+
   const start = async () => {
     logConfirmedMilestones(node.events, app.log.child({ module: "milestones" }));
     const network = await node.startNetwork(app.log.child({ module: "network" }), {

@@ -27,7 +27,7 @@ import {
   type ProtocolParamsMilestoneOption,
   type ReceiptMilestoneOption,
 } from "./types.js";
-import type { WriteStream } from "./writeStream.js";
+import { WriteStream } from "./writeStream.js";
 
 /**
  * Milestone options (TIP-29): the receipt of migrated funds (TIP-34) and the announcement of
@@ -139,6 +139,29 @@ function checkFundsOrder(funds: readonly MigratedFundsEntry[], field: string): v
       );
     }
   }
+}
+
+/** A receipt milestone option on its own, as Hornet stores one (`pkg/model/utxo/receipt.go`). */
+export function encodeReceipt(o: ReceiptMilestoneOption): Uint8Array {
+  const w = new WriteStream(256);
+  serializeReceipt(w, o, "receipt");
+  return w.finish();
+}
+
+export function decodeReceipt(bytes: Uint8Array, field = "receipt"): ReceiptMilestoneOption {
+  const r = new ReadStream(bytes);
+  const type = r.peekU8(`${field}.type`);
+  if (type !== MilestoneOptionType.Receipt) unexpectedType(field, type, "receipt milestone option type");
+  const o = deserializeReceipt(r, field);
+  r.expectEnd(field);
+  return o;
+}
+
+/** The tokens a receipt migrates: the sum of its entries' deposits (TIP-34). */
+export function migratedAmount(o: ReceiptMilestoneOption): bigint {
+  let total = 0n;
+  for (const f of o.funds) total += f.deposit;
+  return total;
 }
 
 // ---------------------------------------------------------------- JSON (TIP-25)

@@ -52,6 +52,8 @@ export class LedgerNode {
   readonly secrets: NodeSecrets;
   /** Whether this start wrote the genesis (a fresh data directory). */
   readonly createdGenesis: boolean;
+  /** Whether this start filled the data directory from snapshot files (`--snapshot`). */
+  readonly importedSnapshot: boolean;
   /** The configuration of the network this node follows; undefined on the coordinator. */
   readonly followedNetwork: NetworkConfig | undefined;
   /** The dev routes' tools (`/api/dev/v1`), on a dev network's coordinator only (devTools.ts). */
@@ -69,6 +71,7 @@ export class LedgerNode {
     this.store = opened.store;
     this.secrets = opened.secrets;
     this.createdGenesis = opened.createdGenesis;
+    this.importedSnapshot = opened.importedSnapshot;
     this.followedNetwork = opened.follows ? opened.network : undefined;
     this.ownNetwork = opened.network;
   }

@@ -48,6 +48,11 @@ export interface NodeOptions {
   snapshot: string;
   /** A delta snapshot file on top of `snapshot` ("" = none). */
   deltaSnapshot: string;
+  /**
+   * Import snapshot files whose milestones carry no valid signatures or chain of previous
+   * milestone IDs (test files such as Hornet's); every other check still runs. Logged at warn.
+   */
+  snapshotUnverified: boolean;
   /** Take a full snapshot every this many milestones (0 = off). */
   snapshotInterval: number;
   /** Keep this many milestones of history and prune older data in the background (0 = off). */
@@ -138,6 +143,7 @@ export const defaultNodeOptions: NodeOptions = {
   protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics"],
   snapshot: "",
   deltaSnapshot: "",
+  snapshotUnverified: false,
   snapshotInterval: 0,
   pruneBelow: 0,
   p2pHost: "0.0.0.0",

@@ -17,6 +17,12 @@ export const SnapshotErrorCode = {
   UnsupportedVersion: "SNAPSHOT_UNSUPPORTED_VERSION",
   /** A full snapshot was expected and a delta found, or the other way round. */
   WrongType: "SNAPSHOT_WRONG_TYPE",
+  /**
+   * A milestone of the file does not carry valid signatures by the keys it names (TIP-29); a
+   * file whose milestones are not to be verified (test files, `--snapshot-unverified`) is
+   * imported with `unverified`.
+   */
+  Unverified: "SNAPSHOT_UNVERIFIED",
   /** The snapshot belongs to another network than the node runs. */
   WrongNetwork: "SNAPSHOT_WRONG_NETWORK",
   /** The delta snapshot does not build on the full snapshot it is paired with. */

@@ -1,10 +1,25 @@
+import { encodeReceipt } from "../codec/milestoneOptions.js";
 import { encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
-import { encodeU32, type KvStore, NodeStateKey, Repositories, SCHEMA_VERSION } from "../storage/index.js";
+import {
+  encodeU32,
+  type KvStore,
+  NodeStateKey,
+  Repositories,
+  SCHEMA_VERSION,
+  type TreasuryRecord,
+  type WriteBatch,
+} from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { isSnapshotError, SnapshotErrorCode } from "./errors.js";
 import { readSnapshot } from "./fileReader.js";
-import { type DeltaSnapshotHeader, type FullSnapshotHeader, outputRecordOf, SnapshotType } from "./format.js";
+import {
+  type DeltaSnapshotHeader,
+  type FullSnapshotHeader,
+  type MilestoneDiff,
+  outputRecordOf,
+  SnapshotType,
+} from "./format.js";
 import {
   applyDiff,
   BatchWriter,
@@ -14,6 +29,7 @@ import {
   writeMilestones,
   writeSpentHistory,
 } from "./importWrites.js";
+import { receiptOf } from "./treasury.js";
 import {
   type ProgressReport,
   type VerifiedDelta,
@@ -27,8 +43,9 @@ import {
  * snapshot (and a delta on top of it), in the layout `initDatabase` writes for a fresh network
  * minus the genesis: outputs with their booking milestone and block, the unspent set, the
  * target milestone's record (and its block, rebuilt from the payload the file carries), the
- * delta's milestones with their ledger diffs, the solid entry points, the protocol parameters
- * and the NodeState entries (network, ledger index, pruning index). The node's secrets are
+ * delta's milestones with their ledger diffs, the receipts of the milestones it keeps (the
+ * target's and the delta's), the solid entry points, the protocol parameters and the NodeState
+ * entries (network, ledger index, pruning index, the treasury output, TIP-34). The node's secrets are
  * not part of a ledger: the node makes them when it opens the database (`initDatabase`).
  *
  * 1. Both files are read and checked completely first (`verifySnapshot.ts`); a damaged,
@@ -55,6 +72,11 @@ export interface ImportSnapshotOptions {
   deltaPath?: string;
   /** The network the node runs; a snapshot of another one is refused (WrongNetwork). */
   expectedNetworkName: string;
+  /**
+   * Accept milestones without valid signatures or previous milestone IDs (`--snapshot-unverified`,
+   * `verifySnapshot.ts`); ignored when `verified` is given (the check already ran).
+   */
+  unverified?: boolean;
   /** Outputs per write batch (bounded memory); default 1000. */
   batchSize?: number;
   /** Called as the files are read; awaited when it returns a promise. */
@@ -74,6 +96,8 @@ export interface ImportedSnapshot {
   pruningIndex: number;
   milestoneId: Uint8Array;
   protocolParameters: ProtocolParameters;
+  /** The treasury output at the ledger index. */
+  treasury: TreasuryRecord;
   outputCount: number;
   solidEntryPoints: Uint8Array[];
   fullHeader: FullSnapshotHeader;
@@ -133,9 +157,13 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
     const r = options.onProgress?.({ phase, file, ...p });
     if (r) r.catch(() => {});
   };
+  const unverified = options.unverified ?? false;
   const full =
     options.verified?.full ??
-    (await verifyFullSnapshot(options.fullPath, options.expectedNetworkName, progress("verify", options.fullPath)));
+    (await verifyFullSnapshot(options.fullPath, options.expectedNetworkName, {
+      unverified,
+      onProgress: progress("verify", options.fullPath),
+    }));
   if (full.protocolParameters.networkName !== options.expectedNetworkName) {
     throw new LedgerNodeError(
       SnapshotErrorCode.WrongNetwork,
@@ -144,7 +172,8 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
   }
   const deltaPath = options.deltaPath;
   const delta = deltaPath
-    ? (options.verified?.delta ?? (await verifyDeltaSnapshot(deltaPath, full.header, progress("verify", deltaPath))))
+    ? (options.verified?.delta ??
+      (await verifyDeltaSnapshot(deltaPath, full, { unverified, onProgress: progress("verify", deltaPath) })))
     : undefined;
 
   // 2. write, marked in progress until the last batch
@@ -210,20 +239,23 @@ async function writeImport(
     seps = delta.solidEntryPoints;
   }
   const milestoneId = importMilestones(run, full, delta, seps[0]!);
-  // d. the ledger must add up before it is declared complete
-  const supply = full.protocolParameters.tokenSupply - header.treasuryOutputAmount;
+  // d. the ledger must add up before it is declared complete: the outputs hold what the
+  // treasury does not (TIP-34; the receipts of the delta moved funds from one to the other)
+  const treasury = delta?.treasury ?? full.treasury;
+  const supply = full.protocolParameters.tokenSupply - treasury.amount;
   if (run.total !== supply) {
     throw new LedgerNodeError(
       SnapshotErrorCode.LedgerInconsistent,
       `the imported ledger holds ${run.total}, the token supply outside the treasury is ${supply}`,
     );
   }
-  await finishImport(run, full, seps, ledgerIndex);
+  await finishImport(run, full, seps, ledgerIndex, treasury);
   return {
     ledgerIndex,
     pruningIndex: header.targetMilestoneIndex,
     milestoneId,
     protocolParameters: full.protocolParameters,
+    treasury,
     outputCount: full.outputCount,
     solidEntryPoints: seps,
     fullHeader: header,
@@ -286,6 +318,7 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
           }
         } else if (index === target) {
           writeSpentHistory(db, out.current, d);
+          putReceipt(db, out.current, d);
         }
         await flushWhenFull(run);
       },
@@ -294,6 +327,15 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
   );
   checkUnchanged(run.options.fullPath, fullRead.sha256, full.sha256);
   await out.flush();
+}
+
+/**
+ * The receipt of a milestone the imported history keeps (the target's, the delta's), stored as
+ * Hornet stores it: the treasury it moved is the verified one (`VerifiedDelta.treasury`).
+ */
+function putReceipt(db: Repositories, batch: WriteBatch, d: MilestoneDiff): void {
+  const receipt = receiptOf(d.milestone);
+  if (receipt) db.receipts.put(batch, receipt.migratedAt, d.milestone.index, encodeReceipt(receipt));
 }
 
 /** c. The delta's milestones forward: each diff applied to the ledger as confirmation would. */
@@ -306,6 +348,7 @@ async function importDelta(run: ImportRun, deltaPath: string, delta: VerifiedDel
       async diff(d) {
         await out.drain(); // the diff's checks read what the batches before wrote
         await applyDiff(Repositories.of(store), out.current, d);
+        putReceipt(Repositories.of(store), out.current, d);
         for (const o of d.created) run.total += amountOf(o.outputBytes);
         for (const s of d.consumed) run.total -= amountOf(s.output.outputBytes);
         parameterOptions(d.milestone, run.params);
@@ -346,12 +389,13 @@ function importMilestones(
   return chain.length > 0 ? chain[chain.length - 1]!.milestoneId : header.targetMilestoneId;
 }
 
-/** e. Entry points, parameters, the ledger's node state; the complete marker last. */
+/** e. Entry points, parameters, the ledger's node state with the treasury; the complete marker last. */
 async function finishImport(
   run: ImportRun,
   full: VerifiedFull,
   seps: readonly Uint8Array[],
   ledgerIndex: number,
+  treasury: TreasuryRecord,
 ): Promise<void> {
   const db = Repositories.of(run.store);
   const b = run.out.current;
@@ -366,6 +410,7 @@ async function finishImport(
   const done = run.store.batch();
   db.nodeState.putU32(done, NodeStateKey.LedgerIndex, ledgerIndex);
   db.nodeState.putU32(done, NodeStateKey.PruningIndex, full.header.targetMilestoneIndex);
+  db.nodeState.putTreasury(done, treasury);
   db.nodeState.putU32(done, NodeStateKey.SchemaVersion, SCHEMA_VERSION);
   db.nodeState.put(done, NodeStateKey.SnapshotImport, Uint8Array.of(1));
   await done.write({ sync: true });

@@ -29,10 +29,12 @@ export {
   type SnapshotRequest,
 } from "./manager.js";
 export * from "./options.js";
+export * from "./treasury.js";
 export {
   milestoneBlockBytes,
   type VerifiedDelta,
   type VerifiedFull,
+  type VerifySnapshotOptions,
   verifyDeltaSnapshot,
   verifyFullSnapshot,
 } from "./verifySnapshot.js";

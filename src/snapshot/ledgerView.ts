@@ -1,10 +1,12 @@
 import { toHex } from "../codec/hex.js";
 import {
+  EMPTY_TREASURY,
   type KvStore,
   type LedgerDiffRecord,
   type LedgerScanEntry,
   Repositories,
   scanLedgerState,
+  type TreasuryRecord,
 } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { SnapshotErrorCode } from "./errors.js";
@@ -13,7 +15,7 @@ import { SnapshotErrorCode } from "./errors.js";
  * The unspent outputs and the ledger index they belong to, read from one consistent view while
  * the node keeps confirming: one LevelDB iterator (its implicit snapshot, `scanLedgerState`)
  * meets, all as of the same instant, the unspent outputs first, then the ledger diffs, then the
- * ledger and pruning indexes. A milestone writes all of
+ * ledger and pruning indexes and the treasury (TIP-34). A milestone writes all of
  * these in one batch, so the outputs are exactly the ledger at that ledger index, and the diffs
  * after the snapshot's target are the ones that roll it back to the target.
  *
@@ -31,6 +33,8 @@ export class LedgerView {
   ledgerIndex = 0;
   /** The pruning index of the view (0 when the node never pruned); known at the end too. */
   pruningIndex = 0;
+  /** The treasury output at the view's ledger index; known at the end too. */
+  treasury: TreasuryRecord = EMPTY_TREASURY;
   /** Ledger diffs of the milestones after the target, by index; known at the end too. */
   readonly diffs = new Map<number, LedgerDiffRecord>();
 
@@ -88,11 +92,12 @@ export class LedgerView {
     }
   }
 
-  /** An entry after the unspent outputs: ledger diffs, the ledger and pruning indexes. */
+  /** An entry after the unspent outputs: ledger diffs, the ledger and pruning indexes, the treasury. */
   private readState(entry: Exclude<LedgerScanEntry, { kind: "unspent" }>): void {
     if (entry.kind === "ledgerDiff") {
       if (entry.index > this.target) this.diffs.set(entry.index, entry.diff());
     } else if (entry.kind === "ledgerIndex") this.ledgerIndex = entry.index;
+    else if (entry.kind === "treasury") this.treasury = entry.treasury;
     else this.pruningIndex = entry.index;
   }
 

@@ -17,13 +17,13 @@ import {
   encodeMilestoneDiff,
   FULL_HEADER,
   fullHeaderCountOffsets,
-  hasReceipt,
   MAX_SEP_COUNT,
   type MilestoneDiff,
   protocolParamsOption,
   type SnapshotOutput,
 } from "./format.js";
 import { LedgerView } from "./ledgerView.js";
+import { receiptOf, treasuryInputOf } from "./treasury.js";
 
 /**
  * Writing snapshot files from this node's database (TIP-35 version 2), the way Hornet writes
@@ -36,7 +36,9 @@ import { LedgerView } from "./ledgerView.js";
  * an extra one (diffs at or below the target are never applied), because the file has no other
  * place for the target milestone's payload, which a node starting from the file needs to
  * rebuild the milestone's block (a milestone block is the payload on its own parents, nonce 0).
- * Its SEPs are Hornet's entry points (`solidEntryPointsAt`).
+ * Its SEPs are Hornet's entry points (`solidEntryPointsAt`). Its header's treasury output is
+ * the node's at L, from the same view (TIP-34; the empty one on a network without migration);
+ * the diff of a milestone with a receipt carries the treasury input the receipt spent.
  *
  * A delta snapshot at D holds the diffs from its full snapshot's target + 1 to D, oldest first.
  */
@@ -100,7 +102,8 @@ async function outputsOf(
 
 /**
  * The TIP-35 diff of milestone `index` from the database: its payload (from its block), the
- * outputs its ledger diff created and consumed, each consumed one with its spending transaction.
+ * outputs its ledger diff created and consumed, each consumed one with its spending transaction,
+ * and, when it carries a receipt, the treasury output the receipt spent (`treasuryInputOf`).
  * Undefined when the milestone's record, block or diff is not stored.
  */
 export async function milestoneDiffFromStore(store: KvStore, index: number): Promise<MilestoneDiff | undefined> {
@@ -109,14 +112,20 @@ export async function milestoneDiffFromStore(store: KvStore, index: number): Pro
   const milestone = await milestonePayloadOf(store, rec.blockId);
   const diff = await Repositories.of(store).ledgerDiffs.get(index);
   if (!milestone || !diff) return undefined;
-  if (hasReceipt(milestone)) throw inconsistent(`milestone ${index} carries a receipt: this node keeps no treasury`);
+  const receipt = receiptOf(milestone);
   const what = `ledger diff of milestone ${index}`;
   const created = (await outputsOf(store, diff.created, what)).map(({ spentBy: _, ...output }) => output);
   const consumed = (await outputsOf(store, diff.consumed, what)).map(({ spentBy, ...output }) => {
     if (!spentBy) throw inconsistent(`${what}: consumed output ${toHex(output.outputId)} is not marked spent`);
     return { output, transactionId: spentBy };
   });
-  return { milestone, milestoneBytes: encodePayload(milestone), created, consumed };
+  return {
+    milestone,
+    milestoneBytes: encodePayload(milestone),
+    ...(receipt ? { treasuryInput: treasuryInputOf(receipt) } : {}),
+    created,
+    consumed,
+  };
 }
 
 /** The protocol parameters in force at `index`: the entry with the highest target index at or below it. */
@@ -163,7 +172,7 @@ async function withFile(
   return { sha256: await w.commit() };
 }
 
-function u64(v: number): Uint8Array {
+function u64(v: number | bigint): Uint8Array {
   const b = new Uint8Array(8);
   new DataView(b.buffer).setBigUint64(0, BigInt(v), true);
   return b;
@@ -215,7 +224,7 @@ export async function writeFullSnapshot(
   );
 
   // 3. the file: header, the outputs of the view, the rollback diffs, the target's diff, SEPs;
-  //    then the counts and the ledger index, known only now, patched in
+  //    then the counts, the ledger index and the treasury, known only now, patched in
   const header = encodeFullHeader({
     genesisMilestoneIndex: 0,
     targetMilestoneIndex: index,
@@ -251,9 +260,9 @@ export async function writeFullSnapshot(
       if (view.pruningIndex > index) {
         throw pruned(`milestone ${index} is older than the pruning index ${view.pruningIndex}`);
       }
-      if (total !== parameters.tokenSupply) {
+      if (total + view.treasury.amount !== parameters.tokenSupply) {
         throw inconsistent(
-          `the ledger at milestone ${view.ledgerIndex} holds ${total}, the token supply is ${parameters.tokenSupply}`,
+          `the ledger at milestone ${view.ledgerIndex} holds ${total} and the treasury ${view.treasury.amount}, the token supply is ${parameters.tokenSupply}`,
         );
       }
       for (let m = view.ledgerIndex; m > index; m--) {
@@ -269,6 +278,8 @@ export async function writeFullSnapshot(
       }
       for (const sep of seps) await w.write(sep);
       await w.patch(FULL_HEADER.ledgerMilestoneIndex, u32(view.ledgerIndex));
+      await w.patch(FULL_HEADER.treasuryOutputMilestoneId, view.treasury.milestoneId);
+      await w.patch(FULL_HEADER.treasuryOutputAmount, u64(view.treasury.amount));
       await w.patch(counts.outputs, u64(outputCount));
       await w.patch(counts.milestoneDiffs, u32(diffCount));
       await w.patch(counts.seps, u16(seps.length));

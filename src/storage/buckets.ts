@@ -24,6 +24,8 @@ import { EMPTY_VALUE } from "./records.js";
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
  * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
+ * | Receipt               | migratedAt u32 BE ‖ milestoneIndex   | the receipt milestone option (TIP-34, type byte included) of     |
+ * |                       |   u32 BE                             |   that milestone, as Hornet keys its receipts                    |
  * | IndexerState          | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the indexes reflect    |
  * | IndexerChain          | outputType u8 ‖ chainId[32 or 38]    | outputId[34] of the chain's current unspent output               |
  * | IndexerOutput         | outputType u8 ‖ createdAt u32 BE ‖   | OutputFacts (indexer/facts.ts)                                   |
@@ -90,6 +92,7 @@ export enum Bucket {
   // 0x0e: never written (tips are rebuilt from Unreferenced at start); not to be reused
   NodeState = 0x0f,
   Unreferenced = 0x10,
+  Receipt = 0x11,
   IndexerState = 0x20,
   IndexerChain = 0x21,
   IndexerOutput = 0x22,
@@ -120,6 +123,12 @@ export enum NodeStateKey {
   SnapshotImport = "snapshotImport",
   /** u32: seconds the clock of the milestones this node issues is ahead of the wall clock (tangle/nodeClock.ts). */
   ClockOffset = "clockOffset",
+  /**
+   * The treasury output (TIP-34): milestoneId[32] of the milestone that made it ‖ amount u64.
+   * Absent: the empty treasury (32 zero bytes, 0), which every network without migration has.
+   * Its name sorts after `pruningIndex`, so the ledger scan (ledgerScan.ts) meets it last.
+   */
+  Treasury = "treasury",
 }
 
 /** Current layout version; bump when a value layout changes. */
@@ -275,6 +284,15 @@ export function indexerFieldChunkKey(list: Uint8Array, seq: number): Uint8Array 
 /** `IndexerFieldDir ‖ list`: the directory of a field list's chunks. */
 export function indexerFieldDirKey(list: Uint8Array): Uint8Array {
   return idKey(Bucket.IndexerFieldDir, list);
+}
+
+/** `Receipt ‖ migratedAt u32 BE ‖ milestoneIndex u32 BE`; without the milestone index, the prefix of one migratedAt. */
+export function receiptKey(migratedAt: number, milestoneIndex?: number): Uint8Array {
+  const key = new Uint8Array(milestoneIndex === undefined ? 5 : 9);
+  key[0] = Bucket.Receipt;
+  setU32BE(key, 1, migratedAt);
+  if (milestoneIndex !== undefined) setU32BE(key, 5, milestoneIndex);
+  return key;
 }
 
 /** `NodeState ‖ name`. */

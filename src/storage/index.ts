@@ -16,6 +16,7 @@ export {
 } from "./kvStore.js";
 export * from "./ledgerScan.js";
 export * from "./nodeState.js";
+export * from "./receipts.js";
 export * from "./records.js";
 export * from "./repositories.js";
 export * from "./repository.js";

@@ -1,6 +1,13 @@
 import { NodeStateKey, nodeStateKey } from "./buckets.js";
 import type { KvStore, WriteBatch } from "./kvStore.js";
-import { decodeU32, encodeU32 } from "./records.js";
+import {
+  decodeTreasury,
+  decodeU32,
+  EMPTY_TREASURY,
+  encodeTreasury,
+  encodeU32,
+  type TreasuryRecord,
+} from "./records.js";
 import { decodeStored } from "./repository.js";
 
 /**
@@ -74,5 +81,16 @@ export class NodeStateRepository {
   async pruningIndex(): Promise<number> {
     const v = await this.store.get(this.key(NodeStateKey.PruningIndex));
     return v ? decodeStored(v, (b) => decodeU32(b, "nodeState.pruningIndex"), "NodeState pruningIndex") : 0;
+  }
+
+  /** The treasury output (TIP-34); the empty one when none is stored (a network without migration). */
+  async treasury(): Promise<TreasuryRecord> {
+    const v = await this.store.get(this.key(NodeStateKey.Treasury));
+    return v ? decodeStored(v, decodeTreasury, "NodeState treasury") : EMPTY_TREASURY;
+  }
+
+  /** Adds the write of the treasury output to `batch`. */
+  putTreasury(batch: WriteBatch, treasury: TreasuryRecord): void {
+    batch.put(this.key(NodeStateKey.Treasury), encodeTreasury(treasury));
   }
 }

@@ -58,6 +58,26 @@ export function decodeBlockMetadata(bytes: Uint8Array): BlockMetadataRecord {
   return m;
 }
 
+/** The treasury output (TIP-34) in NodeState: the milestone that made it and its amount. */
+export interface TreasuryRecord {
+  milestoneId: Uint8Array;
+  amount: bigint;
+}
+
+/** The treasury of a network without migration: no milestone made it, it holds nothing. */
+export const EMPTY_TREASURY: TreasuryRecord = Object.freeze({ milestoneId: new Uint8Array(32), amount: 0n });
+
+export function encodeTreasury(t: TreasuryRecord): Uint8Array {
+  return new WriteStream(40).bytes(t.milestoneId).u64(t.amount).finish();
+}
+
+export function decodeTreasury(bytes: Uint8Array): TreasuryRecord {
+  const r = new ReadStream(bytes);
+  const t = { milestoneId: r.bytesN(32, "treasury.milestoneId").slice(), amount: r.u64("treasury.amount") };
+  r.expectEnd("treasury");
+  return t;
+}
+
 /** MilestoneByIndex value. */
 export interface MilestoneRecord {
   milestoneId: Uint8Array;

@@ -3,6 +3,7 @@ import { AddressBuckets, ChildLinks, MilestoneBlocks } from "./explorerBuckets.j
 import { IndexerBuckets } from "./indexerBuckets.js";
 import type { KvStore } from "./kvStore.js";
 import { NodeStateRepository } from "./nodeState.js";
+import { ReceiptRepository } from "./receipts.js";
 import {
   type BlockMetadataRecord,
   decodeBlockMetadata,
@@ -51,8 +52,10 @@ export class Repositories {
   readonly protocolParameters: Repository<number, Uint8Array>;
   /** Solid entry points: the index of the milestone that referenced each, by block ID. */
   readonly solidEntryPoints: Repository<Uint8Array, number>;
-  /** The node's named single values: ledger index, pruning index, schema version, network name… */
+  /** The node's named single values: ledger index, pruning index, schema version, network name, treasury… */
   readonly nodeState: NodeStateRepository;
+  /** Receipts of migrated funds (TIP-34) by migratedAt and milestone index. */
+  readonly receipts: ReceiptRepository;
   /** The explorer's listing of the blocks each milestone referenced. */
   readonly milestoneBlocks: MilestoneBlocks;
   /** The explorer's address buckets. */
@@ -74,6 +77,7 @@ export class Repositories {
     this.protocolParameters = new Repository(store, Bucket.ProtocolParameters, bytesOf, "index");
     this.solidEntryPoints = new Repository(store, Bucket.SolidEntryPoint, (v) => decodeU32(v, "solidEntryPoint.index"));
     this.nodeState = new NodeStateRepository(store);
+    this.receipts = new ReceiptRepository(store);
     this.milestoneBlocks = new MilestoneBlocks(store);
     this.addresses = new AddressBuckets(store);
     this.indexer = new IndexerBuckets(store);

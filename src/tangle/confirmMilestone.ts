@@ -8,7 +8,7 @@ import {
 } from "../codec/ids.js";
 import { outputLeafHashes, storedOutputIdProofs, transactionCommitment } from "../codec/outputIdProof.js";
 import { decodeOutput, encodeOutput } from "../codec/outputs/output.js";
-import { type MilestonePayload, PayloadType, type ProtocolParameters } from "../codec/types.js";
+import { MilestoneOptionType, type MilestonePayload, PayloadType, type ProtocolParameters } from "../codec/types.js";
 import { merkleRoot } from "../crypto/merkle.js";
 import { pastConeInWhiteFlagOrder } from "../ledger/pastCone.js";
 import {
@@ -316,6 +316,17 @@ export async function confirmMilestoneBlock(
     throw new LedgerNodeError(
       TangleErrorCode.MilestoneMismatch,
       `milestone ${milestone.index} does not name milestone ${latest.index} as previous`,
+    );
+  }
+  // A receipt (TIP-34) would move funds from the treasury into the ledger. This node's networks
+  // have no migration and its white-flag does not apply receipts, so a milestone carrying one
+  // is refused rather than confirmed without its receipt (docs/decisions.md, Receipts and the
+  // treasury): the ledger never silently differs from the network's. Receipts reach a node
+  // only through snapshot files (snapshot/treasury.ts).
+  if (milestone.options.some((o) => o.type === MilestoneOptionType.Receipt)) {
+    throw new LedgerNodeError(
+      TangleErrorCode.MilestoneMismatch,
+      `milestone ${milestone.index} carries a receipt of migrated funds (TIP-34), which this node applies only from snapshot files`,
     );
   }
   const plan = await planConfirmation(tangle, milestone.parents, milestone.index, milestone.timestamp, validate);

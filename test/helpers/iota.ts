@@ -36,6 +36,10 @@ export interface CoreClient {
   milestoneUtxoChangesByIndex(index: number): Promise<UtxoChanges>;
   milestoneUtxoChangesById(id: string): Promise<UtxoChanges>;
   peers(): Promise<Json>;
+  /** `GET /treasury` (TIP-25). */
+  treasury(): Promise<{ milestoneId: string; amount: string }>;
+  /** `GET /receipts[/{migratedAt}]` (TIP-25). */
+  receipts(migratedAt?: number): Promise<{ receipts: { receipt: Json; milestoneIndex: number }[] }>;
 }
 
 /** A milestone's ledger changes as the core API answers them. */

@@ -3,6 +3,7 @@ import type {
   InfoJson,
   OutputJsonResponse,
   OutputMetadataJson,
+  TreasuryJson,
   UtxoChangesJson,
 } from "../../src/api/json/core";
 import type { DashboardNodeJson } from "../../src/api/json/dashboard";
@@ -257,6 +258,9 @@ export type Irc27Metadata = Irc27MetadataJson;
 /** `GET /api/irc-metadata/v1/tokens/{tokenId}` (inx-irc-metadata): a native token's IRC-30 metadata (TIP-30). */
 export type Irc30Metadata = Irc30MetadataJson;
 
+/** `GET /api/core/v2/treasury` (TIP-25): the treasury output's milestone and tokens (decimal). */
+export type Treasury = TreasuryJson;
+
 // ---- the routes ----
 
 const CORE = "/api/core/v2";
@@ -271,6 +275,7 @@ export const api = {
   /** The node's clock (a dev network's coordinator only; 404 elsewhere). */
   devTime: (o?: CallOptions) => getJson<DevTimeJson>("/api/dev/v1/time", o),
   nodeStatus: (o?: CallOptions) => getJson<NodeStatus>("/api/dashboard/v1/node", o),
+  treasury: (o?: CallOptions) => getJson<Treasury>(`${CORE}/treasury`, o),
 
   block: (blockId: string, o?: CallOptions) => getJson<BlockJson>(`${CORE}/blocks/${seg(blockId)}`, o),
   blockMetadata: (blockId: string, o?: CallOptions) =>

@@ -111,6 +111,17 @@ export interface UtxoChangesJson {
   consumedOutputs: string[];
 }
 
+/** `GET /api/core/v2/treasury` (TIP-25): the treasury output's milestone and tokens (decimal). */
+export interface TreasuryJson {
+  milestoneId: string;
+  amount: string;
+}
+
+/** `GET /api/core/v2/receipts[/{migratedAt}]` (TIP-25): receipts with the milestone that carried each. */
+export interface ReceiptsJson {
+  receipts: { receipt: Record<string, unknown>; milestoneIndex: number }[];
+}
+
 /** The names of TIP-25 inclusion states by the stored code (records.ts `InclusionState`). */
 export const LEDGER_INCLUSION_STATES: readonly LedgerInclusionStateJson[] = [
   "noTransaction",

@@ -7,7 +7,8 @@ import type { MetricsScraper } from "./scraper.js";
  * The node's state as Hornet's Prometheus component names it (`components/prometheus/node.go`):
  * `iota_node_app_info`, `iota_node_health`, the three rates of `info.metrics`,
  * `iota_node_milestones{type}` and `iota_node_tips{type}`; plus `iota_node_synced`, which
- * Hornet folds into health. The same values the info route answers, read at each scrape.
+ * Hornet folds into health, and `iota_node_treasury_amount`, the treasury output's tokens
+ * (TIP-34, as `GET /api/core/v2/treasury`). The same values the routes answer, read at each scrape.
  */
 export function registerNodeMetrics(scraper: MetricsScraper, node: ApiNode): void {
   const registers = [scraper.registry];
@@ -28,6 +29,8 @@ export function registerNodeMetrics(scraper: MetricsScraper, node: ApiNode): voi
   );
   const milestones = gauge("iota_node_milestones", "Infos about milestone indexes.", ["type"]);
   const tips = gauge("iota_node_tips", "Number of tips.", ["type"]);
+  // a token supply fits a double exactly (2^53 is above every Stardust supply)
+  const treasury = gauge("iota_node_treasury_amount", "Tokens in the treasury output (TIP-34).");
 
   scraper.addCollect(async () => {
     const tangle = node.tangle;
@@ -46,5 +49,6 @@ export function registerNodeMetrics(scraper: MetricsScraper, node: ApiNode): voi
     const counts = tangle.tips.counts(confirmed);
     tips.set({ type: "nonlazy" }, counts.nonLazy);
     tips.set({ type: "semilazy" }, counts.semiLazy);
+    treasury.set(Number((await node.db.nodeState.treasury()).amount));
   });
 }

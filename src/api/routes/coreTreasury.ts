@@ -1,38 +1,49 @@
 import type { FastifyInstance } from "fastify";
 import { toHex } from "../../codec/hex.js";
-import { ID_LENGTH } from "../../codec/ids.js";
+import { decodeReceipt, milestoneOptionToJson } from "../../codec/milestoneOptions.js";
+import { decodeStored, type StoredReceipt, type TreasuryRecord } from "../../storage/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { badRequest } from "../errors.js";
+import type { ReceiptsJson, TreasuryJson } from "../json/core.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { arrayOf, closedObject, integer, openObject, pathParams, patterned, Tag } from "../schemas/common.js";
 import { milestoneId } from "../schemas/core.js";
 import { CORE_V2 } from "./coreParams.js";
 
 /**
- * The migration routes of the core API (TIP-25, TIP-34): receipts and the treasury. This node's
- * networks have no migration: its coordinator never puts a receipt into a milestone and its
- * ledger holds no treasury output beyond the empty one every Stardust network starts with. So
- * it answers what Hornet answers on such a network (docs/decisions.md, HTTP API):
+ * The migration routes of the core API (TIP-25, TIP-34): receipts and the treasury, as Hornet's
+ * `components/coreapi` answers them (docs/decisions.md, Receipts and the treasury).
  *
- * - `GET /receipts` and `GET /receipts/{migratedAt}`: `{"receipts": []}`, 200, as Hornet's
- *   `receipts` / `receiptsByMigratedAtIndex` do when no receipt is stored (an index with none
- *   is an empty list, not a 404);
- * - `GET /treasury`: the treasury output a genesis snapshot without a treasury allocation
- *   gives Hornet (`hornet tool snap-gen`, treasury 0): `{"milestoneId": <32 zero bytes>,
- *   "amount": "0"}`, the same output this node writes into the header of its snapshots.
+ * - `GET /treasury`: the node's treasury output, `{milestoneId, amount}`: the one a snapshot
+ *   import brought (the full snapshot's header, moved by the receipts of the delta's
+ *   milestones), else the empty one every network without migration has (32 zero bytes, "0").
+ *   The same output goes into the header of the snapshots this node writes.
+ * - `GET /receipts` and `GET /receipts/{migratedAt}`: the stored receipts as
+ *   `{receipts: [{receipt, milestoneIndex}]}`, ordered by migratedAt, then milestone index
+ *   (Hornet's key order); an index with none is an empty list, not a 404. Receipts come only
+ *   from snapshot files: this node's coordinator issues none and a live milestone carrying one
+ *   is refused (tangle/confirmMilestone.ts). At most `MAX_RECEIPTS` are listed.
  */
 
-interface ReceiptsJson {
-  receipts: { receipt: Record<string, unknown>; milestoneIndex: number }[];
+/** Receipts one answer lists at most (a receipt holds up to 127 entries: about 13 MB at most). */
+export const MAX_RECEIPTS = 1000;
+
+/** The TIP-25 JSON of a treasury output. */
+export function treasuryToJson(t: TreasuryRecord): TreasuryJson {
+  return { milestoneId: toHex(t.milestoneId), amount: t.amount.toString() };
 }
 
-interface TreasuryJson {
-  milestoneId: string;
-  amount: string;
+/** The TIP-25 JSON of stored receipts; a stored receipt that does not decode is the node's fault. */
+function receiptsToJson(stored: readonly StoredReceipt[]): ReceiptsJson {
+  return {
+    receipts: stored.map((r) => ({
+      receipt: milestoneOptionToJson(
+        decodeStored(r.bytes, (b) => decodeReceipt(b), `receipt of milestone ${r.milestoneIndex}`),
+      ),
+      milestoneIndex: r.milestoneIndex,
+    })),
+  };
 }
-
-/** The treasury of a network without migration (TIP-35 header of every snapshot this node writes). */
-export const EMPTY_TREASURY: TreasuryJson = { milestoneId: toHex(new Uint8Array(ID_LENGTH)), amount: "0" };
 
 function receiptsSchema() {
   return closedObject<ReceiptsJson>(
@@ -50,7 +61,7 @@ function receiptsSchema() {
           ["receipt", "milestoneIndex"],
           "a receipt and the milestone it came with",
         ),
-        "the receipts the node keeps; always empty, since this node's networks have no migration",
+        `the receipts the node keeps (at most ${MAX_RECEIPTS}), by migratedAt, then milestone index`,
       ),
     },
     ["receipts"],
@@ -63,7 +74,8 @@ export const TREASURY_ROUTES = {
     `${CORE_V2}/receipts`,
     {
       summary: "All receipts of migrated funds",
-      description: "This node's networks have no migration: the list is always empty (as Hornet's without receipts).",
+      description:
+        "The receipts of the milestones this node keeps (from snapshot files; its own networks have no migration), by migratedAt, then milestone index; empty when there are none.",
       tags: [Tag.Core],
     },
     receiptsSchema(),
@@ -73,7 +85,8 @@ export const TREASURY_ROUTES = {
     `${CORE_V2}/receipts/:migratedAt`,
     {
       summary: "The receipts of migrated funds of one legacy milestone",
-      description: "An index without receipts is an empty list (as Hornet answers); this node never has any.",
+      description:
+        "The receipts of the funds migrated at that legacy milestone; an index without receipts is an empty list (as Hornet answers).",
       tags: [Tag.Core],
       params: pathParams({
         migratedAt: patterned(
@@ -91,7 +104,7 @@ export const TREASURY_ROUTES = {
     {
       summary: "The current treasury output",
       description:
-        "The treasury of a network without migration: the milestone ID of 32 zero bytes and amount 0, as every snapshot this node writes has it.",
+        "The treasury output: the milestone that made it and its tokens. A node started from a snapshot has the snapshot's (moved by the receipts of its delta); a network without migration has the empty one (a milestone ID of 32 zero bytes, amount 0). Snapshots this node writes carry it in their header.",
       tags: [Tag.Core],
     },
     closedObject<TreasuryJson>(
@@ -106,12 +119,21 @@ export const TREASURY_ROUTES = {
   ),
 } satisfies Record<string, RouteDefinition>;
 
-export function registerTreasuryRoutes(app: FastifyInstance, _node: ApiNode): void {
-  registerRoute(app, TREASURY_ROUTES.receipts, async (): Promise<ReceiptsJson> => ({ receipts: [] }));
+export function registerTreasuryRoutes(app: FastifyInstance, node: ApiNode): void {
+  registerRoute(
+    app,
+    TREASURY_ROUTES.receipts,
+    async (): Promise<ReceiptsJson> => receiptsToJson(await node.db.receipts.list({ limit: MAX_RECEIPTS })),
+  );
   registerRoute(app, TREASURY_ROUTES.receiptsMigratedAt, async (request): Promise<ReceiptsJson> => {
     const raw = (request.params as { migratedAt: string }).migratedAt;
-    if (Number(raw) > 0xffffffff) throw badRequest(`migratedAt: ${raw} exceeds u32`);
-    return { receipts: [] };
+    const migratedAt = Number(raw);
+    if (migratedAt > 0xffffffff) throw badRequest(`migratedAt: ${raw} exceeds u32`);
+    return receiptsToJson(await node.db.receipts.list({ migratedAt, limit: MAX_RECEIPTS }));
   });
-  registerRoute(app, TREASURY_ROUTES.treasury, async (): Promise<TreasuryJson> => ({ ...EMPTY_TREASURY }));
+  registerRoute(
+    app,
+    TREASURY_ROUTES.treasury,
+    async (): Promise<TreasuryJson> => treasuryToJson(await node.db.nodeState.treasury()),
+  );
 }

@@ -139,14 +139,19 @@ export class DashboardSession {
 
   /**
    * Starts a dev node (`flags` added; milestones every `--milestone-interval`) and waits until it
-   * is healthy, then launches Chromium. Everything started is stopped again if a step fails.
+   * is `ready` (by default healthy), then launches Chromium. Everything started is stopped again
+   * if a step fails.
    */
-  static async start(name: string, flags: string[] = []): Promise<DashboardSession> {
+  static async start(
+    name: string,
+    flags: string[] = [],
+    ready: (node: NodeProcess) => Promise<unknown> = (node) => node.waitHealthy(30_000),
+  ): Promise<DashboardSession> {
     const node = await NodeProcess.create(name, flags);
     let browser: Browser | undefined;
     try {
       node.start();
-      await node.waitHealthy(30_000);
+      await ready(node);
       browser = await launchChromium();
       const context = await browser.newContext({ viewport: DESKTOP_VIEWPORT, colorScheme: "light" });
       return new DashboardSession(node, browser, context);

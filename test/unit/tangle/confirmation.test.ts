@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { decodeBlock } from "../../../src/codec/block.js";
 import { toHex } from "../../../src/codec/hex.js";
-import type { MilestonePayload } from "../../../src/codec/types.js";
+import {
+  AddressType,
+  InputType,
+  MilestoneOptionType,
+  type MilestonePayload,
+  OutputType,
+  PayloadType,
+} from "../../../src/codec/types.js";
 import { merkleRoot } from "../../../src/crypto/merkle.js";
 import { ConflictReason } from "../../../src/ledger/conflictReason.js";
 import { DEV_TOKEN_SUPPLY, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
@@ -207,6 +214,41 @@ describe("milestone confirmation on a real database", () => {
     await assert.rejects(confirmMilestoneBlock(tb.node.tangle, new Uint8Array(32), stale, semanticValidator), {
       code: TangleErrorCode.MilestoneMismatch,
       message: /timestamp/,
+    });
+    assert.equal(tb.node.tangle.latestMilestone.index, latest.index, "nothing written");
+  });
+
+  it("refuses a received milestone carrying a receipt (TIP-34): receipts come only from snapshot files", async () => {
+    const latest = tb.node.tangle.latestMilestone;
+    const withReceipt: MilestonePayload = {
+      ...(await milestonePayload(latest.index)),
+      index: latest.index + 1,
+      timestamp: latest.timestamp + 1,
+      previousMilestoneId: latest.milestoneId,
+      parents: [latest.blockId],
+      options: [
+        {
+          type: MilestoneOptionType.Receipt,
+          migratedAt: 1,
+          final: true,
+          funds: [
+            {
+              tailTransactionHash: new Uint8Array(49),
+              address: { type: AddressType.Ed25519, pubKeyHash: new Uint8Array(32) },
+              deposit: 1_000_000n,
+            },
+          ],
+          transaction: {
+            type: PayloadType.TreasuryTransaction,
+            input: { type: InputType.Treasury, milestoneId: new Uint8Array(32) },
+            output: { type: OutputType.Treasury, amount: 0n },
+          },
+        },
+      ],
+    };
+    await assert.rejects(confirmMilestoneBlock(tb.node.tangle, new Uint8Array(32), withReceipt, semanticValidator), {
+      code: TangleErrorCode.MilestoneMismatch,
+      message: /receipt/,
     });
     assert.equal(tb.node.tangle.latestMilestone.index, latest.index, "nothing written");
   });

@@ -3,14 +3,16 @@ import { api, type NodeInfo, type NodeStatus } from "../api";
 import { Chart } from "../chart";
 import { Card, Fetched, FetchedCard, Loading, Stats } from "../components";
 import type { MilestoneInfoEvent } from "../events";
-import { formatAgo, formatBytes, formatDuration, formatNumber, formatPercent, shortHex } from "../format";
+import { formatAgo, formatAmount, formatBytes, formatDuration, formatNumber, formatPercent, shortHex } from "../format";
 import { useConfirmedMilestone, useFetched, useTick, useTitle } from "../hooks";
 import { useNodeInfo } from "../nodeInfo";
 import { href } from "../paths";
 
 /**
  * The node at a glance, as node-dashboard's home shows it: identity and sync (`GET
- * /api/core/v2/info`), the process (`GET /api/dashboard/v1/node`), live charts of the info
+ * /api/core/v2/info`; the treasury of `GET /api/core/v2/treasury` when it holds tokens, as on a
+ * node started from a snapshot of a network with migration), the process (`GET
+ * /api/dashboard/v1/node`), live charts of the info
  * route's rates (blocks and referenced blocks per second, referenced rate) sampled at each
  * reload of the info (every milestone, NodeInfoProvider), and a feed of confirmed milestones
  * from the event API (`milestone-info/confirmed`, which sends the current one at once).
@@ -22,6 +24,8 @@ const MAX_SAMPLES = 300;
 const MAX_FEED = 25;
 /** How often the process figures are asked for. */
 const PROCESS_REFRESH_MS = 5_000;
+/** How often the treasury is asked for (it moves only with a snapshot import). */
+const TREASURY_REFRESH_MS = 60_000;
 
 interface Samples {
   /** Unix seconds. */
@@ -55,10 +59,19 @@ function useNodeClock(): string | undefined {
   return `${new Date(t.timestamp * 1000).toISOString().replace(".000Z", "Z")} (${formatDuration(t.offsetSeconds)} ahead of the wall clock)`;
 }
 
+/** The treasury's tokens when it holds any (TIP-34), else nothing: most networks have no migration. */
+function useTreasury(info: NodeInfo): string | undefined {
+  const treasury = useFetched((signal) => api.treasury({ signal }), [], TREASURY_REFRESH_MS);
+  const t = treasury.data;
+  if (!t || t.amount === "0") return undefined;
+  return formatAmount(t.amount, info.baseToken);
+}
+
 function NodeStatusCard({ info }: { info: NodeInfo }) {
   const s = info.status;
   const network = info.network;
   const clock = useNodeClock();
+  const treasury = useTreasury(info);
   return (
     <Card title="Status" id="status">
       <Stats
@@ -71,6 +84,7 @@ function NodeStatusCard({ info }: { info: NodeInfo }) {
           ["Confirmed milestone", formatNumber(s.confirmedMilestone.index), "confirmed-milestone"],
           ["Pruning index", formatNumber(s.pruningIndex), "pruning-index"],
           ["Peers", network ? `${network.connectedPeers} connected, ${network.syncedPeers} synced` : "no P2P", "peers"],
+          ...(treasury ? [["Treasury", treasury, "treasury"] as [string, string, string]] : []),
           ...(clock ? [["Node clock", clock, "node-clock"] as [string, string, string]] : []),
         ]}
       />
