@@ -128,3 +128,77 @@ export function merkleProofValueHash(node: MerkleProofNode): Uint8Array | undefi
   if (l !== undefined && r !== undefined) return undefined;
   return l ?? r;
 }
+
+/**
+ * The whole tree over `leafHashes`, every inner node hashed once (n - 1 hashes), kept in one
+ * buffer of 32-byte hashes in pre-order (a subtree of m leaves takes 2m - 1 slots: its root, then
+ * its left subtree, then its right one). A proof from it (`proof`, the same tree `merkleProof`
+ * gives) then costs no hash: the proofs of inclusion of a milestone's many blocks share one tree.
+ */
+export class MerkleTree {
+  /** Leaves of the tree. */
+  readonly size: number;
+  private readonly hashes: Uint8Array;
+
+  constructor(leafHashes: readonly Uint8Array[]) {
+    this.size = leafHashes.length;
+    this.hashes = new Uint8Array(Math.max(0, 2 * this.size - 1) * 32);
+    if (this.size > 0) this.build(leafHashes, 0, this.size, 0);
+  }
+
+  /** Hashes the subtree of leaves [start, end) into slot `at` and on; returns its root. */
+  private build(leafHashes: readonly Uint8Array[], start: number, end: number, at: number): Uint8Array {
+    const n = end - start;
+    let hash: Uint8Array;
+    if (n === 1) {
+      hash = leafHashes[start]!;
+    } else {
+      const k = largestPowerOfTwoBelow(n);
+      const l = this.build(leafHashes, start, start + k, at + 1);
+      const r = this.build(leafHashes, start + k, end, at + 2 * k);
+      hash = merkleNodeHash(l, r);
+    }
+    this.hashes.set(hash, at * 32);
+    return hash;
+  }
+
+  private hashAt(at: number): Uint8Array {
+    return this.hashes.slice(at * 32, at * 32 + 32);
+  }
+
+  /** The root (TIP-4 MTH); H("") for an empty tree. */
+  get root(): Uint8Array {
+    return this.size === 0 ? blake2b256() : this.hashAt(0);
+  }
+
+  /** The audit path of leaf `index`, as `merkleProof(leafHashes, index)` builds it. */
+  proof(index: number): MerkleProofNode {
+    if (!Number.isInteger(index) || index < 0 || index >= this.size) {
+      throw new RangeError(`leaf ${index} is outside a tree of ${this.size} leaves`);
+    }
+    // down from the root, the siblings collected on the way, then the path built back up
+    const steps: { side: "l" | "r"; sibling: Uint8Array }[] = [];
+    let start = 0;
+    let end = this.size;
+    let at = 0;
+    while (end - start > 1) {
+      const k = largestPowerOfTwoBelow(end - start);
+      if (index < start + k) {
+        steps.push({ side: "l", sibling: this.hashAt(at + 2 * k) });
+        end = start + k;
+        at += 1;
+      } else {
+        steps.push({ side: "r", sibling: this.hashAt(at + 1) });
+        start += k;
+        at += 2 * k;
+      }
+    }
+    let node: MerkleProofNode = { type: 2, hash: this.hashAt(at) };
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const { side, sibling } = steps[i]!;
+      const other: MerkleProofNode = { type: 1, hash: sibling };
+      node = side === "l" ? { type: 0, l: node, r: other } : { type: 0, l: other, r: node };
+    }
+    return node;
+  }
+}

@@ -8,6 +8,7 @@ import {
   merkleProofs,
   merkleRoot,
   merkleRootFromProof,
+  MerkleTree,
 } from "../../src/crypto/index.js";
 
 // TIP-4 "Example": Merkle tree with 7 leaves.
@@ -44,6 +45,20 @@ describe("TIP-4 Merkle tree hash", () => {
         assert.deepEqual(all[i], proof, `all proofs at once: n=${n} i=${i}`);
       }
     }
+  });
+
+  it("hashes the whole tree once (MerkleTree) and gives the same root and proofs as merkleProof", () => {
+    assert.deepEqual(new MerkleTree([]).root, blake2b256());
+    for (let n = 1; n <= 70; n++) {
+      const hashes = Array.from({ length: n }, (_, i) => merkleLeafHash(Uint8Array.of(i, n)));
+      const tree = new MerkleTree(hashes);
+      assert.equal(tree.size, n);
+      assert.deepEqual(tree.root, merkleRoot(Array.from({ length: n }, (_, i) => Uint8Array.of(i, n))), `n=${n}`);
+      for (let i = 0; i < n; i++) assert.deepEqual(tree.proof(i), merkleProof(hashes, i), `n=${n} i=${i}`);
+      assert.throws(() => tree.proof(n), RangeError);
+      assert.throws(() => tree.proof(-1), RangeError);
+    }
+    assert.equal(toHex(new MerkleTree(D.map(merkleLeafHash)).root), toHex(merkleRoot(D)));
   });
 
   it("builds the TIP-45 two-leaf shapes (value hash on the proven side)", () => {
