@@ -20,6 +20,7 @@ import { DASHBOARD_ROUTES } from "../../../src/api/routes/dashboard.js";
 import { EXPLORER_ROUTES } from "../../../src/api/routes/explorer.js";
 import { EXPLORER_LEDGER_ROUTES } from "../../../src/api/routes/explorerLedger.js";
 import { FAUCET_ROUTES } from "../../../src/api/routes/faucet.js";
+import { POI_ROUTES } from "../../../src/api/routes/poi.js";
 import { NODE_ROUTES } from "../../../src/api/routes/routes.js";
 import { buildExplorerServer } from "../../../src/api/server.js";
 import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
@@ -156,6 +157,7 @@ const DEFINITIONS: RouteDefinition[] = [
   ...Object.values(EXPLORER_LEDGER_ROUTES),
   ...Object.values(FAUCET_ROUTES),
   ...Object.values(DASHBOARD_ROUTES),
+  ...Object.values(POI_ROUTES),
   METRICS_ROUTE,
 ];
 
