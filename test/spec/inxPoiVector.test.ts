@@ -9,7 +9,7 @@ import {
   inclusionProofToJson,
 } from "../../src/codec/inclusionProof.js";
 import { ed25519KeyPairFromSeed, ed25519Sign } from "../../src/crypto/ed25519.js";
-import { validateInclusionProof } from "../../src/tangle/inclusionProof.js";
+import { InclusionProofValidator, validateInclusionProof } from "../../src/tangle/inclusionProof.js";
 import { INX_POI_EXAMPLE_BLOCK_ID, INX_POI_EXAMPLE_KEYS, inxPoiExample } from "./inxPoiExample.js";
 
 /**
@@ -70,8 +70,10 @@ describe("inx-poi's example proof", () => {
   it("is invalid on another network: other coordinator keys, or another protocol version", () => {
     const other = ed25519KeyPairFromSeed(new Uint8Array(32).fill(9));
     assert.equal(
-      validateInclusionProof(inxPoiExample(), { keys: { publicKeys: [other.publicKey], threshold: 1 }, protocolVersion: 2 })
-        .valid,
+      validateInclusionProof(inxPoiExample(), {
+        keys: { publicKeys: [other.publicKey], threshold: 1 },
+        protocolVersion: 2,
+      }).valid,
       false,
     );
     assert.equal(validateInclusionProof(inxPoiExample(), { ...NETWORK, protocolVersion: 3 }).valid, false);
@@ -96,5 +98,18 @@ describe("inx-poi's example proof", () => {
     const moved = inxPoiExample();
     moved.proof.l.r.l.r.l = { h: `0x${"11".repeat(32)}` };
     assert.equal(validateInclusionProof(moved, NETWORK).valid, false);
+  });
+
+  it("stays invalid for a changed signature after the milestone's signatures were remembered as valid", () => {
+    const validator = new InclusionProofValidator(() => NETWORK, 2);
+    assert.deepEqual(validator.validate(inxPoiExample()), { valid: true });
+    assert.deepEqual(validator.validate(inxPoiExample()), { valid: true });
+    const ex = inxPoiExample();
+    const sig: string = ex.milestone.signatures[1].signature;
+    ex.milestone.signatures[1].signature = `${sig.slice(0, 20)}${sig[20] === "0" ? "1" : "0"}${sig.slice(21)}`;
+    assert.equal(validator.validate(ex).valid, false);
+    const unsigned = inxPoiExample();
+    unsigned.milestone.signatures.pop();
+    assert.equal(validator.validate(unsigned).valid, false);
   });
 });

@@ -3,12 +3,12 @@ import { describe, it } from "node:test";
 import { fromHex, toHex } from "../../src/codec/hex.js";
 import {
   blake2b256,
+  MerkleTree,
   merkleLeafHash,
   merkleProof,
   merkleProofs,
   merkleRoot,
   merkleRootFromProof,
-  MerkleTree,
 } from "../../src/crypto/index.js";
 
 // TIP-4 "Example": Merkle tree with 7 leaves.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { ID_LENGTH } from "../../codec/ids.js";
 import { inclusionProofToJson } from "../../codec/inclusionProof.js";
-import { InclusionProofs, validateInclusionProof } from "../../tangle/inclusionProof.js";
+import { InclusionProofs, InclusionProofValidator } from "../../tangle/inclusionProof.js";
 import type { ApiNode } from "../apiNode.js";
 import type { PoiValidJson } from "../json/poi.js";
 import { getRoute, type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
@@ -99,6 +99,10 @@ export const POI_ROUTES = {
 export function registerPoiRoutes(app: FastifyInstance, node: ApiNode): void {
   // read at each request: a dev revert builds the tangle anew (trees are kept by milestone ID)
   const proofs = new InclusionProofs(() => node.tangle);
+  const validator = new InclusionProofValidator(() => ({
+    keys: node.milestoneKeys,
+    protocolVersion: node.tangle.protocolParameters.protocolVersion,
+  }));
 
   registerRoute(
     app,
@@ -111,10 +115,7 @@ export function registerPoiRoutes(app: FastifyInstance, node: ApiNode): void {
     app,
     POI_ROUTES.validate,
     async (request): Promise<PoiValidJson> => {
-      const verdict = validateInclusionProof(request.body, {
-        keys: node.milestoneKeys,
-        protocolVersion: node.tangle.protocolParameters.protocolVersion,
-      });
+      const verdict = validator.validate(request.body);
       if (!verdict.valid) request.log.debug({ reason: verdict.reason }, "proof of inclusion not valid");
       return { valid: verdict.valid };
     },
