@@ -18,6 +18,7 @@ import type { FaucetEnqueued, FaucetInfo as FaucetInfoJson } from "../../src/api
 import type { IndexerListingJson, IndexerLookupJson } from "../../src/api/json/indexer";
 import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
 import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
+import type { PoiValidJson } from "../../src/api/json/poi";
 
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
@@ -213,6 +214,16 @@ export interface MilestonePayload {
 /** A node of the output ID proof tree (TIP-45): 0 inner node, 1 hash of a sibling subtree, 2 the output's own leaf hash. */
 export type ProofNodeJson = { type: 0; l: ProofNodeJson; r: ProofNodeJson } | { type: 1 | 2; hash: string };
 
+/** A node of a proof of inclusion's audit path (inx-poi, iota.go merklehasher). */
+export type PoiProofNodeJson = { l: PoiProofNodeJson; r: PoiProofNodeJson } | { h: string } | { value: string };
+
+/** `GET /api/poi/v1/create/{blockId}`: the block, the milestone that referenced it, the path between them. */
+export interface InclusionProofJson {
+  milestone: MilestonePayload;
+  block: BlockJson;
+  proof: PoiProofNodeJson;
+}
+
 /** Where an output was included or spent, in the v3 read's terms (slot = milestone index). */
 export interface LedgerEventJson {
   slot: number;
@@ -327,6 +338,11 @@ export const api = {
   addPeer: (token: string, multiAddress: string, alias?: string) =>
     postJson<Peer>(`${CORE}/peers`, alias ? { multiAddress, alias } : { multiAddress }, { token }),
   removePeer: (token: string, peerId: string) => deleteCall(`${CORE}/peers/${seg(peerId)}`, { token }),
+
+  /** A proof of inclusion of a referenced block (inx-poi's routes). */
+  poiCreate: (blockId: string, o?: CallOptions) => getJson<InclusionProofJson>(`/api/poi/v1/create/${seg(blockId)}`, o),
+  /** The node's check of a proof of inclusion (the coordinator's signatures among it). */
+  poiValidate: (proof: InclusionProofJson) => postJson<PoiValidJson>("/api/poi/v1/validate", proof),
 
   faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
   faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),
