@@ -15,6 +15,7 @@ import {
   type Harness,
   openHealthyHarness,
 } from "../../helpers/coreHarness.js";
+import { Rng } from "../../helpers/random.js";
 import { devWallet } from "../../helpers/wallet.js";
 
 const POI = "/api/poi/v1";
@@ -89,6 +90,10 @@ describe("proof of inclusion routes (inx-poi)", () => {
     }
   });
 
+  it("is listed among the API plugins, as Hornet lists inx-poi's", async () => {
+    assert.ok(((await h.app.inject("/api/routes")).json().routes as string[]).includes("poi/v1"));
+  });
+
   it("proves a milestone block alone in its successor's cone (a single value leaf: the root is its leaf hash)", async () => {
     const before = h.node.tangle.latestMilestone;
     await h.node.coordinator.issueMilestone();
@@ -161,6 +166,42 @@ describe("proof of inclusion routes (inx-poi)", () => {
     }
     const big = JSON.stringify({ ...good, block: { ...good.block, padding: "x".repeat(300 * 1024) } });
     assertError(await validate(big), 400, /too large/);
+  });
+
+  it("answers 200 or a 400 to 1,000 mutated proofs, never 5xx", async () => {
+    const rng = new Rng(0x9017);
+    const good = await proofOf(referenced[5]!);
+    const junk = (): unknown =>
+      rng.pick([null, 0, -1, 1e300, "", "0x", "0xzz", `0x${"ab".repeat(33)}`, [], {}, true, "\u0000", { h: "0x" }]);
+    /** Every (parent, key) of the JSON tree. */
+    const slots = (node: ProofJson, out: [ProofJson, string][] = []): [ProofJson, string][] => {
+      for (const key of Object.keys(node)) {
+        out.push([node, key]);
+        if (typeof node[key] === "object" && node[key] !== null) slots(node[key], out);
+      }
+      return out;
+    };
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 1000; i++) {
+      const p = structuredClone(good);
+      for (let m = rng.int(1, 3); m > 0; m--) {
+        const all = slots(p);
+        const [parent, key] = all[rng.int(0, all.length - 1)]!;
+        const value = parent[key];
+        const r = rng.int(0, 3);
+        if (r === 0) delete parent[key];
+        else if (r === 1) parent[key] = junk();
+        else if (r === 2 && typeof value === "string" && value.length > 3) {
+          const at = rng.int(2, value.length - 1);
+          parent[key] = `${value.slice(0, at)}${value[at] === "a" ? "b" : "a"}${value.slice(at + 1)}`;
+        } else parent[`${key}x`] = value;
+      }
+      const res = await validate(p);
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      if (res.statusCode === 200) assert.equal(typeof res.json().valid, "boolean");
+      else assertError(res, 400);
+    }
+    assert.deepEqual([...statuses.keys()].sort(), [200, 400], JSON.stringify([...statuses]));
   });
 
   it("answers 404 once the block and its milestone's white-flag order are pruned", async () => {
