@@ -134,32 +134,63 @@ export function merkleProofValueHash(node: MerkleProofNode): Uint8Array | undefi
  * buffer of 32-byte hashes in pre-order (a subtree of m leaves takes 2m - 1 slots: its root, then
  * its left subtree, then its right one). A proof from it (`proof`, the same tree `merkleProof`
  * gives) then costs no hash: the proofs of inclusion of a milestone's many blocks share one tree.
+ * `build` hashes in slices with a pause between them, so a large tree does not hold a server's
+ * event loop for the whole of its hashing.
  */
 export class MerkleTree {
   /** Leaves of the tree. */
   readonly size: number;
   private readonly hashes: Uint8Array;
 
-  constructor(leafHashes: readonly Uint8Array[]) {
-    this.size = leafHashes.length;
-    this.hashes = new Uint8Array(Math.max(0, 2 * this.size - 1) * 32);
-    if (this.size > 0) this.build(leafHashes, 0, this.size, 0);
+  private constructor(size: number) {
+    this.size = size;
+    this.hashes = new Uint8Array(Math.max(0, 2 * size - 1) * 32);
   }
 
-  /** Hashes the subtree of leaves [start, end) into slot `at` and on; returns its root. */
-  private build(leafHashes: readonly Uint8Array[], start: number, end: number, at: number): Uint8Array {
-    const n = end - start;
-    let hash: Uint8Array;
-    if (n === 1) {
-      hash = leafHashes[start]!;
-    } else {
-      const k = largestPowerOfTwoBelow(n);
-      const l = this.build(leafHashes, start, start + k, at + 1);
-      const r = this.build(leafHashes, start + k, end, at + 2 * k);
-      hash = merkleNodeHash(l, r);
+  /** The tree over `leafHashes`, hashed at once. */
+  static of(leafHashes: readonly Uint8Array[]): MerkleTree {
+    const tree = new MerkleTree(leafHashes.length);
+    const steps = tree.fill(leafHashes, Number.POSITIVE_INFINITY);
+    while (!steps.next().done);
+    return tree;
+  }
+
+  /** The tree over `leafHashes`, awaiting `pause()` after every `slice` inner hashes. */
+  static async build(leafHashes: readonly Uint8Array[], pause: () => Promise<void>, slice = 4096): Promise<MerkleTree> {
+    const tree = new MerkleTree(leafHashes.length);
+    for (const steps = tree.fill(leafHashes, slice); !steps.next().done; ) await pause();
+    return tree;
+  }
+
+  /**
+   * Writes every node's hash, children before their parent (an explicit stack of frames
+   * start, end, slot, expanded: no recursion), yielding after every `slice` inner hashes.
+   */
+  private *fill(leafHashes: readonly Uint8Array[], slice: number): Generator<void> {
+    if (this.size === 0) return;
+    const stack: number[] = [0, this.size, 0, 0];
+    let hashed = 0;
+    while (stack.length > 0) {
+      const expanded = stack.pop()!;
+      const at = stack.pop()!;
+      const end = stack.pop()!;
+      const start = stack.pop()!;
+      if (end - start === 1) {
+        this.hashes.set(leafHashes[start]!, at * 32);
+        continue;
+      }
+      const k = largestPowerOfTwoBelow(end - start);
+      if (expanded === 0) {
+        stack.push(start, end, at, 1, start + k, end, at + 2 * k, 0, start, start + k, at + 1, 0);
+        continue;
+      }
+      this.hashes.set(merkleNodeHash(this.viewAt(at + 1), this.viewAt(at + 2 * k)), at * 32);
+      if (++hashed % slice === 0) yield;
     }
-    this.hashes.set(hash, at * 32);
-    return hash;
+  }
+
+  private viewAt(at: number): Uint8Array {
+    return this.hashes.subarray(at * 32, at * 32 + 32);
   }
 
   private hashAt(at: number): Uint8Array {

@@ -32,8 +32,17 @@ import type { TangleView } from "./tangleView.js";
 /** What `create` reads: the tangle's block reads (in memory or stored) and the repositories. */
 export type InclusionProofSource = Pick<TangleView, "db" | "getBlockBytes" | "getMetadata">;
 
-/** Most blocks of a milestone a proof is made over (far above any cone this node issues). */
-export const MAX_PROVABLE_CONE = 1 << 22;
+/**
+ * Most blocks of a milestone a proof is made over: its tree takes 64 bytes a block (16 MiB at
+ * this bound) and its first proof about a second of hashing, in slices (far above the cones
+ * this node's coordinator issues: a few thousand blocks a milestone under load, bench core).
+ */
+export const MAX_PROVABLE_CONE = 1 << 18;
+
+/** Inner hashes between two pauses of a tree's hashing (a few milliseconds of the event loop). */
+const HASH_SLICE = 2048;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Cone entries read per range read. */
 const CONE_PAGE = 10_000;
@@ -45,11 +54,13 @@ interface ConeTree {
 }
 
 export interface InclusionProofOptions {
-  /** Milestone trees kept (most recently used); each holds 64 bytes per referenced block. */
+  /** Milestone trees kept (most recently used). */
   cachedTrees: number;
+  /** Blocks of the kept trees at most, together (64 bytes each): the oldest go first. */
+  cachedBlocks: number;
 }
 
-export const defaultInclusionProofOptions: InclusionProofOptions = { cachedTrees: 16 };
+export const defaultInclusionProofOptions: InclusionProofOptions = { cachedTrees: 16, cachedBlocks: 1 << 20 };
 
 /**
  * Makes proofs of inclusion. Proofs of blocks of the same milestone share its Merkle tree: it is
@@ -58,6 +69,8 @@ export const defaultInclusionProofOptions: InclusionProofOptions = { cachedTrees
  */
 export class InclusionProofs {
   private readonly trees = new Map<string, Promise<ConeTree>>();
+  /** Blocks of each kept tree once built, by milestone ID. */
+  private readonly sizes = new Map<string, number>();
   private readonly options: InclusionProofOptions;
 
   constructor(
@@ -122,10 +135,29 @@ export class InclusionProofs {
     } else {
       entry = buildConeTree(source, index, record.blockId);
       this.trees.set(key, entry);
-      entry.catch(() => this.trees.delete(key));
-      while (this.trees.size > this.options.cachedTrees) this.trees.delete(this.trees.keys().next().value!);
+      entry.then(
+        (t) => {
+          if (this.trees.get(key) !== entry) return;
+          this.sizes.set(key, t.tree.size);
+          this.evict();
+        },
+        () => this.trees.delete(key),
+      );
+      this.evict();
     }
     return entry;
+  }
+
+  /** Drops the least recently used trees beyond the bounds (a tree being built counts as one, of no size yet). */
+  private evict(): void {
+    let blocks = 0;
+    for (const n of this.sizes.values()) blocks += n;
+    while (this.trees.size > this.options.cachedTrees || (blocks > this.options.cachedBlocks && this.trees.size > 1)) {
+      const oldest = this.trees.keys().next().value!;
+      this.trees.delete(oldest);
+      blocks -= this.sizes.get(oldest) ?? 0;
+      this.sizes.delete(oldest);
+    }
   }
 }
 
@@ -157,13 +189,15 @@ async function buildConeTree(
     }
     if (page.length < CONE_PAGE) break;
     if (leafHashes.length >= MAX_PROVABLE_CONE) {
-      throw coneUnavailable(`milestone ${index} referenced more than ${MAX_PROVABLE_CONE} blocks`);
+      throw coneUnavailable(
+        `milestone ${index} referenced more than ${MAX_PROVABLE_CONE} blocks, beyond what this node proves`,
+      );
     }
   }
   if (leafHashes.length === 0) {
     throw coneUnavailable(`the white-flag order of milestone ${index} is not on record (confirmed before it was kept)`);
   }
-  const tree = new MerkleTree(leafHashes);
+  const tree = await MerkleTree.build(leafHashes, nextTurn, HASH_SLICE);
   if (!bytesEqual(tree.root, payload.inclusionMerkleRoot)) {
     throw new LedgerNodeError(
       TangleErrorCode.ProofInconsistent,

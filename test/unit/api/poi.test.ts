@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { toHex } from "../../../src/codec/hex.js";
+import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { computeMilestoneId } from "../../../src/codec/ids.js";
-import { inclusionProofFromJson, inclusionProofRoot } from "../../../src/codec/inclusionProof.js";
+import { inclusionProofFromJson, inclusionProofRoot, inclusionProofToJson } from "../../../src/codec/inclusionProof.js";
 import { transactionToJson } from "../../../src/codec/transaction.js";
 import { ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/ed25519.js";
 import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { InclusionProofs } from "../../../src/tangle/inclusionProof.js";
 import {
   assertError,
   basicTo,
@@ -100,6 +101,16 @@ describe("proof of inclusion routes (inx-poi)", () => {
     const p = await proofOf(toHex(before.blockId));
     assert.deepEqual(p.proof, { value: toHex(before.blockId) });
     assert.equal(await valid(p), true);
+  });
+
+  it("makes the same proofs with a cache of one tree as with the route's, milestones alternating", async () => {
+    const small = new InclusionProofs(() => h.node.tangle, { cachedTrees: 1, cachedBlocks: 1 });
+    const previous = toHex(h.node.tangle.latestMilestone.blockId);
+    await h.node.coordinator.issueMilestone();
+    for (const id of [referenced[0]!, previous, referenced[1]!, previous, referenced[2]!]) {
+      const made = inclusionProofToJson(await small.create(fromHex(id, "blockId", 32)));
+      assert.deepEqual(made, await proofOf(id));
+    }
   });
 
   it("answers valid:false for a flipped hash, a removed signature, another network's milestone, another block", async () => {
