@@ -187,12 +187,12 @@ async function buildConeTree(
       }
       leafHashes.push(merkleLeafHash(entry.blockId));
     }
-    if (page.length < CONE_PAGE) break;
-    if (leafHashes.length >= MAX_PROVABLE_CONE) {
+    if (leafHashes.length > MAX_PROVABLE_CONE) {
       throw coneUnavailable(
         `milestone ${index} referenced more than ${MAX_PROVABLE_CONE} blocks, beyond what this node proves`,
       );
     }
+    if (page.length < CONE_PAGE) break;
   }
   if (leafHashes.length === 0) {
     throw coneUnavailable(`the white-flag order of milestone ${index} is not on record (confirmed before it was kept)`);
