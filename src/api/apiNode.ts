@@ -1,3 +1,4 @@
+import type { MilestoneKeys } from "../codec/syntactic.js";
 import type { Ed25519Address } from "../codec/types.js";
 import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/indexer.js";
@@ -37,6 +38,8 @@ export interface ApiNode {
   db: Repositories;
   /** Public key(s) whose signature makes a milestone valid. */
   coordinatorPublicKey: Uint8Array;
+  /** The network's coordinator keys and how many must sign a milestone (TIP-29): proofs of inclusion are checked against them. */
+  milestoneKeys: MilestoneKeys;
   /** The node's one intake (src/tangle/intake.ts): the submit route maps its verdict to a status. */
   intake: Pick<BlockIntake, "submitDraft">;
   /** The indexer behind the indexer routes, kept in step with the ledger by the node. */

@@ -76,6 +76,11 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [TangleErrorCode.MilestoneNotApplied]: 500,
   [TangleErrorCode.PruningBusy]: 503,
   [TangleErrorCode.ConfirmationInconsistent]: 500,
+  // proofs of inclusion (inx-poi): an unknown or pruned block 404, one not referenced yet 400
+  [TangleErrorCode.ProofBlockUnknown]: 404,
+  [TangleErrorCode.ProofBlockNotReferenced]: 400,
+  [TangleErrorCode.ProofConeUnavailable]: 404,
+  [TangleErrorCode.ProofInconsistent]: 500,
   // the database: the node's own failures; a disk that refuses writes makes it unavailable
   ...allCodes(StorageErrorCode, 500),
   [StorageErrorCode.WriteFailed]: 503,

@@ -35,6 +35,7 @@ import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
 import { registerFaucetRoutes } from "./routes/faucet.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerIrcMetadataRoutes } from "./routes/ircMetadata.js";
+import { registerPoiRoutes } from "./routes/poi.js";
 import { registerNodeRoutes } from "./routes/routes.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 
@@ -173,6 +174,7 @@ export function buildServer(
   registerControlRoutes(app, node);
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
+  registerPoiRoutes(app, node);
   registerDevRoutes(app, node);
   registerDashboardRoutes(app, node, budget);
   registerDashboard(app, undefined, options.dashboard);

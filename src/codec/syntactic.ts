@@ -12,7 +12,12 @@ import { type Block, PayloadType, type ProtocolParameters } from "./types.js";
  * output short of its deposit) and the dotted path of the field, rooted at "block".
  */
 
-export { type MilestoneSyntaxOptions, validateMilestoneSyntax } from "./syntacticMilestone.js";
+export {
+  type MilestoneKeys,
+  type MilestoneSyntaxOptions,
+  milestoneSignatureFault,
+  validateMilestoneSyntax,
+} from "./syntacticMilestone.js";
 export {
   checkNativeTokenCount,
   validateTaggedDataSyntax,

@@ -40,7 +40,7 @@ export interface MilestoneSyntaxOptions {
    * lie in [threshold, publicKeys.length], every key must be one of them, and every signature
    * must verify over the milestone ID (the BLAKE2b-256 of the essence).
    */
-  keys?: { threshold: number; publicKeys: readonly Uint8Array[] };
+  keys?: MilestoneKeys;
 }
 
 export function validateMilestoneSyntax(
@@ -127,16 +127,41 @@ function validateReceipt(o: ReceiptMilestoneOption, params: ProtocolParameters, 
   validateOutput(t.output, params, `${tf}.output`);
 }
 
-function checkSignatures(m: MilestonePayload, keys: NonNullable<MilestoneSyntaxOptions["keys"]>, field: string): void {
+function checkSignatures(m: MilestonePayload, keys: MilestoneKeys, field: string): void {
+  const fault = milestoneSignatureFault(m, keys);
+  if (fault) rule(`${field}.${fault.field}`, fault.reason);
+}
+
+/** The coordinator keys a milestone is checked against and how many of them must sign (TIP-29). */
+export interface MilestoneKeys {
+  threshold: number;
+  publicKeys: readonly Uint8Array[];
+}
+
+/**
+ * The one rule of a milestone's signatures (TIP-29), for every caller (syntax, intake, proofs of
+ * inclusion): at least `threshold` and at most as many signatures as keys, every one by a listed
+ * key and valid over the milestone ID (the BLAKE2b-256 of the essence). Undefined when they make
+ * the milestone valid; else the field (below the milestone) and the reason.
+ */
+export function milestoneSignatureFault(
+  m: MilestonePayload,
+  keys: MilestoneKeys,
+): { field: string; reason: string } | undefined {
   const n = m.signatures.length;
   if (n < keys.threshold || n > keys.publicKeys.length) {
-    rule(`${field}.signatures`, `${n} signatures, expected ${keys.threshold}..${keys.publicKeys.length}`);
+    return { field: "signatures", reason: `${n} signatures, expected ${keys.threshold}..${keys.publicKeys.length}` };
   }
   const allowed = new Set(keys.publicKeys.map(toHex));
   const message = computeMilestoneId(m);
-  m.signatures.forEach((s, i) => {
-    const f = `${field}.signatures[${i}]`;
-    if (!allowed.has(toHex(s.publicKey))) rule(`${f}.publicKey`, "not an applicable coordinator key");
-    if (!ed25519Verify(s.publicKey, message, s.signature)) rule(`${f}.signature`, "invalid signature");
-  });
+  for (let i = 0; i < n; i++) {
+    const s = m.signatures[i]!;
+    if (!allowed.has(toHex(s.publicKey))) {
+      return { field: `signatures[${i}].publicKey`, reason: "not an applicable coordinator key" };
+    }
+    if (!ed25519Verify(s.publicKey, message, s.signature)) {
+      return { field: `signatures[${i}].signature`, reason: "invalid signature" };
+    }
+  }
+  return undefined;
 }

@@ -10,6 +10,7 @@ export {
 export {
   largestPowerOfTwoBelow,
   type MerkleProofNode,
+  MerkleTree,
   merkleLeafHash,
   merkleNodeHash,
   merkleProof,

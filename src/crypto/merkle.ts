@@ -128,3 +128,108 @@ export function merkleProofValueHash(node: MerkleProofNode): Uint8Array | undefi
   if (l !== undefined && r !== undefined) return undefined;
   return l ?? r;
 }
+
+/**
+ * The whole tree over `leafHashes`, every inner node hashed once (n - 1 hashes), kept in one
+ * buffer of 32-byte hashes in pre-order (a subtree of m leaves takes 2m - 1 slots: its root, then
+ * its left subtree, then its right one). A proof from it (`proof`, the same tree `merkleProof`
+ * gives) then costs no hash: the proofs of inclusion of a milestone's many blocks share one tree.
+ * `build` hashes in slices with a pause between them, so a large tree does not hold a server's
+ * event loop for the whole of its hashing.
+ */
+export class MerkleTree {
+  /** Leaves of the tree. */
+  readonly size: number;
+  private readonly hashes: Uint8Array;
+
+  private constructor(size: number) {
+    this.size = size;
+    this.hashes = new Uint8Array(Math.max(0, 2 * size - 1) * 32);
+  }
+
+  /** The tree over `leafHashes`, hashed at once. */
+  static of(leafHashes: readonly Uint8Array[]): MerkleTree {
+    const tree = new MerkleTree(leafHashes.length);
+    const steps = tree.fill(leafHashes, Number.POSITIVE_INFINITY);
+    while (!steps.next().done);
+    return tree;
+  }
+
+  /** The tree over `leafHashes`, awaiting `pause()` after every `slice` inner hashes. */
+  static async build(leafHashes: readonly Uint8Array[], pause: () => Promise<void>, slice = 4096): Promise<MerkleTree> {
+    const tree = new MerkleTree(leafHashes.length);
+    for (const steps = tree.fill(leafHashes, slice); !steps.next().done; ) await pause();
+    return tree;
+  }
+
+  /**
+   * Writes every node's hash, children before their parent (an explicit stack of frames
+   * start, end, slot, expanded: no recursion), yielding after every `slice` inner hashes.
+   */
+  private *fill(leafHashes: readonly Uint8Array[], slice: number): Generator<void> {
+    if (this.size === 0) return;
+    const stack: number[] = [0, this.size, 0, 0];
+    let hashed = 0;
+    while (stack.length > 0) {
+      const expanded = stack.pop()!;
+      const at = stack.pop()!;
+      const end = stack.pop()!;
+      const start = stack.pop()!;
+      if (end - start === 1) {
+        this.hashes.set(leafHashes[start]!, at * 32);
+        continue;
+      }
+      const k = largestPowerOfTwoBelow(end - start);
+      if (expanded === 0) {
+        stack.push(start, end, at, 1, start + k, end, at + 2 * k, 0, start, start + k, at + 1, 0);
+        continue;
+      }
+      this.hashes.set(merkleNodeHash(this.viewAt(at + 1), this.viewAt(at + 2 * k)), at * 32);
+      if (++hashed % slice === 0) yield;
+    }
+  }
+
+  private viewAt(at: number): Uint8Array {
+    return this.hashes.subarray(at * 32, at * 32 + 32);
+  }
+
+  private hashAt(at: number): Uint8Array {
+    return this.hashes.slice(at * 32, at * 32 + 32);
+  }
+
+  /** The root (TIP-4 MTH); H("") for an empty tree. */
+  get root(): Uint8Array {
+    return this.size === 0 ? blake2b256() : this.hashAt(0);
+  }
+
+  /** The audit path of leaf `index`, as `merkleProof(leafHashes, index)` builds it. */
+  proof(index: number): MerkleProofNode {
+    if (!Number.isInteger(index) || index < 0 || index >= this.size) {
+      throw new RangeError(`leaf ${index} is outside a tree of ${this.size} leaves`);
+    }
+    // down from the root, the siblings collected on the way, then the path built back up
+    const steps: { side: "l" | "r"; sibling: Uint8Array }[] = [];
+    let start = 0;
+    let end = this.size;
+    let at = 0;
+    while (end - start > 1) {
+      const k = largestPowerOfTwoBelow(end - start);
+      if (index < start + k) {
+        steps.push({ side: "l", sibling: this.hashAt(at + 2 * k) });
+        end = start + k;
+        at += 1;
+      } else {
+        steps.push({ side: "r", sibling: this.hashAt(at + 1) });
+        start += k;
+        at += 2 * k;
+      }
+    }
+    let node: MerkleProofNode = { type: 2, hash: this.hashAt(at) };
+    for (let i = steps.length - 1; i >= 0; i--) {
+      const { side, sibling } = steps[i]!;
+      const other: MerkleProofNode = { type: 1, hash: sibling };
+      node = side === "l" ? { type: 0, l: node, r: other } : { type: 0, l: other, r: node };
+    }
+    return node;
+  }
+}

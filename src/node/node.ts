@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { MilestoneKeys } from "../codec/syntactic.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import type { Faucet } from "../faucet/index.js";
 import { forgetLedgerRankings, type Indexer } from "../indexer/index.js";
@@ -154,6 +155,11 @@ export class LedgerNode {
       throw new LedgerNodeError(TangleErrorCode.NotCoordinator, "this node follows a network and issues no milestones");
     }
     return this.c.coordinator;
+  }
+
+  /** The network's coordinator keys and its threshold of signatures per milestone (TIP-29). */
+  get milestoneKeys(): MilestoneKeys {
+    return { publicKeys: this.coordinatorPublicKeys, threshold: this.ownNetwork.coordinatorThreshold };
   }
 
   /** The first key milestones are checked against (the API's view). */

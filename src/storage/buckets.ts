@@ -60,8 +60,9 @@ import { EMPTY_VALUE } from "./records.js";
  * attached.
  *
  * MilestoneBlock (explorer) lists the blocks each milestone referenced in white-flag order; it
- * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts) and
- * holds nothing for milestones confirmed before the writer was attached.
+ * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts),
+ * pruned with the milestone's blocks (the proofs of inclusion, tangle/inclusionProof.ts, are
+ * made from it), and holds nothing for milestones confirmed before the writer was attached.
  *
  * Indexer buckets (0x20..0x23, 0x29) hold unspent basic, alias, foundry and NFT outputs only and are
  * written in each milestone's batch. `outputType` is the TIP-18 code (basic 3, alias 4, foundry

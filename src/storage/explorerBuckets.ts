@@ -70,6 +70,12 @@ export class MilestoneBlocks {
     batch.put(milestoneBlockKey(index, whiteFlagIndex), encodeMilestoneBlock(record));
   }
 
+  /** Adds the deletion of milestone `index`'s whole listing to `batch` (pruning, with its blocks). */
+  async delAll(batch: WriteBatch, index: number): Promise<void> {
+    const prefix = milestoneBlockKey(index, 0).subarray(0, 5);
+    for await (const key of this.store.scanKeys({ prefix })) batch.del(key);
+  }
+
   /**
    * Up to `limit` blocks referenced by milestone `index` in white-flag order (or reversed), from
    * white-flag index `from` (inclusive) on.

@@ -39,6 +39,14 @@ export const TangleErrorCode = {
   PruningBusy: "TANGLE_PRUNING_BUSY",
   /** A milestone's plan and its white-flag result disagree (an output without its proof or its stored record): a bug, never input. */
   ConfirmationInconsistent: "TANGLE_CONFIRMATION_INCONSISTENT",
+  /** A proof of inclusion for a block the node does not have (never seen, or pruned): 404. */
+  ProofBlockUnknown: "TANGLE_PROOF_BLOCK_UNKNOWN",
+  /** A proof of inclusion for a block no milestone references yet: 400, as inx-poi answers. */
+  ProofBlockNotReferenced: "TANGLE_PROOF_BLOCK_NOT_REFERENCED",
+  /** The milestone or its white-flag order is not on record (pruned, or confirmed before it was kept): 404. */
+  ProofConeUnavailable: "TANGLE_PROOF_CONE_UNAVAILABLE",
+  /** The stored cone does not hash to the milestone's inclusion Merkle root: a damaged database, never input (500). */
+  ProofInconsistent: "TANGLE_PROOF_INCONSISTENT",
 } as const;
 export type TangleErrorCode = (typeof TangleErrorCode)[keyof typeof TangleErrorCode];
 

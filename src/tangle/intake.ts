@@ -1,10 +1,8 @@
 import { decodeOwnedBlock } from "../codec/block.js";
 import { isCodecError } from "../codec/errors.js";
-import { bytesEqual } from "../codec/hex.js";
 import { blockIdFromBytes, computeMilestoneId } from "../codec/ids.js";
-import { validateBlockSyntax } from "../codec/syntactic.js";
+import { milestoneSignatureFault, validateBlockSyntax } from "../codec/syntactic.js";
 import { type Block, type MilestonePayload, PayloadType, UnlockType } from "../codec/types.js";
-import { ed25519Verify } from "../crypto/ed25519.js";
 import type { VerifyPool } from "../crypto/verifyPool.js";
 import { BatchScorer, withNonce } from "../pow/index.js";
 import { describeWriteFault, StorageErrorCode } from "../storage/index.js";
@@ -357,21 +355,10 @@ export class BlockIntake {
     }
   }
 
-  /**
-   * TIP-29: at least the threshold of signatures, every one by a listed coordinator key and valid
-   * over the milestone ID (the codec already refused signatures out of order or with a key twice).
-   */
+  /** TIP-29, the one rule (codec/syntacticMilestone.ts): the threshold of signatures by coordinator keys, each valid. */
   private signedByCoordinator(milestone: MilestonePayload): boolean {
-    const id = computeMilestoneId(milestone);
-    const keys = this.options.coordinatorPublicKeys;
-    const threshold = this.options.coordinatorThreshold ?? 1;
-    return (
-      milestone.signatures.length >= threshold &&
-      milestone.signatures.length <= keys.length &&
-      milestone.signatures.every(
-        (s) => keys.some((k) => bytesEqual(k, s.publicKey)) && ed25519Verify(s.publicKey, id, s.signature),
-      )
-    );
+    const keys = { publicKeys: this.options.coordinatorPublicKeys, threshold: this.options.coordinatorThreshold ?? 1 };
+    return milestoneSignatureFault(milestone, keys) === undefined;
   }
 }
 

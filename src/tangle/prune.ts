@@ -16,7 +16,7 @@ import type { Tangle } from "./tangle.js";
 
 /**
  * Pruning: deletes what milestones older than the horizon left behind (their records and ledger
- * diffs, the blocks they referenced, the outputs they spent), in the background and in small
+ * diffs, the blocks they referenced and their white-flag order, the outputs they spent), in the background and in small
  * batches, so confirmation never waits behind it. What is still needed stays: unspent outputs
  * and the proof data of their transactions, protocol parameters, and every block a later or
  * unreferenced block points to becomes a solid entry point before its data goes. Reads of
@@ -361,7 +361,9 @@ export class Pruner {
       }
     }
 
-    // 3. the milestone's own records, last
+    // 3. the milestone's own records, last; its white-flag order goes with its blocks (the
+    //    proofs of inclusion of tangle/inclusionProof.ts need both or neither)
+    await db.milestoneBlocks.delAll(batch, index);
     db.ledgerDiffs.del(batch, index);
     db.milestoneIndexes.del(batch, ms.milestoneId);
     db.milestones.del(batch, index);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { type CoreClient, iota, iotaUtil, type Json, utf8 } from "../helpers/iota.js";
 import { waitForReferenced } from "../helpers/milestones.js";
@@ -23,7 +24,8 @@ import { DashboardSession, type WatchedPage } from "./helpers/browser.js";
  * - each page shows what the REST routes answer (amounts, addresses, spent state, a
  *   milestone's blocks page by page, balances, ledger updates, chains), and its links lead on
  *   (block → parent, output → spending transaction → block);
- * - an output page checks its core/v3 output ID proof in the page and says it verified;
+ * - an output page checks its core/v3 output ID proof in the page and says it verified; a block
+ *   page its proof of inclusion (inx-poi's), which it also offers as a JSON file;
  * no console error, no serious axe violation, a screenshot of every page, one at a phone's width.
  */
 
@@ -281,6 +283,24 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     assert.deepEqual(await texts(p, "[data-inputs] [data-link=output]", "data-id"), [GENESIS_OUTPUT_ID]);
     assert.deepEqual(await texts(p, "[data-parents] [data-link=block]", "data-id"), block.parents);
     await p.page.locator('[data-fact="tag"] [data-bytes="text"]').getByText(WALLET_TAG).waitFor();
+    // its proof of inclusion (inx-poi's format): checked in the page, and saved as a JSON file
+    await p.page.locator('#block-proof [data-proof="verified"]').waitFor({ timeout: 15_000 });
+    assert.equal(await p.page.locator('#block-proof [data-check="failed"]').count(), 0);
+    assert.equal(
+      await attr(p, '[data-fact="proof-milestone"] [data-link="milestone"]', "data-id"),
+      String(meta.referencedByMilestoneIndex),
+    );
+    const link = p.page.locator("[data-proof-download]");
+    assert.equal(await link.getAttribute("download"), `proof-of-inclusion-${payment.blockId}.json`);
+    const [download] = await Promise.all([p.page.waitForEvent("download"), link.click()]);
+    const saved = JSON.parse(await readFile((await download.path())!, "utf8"));
+    assert.deepEqual(saved, await json(`/api/poi/v1/create/${payment.blockId}`));
+    const checked = await fetch(`${s.node.url}/api/poi/v1/validate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(saved),
+    });
+    assert.deepEqual(await checked.json(), { valid: true });
     await p.check("explorer-block");
 
     // block → parent: the parent lists this block among its children
@@ -298,6 +318,8 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     assert.equal(await reason.getAttribute("data-conflict-reason"), String(INPUT_ALREADY_SPENT));
     assert.equal(await reason.innerText(), "an input was already spent by an earlier milestone");
     assert.match(await p.page.locator('[data-fact="inclusion"]').innerText(), /^conflicting/);
+    // a conflicting block is in its milestone's inclusion Merkle tree too (TIP-4)
+    await p.page.locator('#block-proof [data-proof="verified"]').waitFor({ timeout: 15_000 });
     await p.check("explorer-block-conflicting");
 
     // tagged data: tag and data as text

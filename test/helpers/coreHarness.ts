@@ -61,6 +61,7 @@ export function viewWith(node: LedgerNode, options: Partial<ApiNode["options"]>)
     tangle: node.tangle,
     db: node.db,
     coordinatorPublicKey: node.coordinatorPublicKey,
+    milestoneKeys: node.milestoneKeys,
     jwtSecret: node.jwtSecret,
     options: { ...node.options, ...options },
     intake: node.intake,

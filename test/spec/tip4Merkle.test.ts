@@ -3,6 +3,7 @@ import { describe, it } from "node:test";
 import { fromHex, toHex } from "../../src/codec/hex.js";
 import {
   blake2b256,
+  MerkleTree,
   merkleLeafHash,
   merkleProof,
   merkleProofs,
@@ -44,6 +45,30 @@ describe("TIP-4 Merkle tree hash", () => {
         assert.deepEqual(all[i], proof, `all proofs at once: n=${n} i=${i}`);
       }
     }
+  });
+
+  it("hashes the whole tree once (MerkleTree) and gives the same root and proofs as merkleProof", () => {
+    assert.deepEqual(MerkleTree.of([]).root, blake2b256());
+    for (let n = 1; n <= 70; n++) {
+      const hashes = Array.from({ length: n }, (_, i) => merkleLeafHash(Uint8Array.of(i, n)));
+      const tree = MerkleTree.of(hashes);
+      assert.equal(tree.size, n);
+      assert.deepEqual(tree.root, merkleRoot(Array.from({ length: n }, (_, i) => Uint8Array.of(i, n))), `n=${n}`);
+      for (let i = 0; i < n; i++) assert.deepEqual(tree.proof(i), merkleProof(hashes, i), `n=${n} i=${i}`);
+      assert.throws(() => tree.proof(n), RangeError);
+      assert.throws(() => tree.proof(-1), RangeError);
+    }
+    assert.equal(toHex(MerkleTree.of(D.map(merkleLeafHash)).root), toHex(merkleRoot(D)));
+  });
+
+  it("builds the same tree in slices, pausing between them", async () => {
+    const hashes = Array.from({ length: 1000 }, (_, i) => merkleLeafHash(Uint8Array.of(i & 255, i >> 8)));
+    let pauses = 0;
+    const tree = await MerkleTree.build(hashes, async () => void pauses++, 100);
+    assert.equal(pauses, 9, "999 inner hashes, a pause after every 100");
+    const whole = MerkleTree.of(hashes);
+    assert.deepEqual(tree.root, whole.root);
+    for (const i of [0, 1, 511, 512, 999]) assert.deepEqual(tree.proof(i), whole.proof(i));
   });
 
   it("builds the TIP-45 two-leaf shapes (value hash on the proven side)", () => {

@@ -20,6 +20,7 @@ import type { IndexerListingJson, IndexerLookupJson } from "../../src/api/json/i
 import type { Irc27MetadataJson, Irc30MetadataJson } from "../../src/api/json/ircMetadata";
 import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
 import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
+import type { PoiValidJson } from "../../src/api/json/poi";
 
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
@@ -215,6 +216,16 @@ export interface MilestonePayload {
 /** A node of the output ID proof tree (TIP-45): 0 inner node, 1 hash of a sibling subtree, 2 the output's own leaf hash. */
 export type ProofNodeJson = { type: 0; l: ProofNodeJson; r: ProofNodeJson } | { type: 1 | 2; hash: string };
 
+/** A node of a proof of inclusion's audit path (inx-poi, iota.go merklehasher). */
+export type PoiProofNodeJson = { l: PoiProofNodeJson; r: PoiProofNodeJson } | { h: string } | { value: string };
+
+/** `GET /api/poi/v1/create/{blockId}`: the block, the milestone that referenced it, the path between them. */
+export interface InclusionProofJson {
+  milestone: MilestonePayload;
+  block: BlockJson;
+  proof: PoiProofNodeJson;
+}
+
 /** Where an output was included or spent, in the v3 read's terms (slot = milestone index). */
 export interface LedgerEventJson {
   slot: number;
@@ -345,6 +356,10 @@ export const api = {
   ircNft: (nftId: string, o?: CallOptions) => getJson<Irc27Metadata>(`${IRC_METADATA}/nfts/${seg(nftId)}`, o),
   /** A native token's IRC-30 metadata (its foundry's); 404 (with the reason) when it has none that is valid. */
   ircToken: (tokenId: string, o?: CallOptions) => getJson<Irc30Metadata>(`${IRC_METADATA}/tokens/${seg(tokenId)}`, o),
+  /** A proof of inclusion of a referenced block (inx-poi's routes). */
+  poiCreate: (blockId: string, o?: CallOptions) => getJson<InclusionProofJson>(`/api/poi/v1/create/${seg(blockId)}`, o),
+  /** The node's check of a proof of inclusion (the coordinator's signatures among it). */
+  poiValidate: (proof: InclusionProofJson) => postJson<PoiValidJson>("/api/poi/v1/validate", proof),
 
   faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
   faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),

@@ -26,6 +26,7 @@ export const Tag = {
   Dashboard: "dashboard v1",
   Dev: "dev v1",
   IrcMetadata: "irc-metadata v1",
+  Poi: "poi v1",
 } as const;
 
 /*

@@ -21,6 +21,7 @@ import { EXPLORER_ROUTES } from "../../../src/api/routes/explorer.js";
 import { EXPLORER_LEDGER_ROUTES } from "../../../src/api/routes/explorerLedger.js";
 import { FAUCET_ROUTES } from "../../../src/api/routes/faucet.js";
 import { IRC_METADATA_ROUTES } from "../../../src/api/routes/ircMetadata.js";
+import { POI_ROUTES } from "../../../src/api/routes/poi.js";
 import { NODE_ROUTES } from "../../../src/api/routes/routes.js";
 import { buildExplorerServer } from "../../../src/api/server.js";
 import { type Harness, openHealthyHarness } from "../../helpers/coreHarness.js";
@@ -158,6 +159,7 @@ const DEFINITIONS: RouteDefinition[] = [
   ...Object.values(FAUCET_ROUTES),
   ...Object.values(DASHBOARD_ROUTES),
   ...Object.values(IRC_METADATA_ROUTES),
+  ...Object.values(POI_ROUTES),
   METRICS_ROUTE,
 ];
 

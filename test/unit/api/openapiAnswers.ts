@@ -142,6 +142,7 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/core/v2/receipts", `${CORE}/receipts`],
     ["GET /api/core/v2/receipts/{migratedAt}", `${CORE}/receipts/${ms.index}`],
     ["GET /api/core/v2/treasury", `${CORE}/treasury`],
+    ["GET /api/poi/v1/create/{blockId}", `/api/poi/v1/create/${blockId}`],
   ];
   const seen = new Set<string>();
   for (const [op, url] of reads) {
@@ -160,6 +161,11 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     check(ops, op, await h.app.inject(url));
     seen.add(op);
   }
+  // a proof of inclusion checked (200) and a body that is not one (400)
+  const proof = (await h.app.inject(`/api/poi/v1/create/${blockId}`)).json() as object;
+  const validate = (payload: object) => h.app.inject({ method: "POST", url: "/api/poi/v1/validate", payload });
+  check(ops, "POST /api/poi/v1/validate", await validate(proof));
+  check(ops, "POST /api/poi/v1/validate", await validate({ ...proof, proof: {} }));
   // the faucet takes a request for an address holding less than its maximum (202)
   const enqueue = { method: "POST" as const, url: "/api/faucet/v1/enqueue", payload: { address: receiver } };
   check(ops, "POST /api/faucet/v1/enqueue", await h.app.inject(enqueue));

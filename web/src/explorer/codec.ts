@@ -1,6 +1,19 @@
 import { decodeBlock } from "../../../src/codec/block";
 import { bytesEqual, fromHex, toHex } from "../../../src/codec/hex";
-import { aliasIdFromOutputId, blockIdFromBytes, computeTransactionId } from "../../../src/codec/ids";
+import {
+  aliasIdFromOutputId,
+  blockIdFromBytes,
+  computeBlockId,
+  computeMilestoneId,
+  computeTransactionId,
+} from "../../../src/codec/ids";
+import {
+  type InclusionProof,
+  inclusionProofContains,
+  inclusionProofFromJson,
+  inclusionProofRoot,
+} from "../../../src/codec/inclusionProof";
+import { milestoneFromJson } from "../../../src/codec/milestone";
 import {
   GENESIS_TRANSACTION_COMMITMENT,
   merkleProofNodeFromJson,
@@ -16,7 +29,7 @@ import {
   merkleProof,
   merkleRootFromLeafHashes,
 } from "../../../src/crypto/merkle";
-import type { OutputFull } from "../api";
+import type { MilestonePayload, OutputFull } from "../api";
 
 /**
  * The app's one codec: the node's own (src/codec), in the page, loaded on demand (`loadCodec`,
@@ -212,5 +225,71 @@ export function checkOutputIdProof(input: ProofInputs): ProofVerdict {
       });
     }
   }
+  return { verified: checks.every((c) => c.ok), checks };
+}
+
+/** What a check of a proof of inclusion is given: all of it read from the node's public routes. */
+export interface InclusionProofInputs {
+  /** The block the page shows. */
+  blockId: string;
+  /** `GET /api/poi/v1/create/{blockId}` (inx-poi's format). */
+  proof: unknown;
+  /** The milestone this node confirmed at the index the proof names (`GET /api/core/v2/milestones/by-index/{index}`). */
+  milestone?: MilestonePayload;
+  /** The node's verdict (`POST /api/poi/v1/validate`): the coordinator's signatures are checked there. */
+  nodeSaysValid?: boolean;
+}
+
+/**
+ * Checks a proof of inclusion (inx-poi's; docs/decisions.md, Proofs of inclusion) in the page:
+ * 1. it reads as one (`{milestone, block, proof}`, the audit path at most 32 levels deep);
+ * 2. its block hashes to this block's ID (TIP-24);
+ * 3. the path holds that ID as its value;
+ * 4. the path hashes to the milestone's inclusion Merkle root (TIP-4, with the page's BLAKE2b);
+ * 5. its milestone is the one this node confirmed at that index (same milestone ID);
+ * 6. the node found the threshold of valid coordinator signatures on it (Ed25519 is the node's
+ *    to check: the page has no verifier of its own).
+ */
+export function checkInclusionProof(input: InclusionProofInputs): ProofVerdict {
+  const checks: ProofCheck[] = [];
+  const check = (claim: string, test: () => string | undefined): boolean => {
+    let failure: string | undefined;
+    try {
+      failure = test();
+    } catch (e) {
+      failure = (e as Error).message;
+    }
+    checks.push({ claim, ok: failure === undefined, ...(failure === undefined ? {} : { failure }) });
+    return failure === undefined;
+  };
+  let proof: InclusionProof | undefined;
+  const read = check("The answer reads as a proof of inclusion.", () => {
+    proof = inclusionProofFromJson(input.proof, "proof");
+    return undefined;
+  });
+  if (!read || !proof) return { verified: false, checks };
+  const p = proof;
+  const blockId = fromHex(input.blockId, "blockId", 32);
+  check("Its block hashes to this block's ID.", () =>
+    bytesEqual(computeBlockId(p.block), blockId) ? undefined : "the proof carries another block",
+  );
+  check("The Merkle path starts at this block's ID.", () =>
+    inclusionProofContains(p.proof, blockId) ? undefined : "the path does not hold this block's ID",
+  );
+  check(`The path hashes to the inclusion Merkle root of milestone ${p.milestone.index}.`, () =>
+    bytesEqual(inclusionProofRoot(p.proof), p.milestone.inclusionMerkleRoot)
+      ? undefined
+      : "the path's root is not the milestone's inclusion Merkle root",
+  );
+  check(`The milestone is milestone ${p.milestone.index} as this node confirmed it.`, () => {
+    if (!input.milestone) return "the node's milestone was not read";
+    const stored = milestoneFromJson(input.milestone, "milestone");
+    return bytesEqual(computeMilestoneId(stored), computeMilestoneId(p.milestone))
+      ? undefined
+      : "the node confirmed another milestone at this index";
+  });
+  check("The node found it signed by the coordinator (POST /api/poi/v1/validate).", () =>
+    input.nodeSaysValid === true ? undefined : "the node answered that the proof is not valid",
+  );
   return { verified: checks.every((c) => c.ok), checks };
 }

@@ -1,6 +1,13 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { PayloadType } from "../../../../src/codec/types";
-import { api, type BlockJson, type BlockMetadata, type OutputJson } from "../../api";
+import {
+  api,
+  type BlockJson,
+  type BlockMetadata,
+  type InclusionProofJson,
+  type OutputJson,
+  type PoiProofNodeJson,
+} from "../../api";
 import { Card, Facts, Fetched, Loading } from "../../components";
 import { loadCodec } from "../../explorer/codecLoader";
 import { conflictReasonWords } from "../../explorer/conflictReason";
@@ -8,6 +15,7 @@ import { ID_BYTES, isZeroId, outputIdOf } from "../../explorer/ids";
 import { OutputRow, OutputTable } from "../../explorer/outputs";
 import { PagedCard } from "../../explorer/paging";
 import { EntityLink, EntityList, idPage, TextOrHex } from "../../explorer/parts";
+import { Verdict } from "../../explorer/proofVerdict";
 import { formatNumber, formatTime } from "../../format";
 import { useFetched } from "../../hooks";
 import { payloadKindName } from "../../kindNames";
@@ -16,7 +24,9 @@ import { payloadKindName } from "../../kindNames";
  * A block (TIP-24): its payload decoded (a transaction with its inputs and outputs, tagged data,
  * a milestone), its parents and children as links, and its metadata in words: solid, referenced
  * by which milestone, included in the ledger or conflicting and why (TIP-25 conflict reasons).
- * A block not yet referenced is read again every few seconds until a milestone references it.
+ * A block not yet referenced is read again every few seconds until a milestone references it;
+ * once referenced, its proof of inclusion (inx-poi's `GET /api/poi/v1/create/{blockId}`) is
+ * offered as a JSON file and checked in the page (explorer/codec.ts `checkInclusionProof`).
  */
 
 /** How often a block not yet referenced is read again. */
@@ -206,6 +216,71 @@ function PayloadCard({ blockId, block }: { blockId: string; block: BlockJson }) 
   );
 }
 
+/** Hashes on a proof's path (its depth): the hashes a client walks up to the root. */
+function pathLength(node: PoiProofNodeJson): number {
+  return "l" in node ? 1 + Math.max(pathLength(node.l), pathLength(node.r)) : 0;
+}
+
+/** The proof as a JSON file to save: a `blob:` URL, released when the card goes. */
+function useDownload(proof: InclusionProofJson): string {
+  const url = useMemo(
+    () => URL.createObjectURL(new Blob([`${JSON.stringify(proof, null, 2)}\n`], { type: "application/json" })),
+    [proof],
+  );
+  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  return url;
+}
+
+function InclusionProofBody({ blockId, proof }: { blockId: string; proof: InclusionProofJson }) {
+  const download = useDownload(proof);
+  const verdict = useFetched(
+    async (signal) => {
+      const [codec, milestone, node] = await Promise.all([
+        loadCodec(),
+        api.milestoneByIndex(proof.milestone.index, { signal }),
+        api.poiValidate(proof),
+      ]);
+      return codec.checkInclusionProof({ blockId, proof, milestone, nodeSaysValid: node.valid });
+    },
+    [blockId, proof],
+  );
+  return (
+    <>
+      <Facts
+        items={[
+          ["Milestone", <EntityLink key="m" kind="milestone" id={proof.milestone.index} />, "proof-milestone"],
+          ["Inclusion Merkle root", <code key="r">{proof.milestone.inclusionMerkleRoot}</code>, "proof-root"],
+          ["Hashes on the path", String(pathLength(proof.proof)), "proof-depth"],
+        ]}
+      />
+      <p>
+        <a href={download} download={`proof-of-inclusion-${blockId}.json`} data-proof-download>
+          Download the proof (JSON)
+        </a>
+      </p>
+      <Fetched state={verdict} what="and checking the proof" failure={(m) => `The proof could not be checked: ${m}`}>
+        {(v) => <Verdict verdict={v} verified="a milestone of this network referenced this block" />}
+      </Fetched>
+    </>
+  );
+}
+
+function InclusionProofCard({ blockId }: { blockId: string }) {
+  const proof = useFetched((signal) => api.poiCreate(blockId, { signal }), [blockId]);
+  return (
+    <Card title="Proof of inclusion" id="block-proof">
+      <p class="hint">
+        A proof that stands alone: this block, the milestone that referenced it and the Merkle path from the block's ID
+        to the milestone's inclusion Merkle root, which anyone can check against the coordinator's public keys (the
+        format of inx-poi, POST /api/poi/v1/validate on any node of the network).
+      </p>
+      <Fetched state={proof} what="the proof" failure={(m) => `The proof could not be read: ${m}`}>
+        {(p) => <InclusionProofBody blockId={blockId} proof={p} />}
+      </Fetched>
+    </Card>
+  );
+}
+
 function Children({ blockId }: { blockId: string }) {
   return (
     <PagedCard
@@ -242,6 +317,7 @@ function BlockView({ blockId }: { blockId: string }) {
         <>
           {meta.data ? <MetadataCard meta={meta.data} /> : <Loading what="the metadata" />}
           <PayloadCard blockId={blockId} block={b} />
+          {meta.data?.referencedByMilestoneIndex !== undefined && <InclusionProofCard blockId={blockId} />}
           <Card title="Parents" id="block-parents">
             <EntityList kind="block" ids={b.parents} listData={{ "data-parents": true }} />
           </Card>

@@ -1,10 +1,10 @@
 import { api, type OutputFull, type OutputWithMetadata } from "../../api";
 import { Card, Facts, Fetched } from "../../components";
-import type { ProofVerdict } from "../../explorer/codec";
 import { loadCodec } from "../../explorer/codecLoader";
 import { isZeroId, OUTPUT_ID_BYTES, splitOutputId } from "../../explorer/ids";
 import { OutputFields } from "../../explorer/outputs";
 import { EntityLink, idPage } from "../../explorer/parts";
+import { Verdict } from "../../explorer/proofVerdict";
 import { formatNumber, formatTime } from "../../format";
 import { useFetched } from "../../hooks";
 
@@ -73,31 +73,6 @@ function LedgerCard({ outputId, read }: { outputId: string; read: OutputWithMeta
   );
 }
 
-function Verdict({ verdict }: { verdict: ProofVerdict }) {
-  const failed = verdict.checks.find((c) => !c.ok);
-  return (
-    <>
-      {verdict.verified ? (
-        <output class="notice" data-proof="verified">
-          Proof verified: this output ID commits to these bytes.
-        </output>
-      ) : (
-        <p class="error" role="alert" data-proof="failed">
-          Proof not verified: {failed?.failure ?? "a check failed"}.
-        </p>
-      )}
-      <ol class="checks" aria-label="The proof's checks">
-        {verdict.checks.map((c) => (
-          <li key={c.claim} data-check={c.ok ? "passed" : "failed"}>
-            <span class={c.ok ? "check-ok" : "check-failed"}>{c.ok ? "passed" : "failed"}</span> {c.claim}
-            {c.failure && <span> ({c.failure})</span>}
-          </li>
-        ))}
-      </ol>
-    </>
-  );
-}
-
 function ProofCard({ outputId, read, full }: { outputId: string; read: OutputWithMetadata; full: OutputFull }) {
   const { transactionId } = splitOutputId(outputId);
   const verdict = useFetched(
@@ -133,7 +108,7 @@ function ProofCard({ outputId, read, full }: { outputId: string; read: OutputWit
         ]}
       />
       <Fetched state={verdict} what="and checking the proof" failure={(m) => `The proof could not be checked: ${m}`}>
-        {(v) => <Verdict verdict={v} />}
+        {(v) => <Verdict verdict={v} verified="this output ID commits to these bytes" />}
       </Fetched>
     </Card>
   );
