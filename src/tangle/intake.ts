@@ -328,6 +328,15 @@ export class BlockIntake {
       this.tangle.events.emit("blockTaken", { blockId, block, bytes, source });
     }
     this.announceMilestone(checked, source);
+    // a client's block is acknowledged once its intake batch is written (group commit: the blocks
+    // of one turn share the write), so a process killed after the answer has not lost it
+    if (source === "api") {
+      const fault = await this.tangle.intakeWritten().then(
+        () => undefined,
+        (e: unknown) => this.tangle.store.writeFault ?? { reason: (e as Error).message ?? String(e), since: Date.now() },
+      );
+      if (fault) return { kind: "ignored", reason: IgnoreReason.StorageFault, details: describeWriteFault(fault) };
+    }
     if (source === "api" && this.pace) {
       const held = this.pace();
       if (held) await held;

@@ -274,8 +274,9 @@ export class Tangle implements TangleView {
    * commit), written behind, unsynced: reads of the block are answered from memory until a
    * milestone references it, and a milestone's batch is written only after every intake batch
    * handed to storage before it (`intakeWritten`), so the ledger never names a block the disk
-   * lacks. An unconfirmed block lost in a crash can be submitted again, as with Hornet's
-   * write-behind object storage. With `source`, a new block is announced as `blockTaken`.
+   * lacks. A client's block is answered only once its batch is written (intake.ts, `take`); a
+   * peer's lost in a crash is asked for again, as with Hornet's write-behind object storage.
+   * With `source`, a new block is announced as `blockTaken`.
    */
   async storeBlock(
     blockId: Uint8Array,

@@ -16,8 +16,10 @@ import { devWallet, genesisInput, payment } from "../helpers/wallet.js";
 /**
  * Threat: crashes at any moment. The node process is killed with SIGKILL six times, each at a
  * random moment while two chains of dev-wallet payments are submitted over HTTP, and restarted
- * on the same data directory. After each restart the node must show exactly what it had
- * confirmed: every block seen included before a kill is still included, by the same milestone;
+ * on the same data directory; every other kill is aimed right after a milestone. After each
+ * restart the node must show exactly what it had acknowledged and confirmed: every block answered
+ * 201 before the kill is still known (a block is acknowledged only once it is written); every
+ * block seen included before a kill is still included, by the same milestone;
  * the unspent outputs sum to the token supply; the dev address holds exactly the two chains'
  * change outputs; and milestones continue from where they were (docs/decisions.md, Threats).
  * The payments are deterministic (same input, same transaction), so a wallet that lost the
@@ -163,7 +165,20 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
     return ids.reduce((sum, id) => sum + amounts.get(id)!, 0n);
   };
 
-  it("keeps every confirmed block, the supply and the milestone sequence across six kills", async (t) => {
+  /** Polls until the confirmed milestone passes `index`; answers the new index. */
+  const nextMilestone = async (index: number): Promise<number> =>
+    waitFor(
+      async () => {
+        const now = await confirmedIndex(node);
+        return now > index ? now : undefined;
+      },
+      10_000,
+      `a milestone after ${index}`,
+      5,
+    );
+  let acknowledgedTotal = 0;
+
+  it("keeps every acknowledged block, every confirmed one, the supply and the milestone sequence across six kills", async (t) => {
     t.diagnostic(`CRASH_LOOP_SEED=${seed}`);
     await startHealthy();
     const hrp = (await node.info()).protocol.bech32Hrp as string;
@@ -195,15 +210,29 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
       const killAfter = 300 + Math.floor(random() * 1200);
       await sleep(killAfter);
       await recordIncluded(run.submitted.slice());
-      const before = await confirmedIndex(node);
+      let before = await confirmedIndex(node);
+      // every other kill is aimed right after a milestone's confirmation, when its batch and
+      // the next intake batch are being written
+      if (cycle % 2 === 0) before = await nextMilestone(before);
       await node.stop("SIGKILL");
       run.running = false;
       await Promise.all(loads);
+      // a block is answered 201 only once it is written: every one survives the kill
+      const acknowledged = run.submitted.slice();
 
       // restart on the same data dir
       await startHealthy();
       const resumedAt = await confirmedIndex(node);
       assert.ok(resumedAt >= before, `cycle ${cycle}: milestone ${resumedAt} after the restart, ${before} before`);
+
+      // every block answered 201 before the kill is still known (confirmed, or waiting for a milestone)
+      const lost: string[] = [];
+      await eachLimited(acknowledged, 8, async (id) => {
+        const { status } = await node.get(`${CORE}/blocks/${id}/metadata`);
+        if (status !== 200) lost.push(`${id}: ${status}`);
+      });
+      assert.deepEqual(lost, [], `cycle ${cycle}: blocks answered 201 and lost by the kill`);
+      acknowledgedTotal += acknowledged.length;
 
       // every block seen included is still included, by the same milestone
       await eachLimited([...seenIncluded], 8, async ([id, index]) => {
@@ -242,7 +271,9 @@ describe("threat: SIGKILL at random moments under transfer load, six times", () 
       );
     }
     t.diagnostic(perCycle.join("\n"));
-    t.diagnostic(`${seenIncluded.size} blocks seen included, ${conflicting.length} seen conflicting`);
+    t.diagnostic(
+      `${acknowledgedTotal} blocks acknowledged before a kill, ${seenIncluded.size} seen included, ${conflicting.length} seen conflicting`,
+    );
     assert.deepEqual(refused, [], "every valid payment is taken in");
     // the payments made progress: dozens of them confirmed across the cycles
     assert.ok(seenIncluded.size >= 6 * CYCLES, `${seenIncluded.size} blocks seen included`);
