@@ -333,7 +333,8 @@ export class BlockIntake {
     if (source === "api") {
       const fault = await this.tangle.intakeWritten().then(
         () => undefined,
-        (e: unknown) => this.tangle.store.writeFault ?? { reason: (e as Error).message ?? String(e), since: Date.now() },
+        (e: unknown) =>
+          this.tangle.store.writeFault ?? { reason: (e as Error).message ?? String(e), since: Date.now() },
       );
       if (fault) return { kind: "ignored", reason: IgnoreReason.StorageFault, details: describeWriteFault(fault) };
     }
