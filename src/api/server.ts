@@ -35,6 +35,7 @@ import { registerExplorerLedgerRoutes } from "./routes/explorerLedger.js";
 import { registerFaucetRoutes } from "./routes/faucet.js";
 import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerNodeRoutes } from "./routes/routes.js";
+import { registerSpammerRoutes } from "./routes/spammer.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 
 /** Options of the HTTP API beyond the node itself. */
@@ -170,6 +171,7 @@ export function buildServer(
   registerPeerRoutes(app, node);
   registerFaucetRoutes(app, node);
   registerDevRoutes(app, node);
+  registerSpammerRoutes(app, node);
   registerDashboardRoutes(app, node, budget);
   registerDashboard(app);
 

@@ -25,6 +25,7 @@ export const Tag = {
   Faucet: "faucet v1",
   Dashboard: "dashboard v1",
   Dev: "dev v1",
+  Spammer: "spammer v1",
 } as const;
 
 /*
