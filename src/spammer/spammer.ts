@@ -73,7 +73,7 @@ export interface SpammerStatus extends SpammerSettings {
   running: boolean;
   /** The most submitters `start` accepts. */
   spammerWorkersMax: number;
-  /** Blocks taken in per second over the last RATE_SECONDS complete seconds of this run. */
+  /** Blocks taken in per second over the last RATE_SECONDS complete seconds since the last start (falls to 0 once stopped). */
   blocksPerSecond: number;
   /** Blocks taken in since the last start. */
   sentBlocks: number;
@@ -111,6 +111,8 @@ export class Spammer {
   /** `pausedWhile` calls under way: nothing is issued. */
   private paused = 0;
   private reportedAt = 0;
+  /** When the last run started (ms since the epoch): the rate counts the seconds since. */
+  private startedAt = 0;
   /** Start and stop one after the other. */
   private changing: Promise<unknown> = Promise.resolve();
 
@@ -166,6 +168,7 @@ export class Spammer {
         funding: false,
       };
       this.run = run;
+      this.startedAt = run.startedAt;
       if (settings.valueSpamEnabled) this.value?.forget();
       for (let i = 0; i < settings.spammerWorkers; i++) run.workers.push(this.work(run));
       return this.status();
@@ -196,8 +199,9 @@ export class Spammer {
   }
 
   status(): SpammerStatus {
-    const completeSeconds = this.run ? Math.floor((Date.now() - this.run.startedAt) / 1000) : RATE_SECONDS;
-    const seconds = Math.max(1, Math.min(RATE_SECONDS, completeSeconds));
+    // the wall-clock seconds wholly after the last start (the meter counts by wall-clock second)
+    const complete = Math.floor(Date.now() / 1000) - Math.ceil(this.startedAt / 1000);
+    const seconds = Math.max(1, Math.min(RATE_SECONDS, complete));
     return {
       running: this.run !== undefined,
       ...this.settings,

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RATE_WINDOW_MS, RatePacer } from "../../../src/spammer/ratePacer.js";
+import { Rng } from "../../helpers/random.js";
+
+/**
+ * The spammer's pacer on a simulated clock: a submitter that takes a permit as soon as it is
+ * allowed, late by a random amount (a timer firing late, a slow submission), holds the rate on
+ * average and never exceeds it in any 1-s window, stalls included.
+ */
+
+/** The most permits in any window [t, t + 1 s] of sorted times (two pointers). */
+function maxInWindow(times: readonly number[]): number {
+  let best = 0;
+  let lo = 0;
+  for (let hi = 0; hi < times.length; hi++) {
+    while (times[hi]! - times[lo]! > RATE_WINDOW_MS) lo++;
+    best = Math.max(best, hi - lo + 1);
+  }
+  return best;
+}
+
+/** Runs a submitter for `seconds` of simulated time; `lateness()` ms after each wait. */
+function simulate(rate: number, seconds: number, lateness: () => number, stallAt?: { at: number; ms: number }) {
+  let now = 1000;
+  const pacer = new RatePacer(rate, now);
+  const taken: number[] = [];
+  const end = now + seconds * 1000;
+  let stalled = false;
+  while (now < end) {
+    if (stallAt && !stalled && now - 1000 >= stallAt.at) {
+      stalled = true;
+      now += stallAt.ms;
+    }
+    if (pacer.take(now)) taken.push(now);
+    else now += Math.max(pacer.waitMs(now), 0.001);
+    now += lateness();
+  }
+  return taken;
+}
+
+describe("RatePacer", () => {
+  for (const rate of [0.5, 50, 200, 1000, 10_000]) {
+    it(`holds ${rate} permits/s within 2 % and never more in any 1-s window`, () => {
+      const rng = new Rng(Math.round(rate * 2));
+      const seconds = rate < 1 ? 20 : 10;
+      const taken = simulate(rate, seconds, () => rng.float() * Math.min(2, 500 / rate));
+      assert.ok(maxInWindow(taken) <= Math.max(1, Math.floor(rate)), `max ${maxInWindow(taken)} in a window`);
+      const mean = taken.length / seconds;
+      assert.ok(mean >= rate * 0.98 - 1 / seconds && mean <= rate, `mean ${mean}/s for ${rate}/s`);
+    });
+  }
+
+  it("owes at most 100 ms of permits after a stall, and the window still holds", () => {
+    const taken = simulate(1000, 5, () => 0.2, { at: 2000, ms: 700 });
+    assert.ok(maxInWindow(taken) <= 1000, `max ${maxInWindow(taken)}`);
+    // the 700 ms stall costs about 600 permits: nothing made up beyond the lag allowed
+    assert.ok(taken.length >= 4300 && taken.length <= 4420, `${taken.length} permits`);
+  });
+
+  it("owes nothing after forgive", () => {
+    const pacer = new RatePacer(100, 0);
+    assert.ok(pacer.take(0));
+    pacer.forgive(5000);
+    assert.ok(pacer.take(5000));
+    assert.equal(pacer.take(5000.5), false, "the next permit is an interval later");
+    assert.ok(Math.abs(pacer.waitMs(5000) - 10) < 1e-9);
+  });
+});
