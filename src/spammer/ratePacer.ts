@@ -15,11 +15,18 @@
  * Times are milliseconds of one monotonic clock (`performance.now`), handed in by the caller.
  */
 
-/** Missed permits owed at most, in ms of the schedule. */
-export const DEFAULT_MAX_LAG_MS = 100;
+/**
+ * Missed permits owed at most, in ms of the schedule: two intervals, at least 5 ms (a timer
+ * fires a millisecond late or so: at 1,000/s that is a permit), at most 100 ms. Small, so what
+ * is made up after a late turn comes as a permit or two, not as a burst seen from outside.
+ */
+export const defaultMaxLagMs = (rate: number): number => Math.min(100, Math.max(5, 2000 / rate));
 
 /** The window the rate is held over. */
 export const RATE_WINDOW_MS = 1000;
+
+/** The window is held this much longer (1 %: the rate held is 99 % of the one asked for at most). */
+export const WINDOW_MARGIN_MS = 10;
 
 export class RatePacer {
   readonly intervalMs: number;
@@ -31,7 +38,7 @@ export class RatePacer {
   constructor(
     readonly rate: number,
     now: number,
-    private readonly maxLagMs = DEFAULT_MAX_LAG_MS,
+    private readonly maxLagMs = defaultMaxLagMs(rate),
   ) {
     this.intervalMs = RATE_WINDOW_MS / rate;
     this.next = now;
@@ -41,9 +48,10 @@ export class RatePacer {
   /** Milliseconds until a permit may be taken (0: now). */
   waitMs(now: number): number {
     const bySchedule = this.next - now;
-    // strictly more than a window after the permit `cap` places back: a closed 1-s window never
-    // holds cap + 1 permits
-    const byWindow = this.taken[this.head]! + RATE_WINDOW_MS + 1 - now;
+    // more than a window and a margin after the permit `cap` places back: a closed 1-s window
+    // never holds cap + 1 permits, nor cap + 1 blocks when each reaches the intake a few ms
+    // after its permit, some later than others
+    const byWindow = this.taken[this.head]! + RATE_WINDOW_MS + WINDOW_MARGIN_MS - now;
     return Math.max(0, bySchedule, byWindow);
   }
 

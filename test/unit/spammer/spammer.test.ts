@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Block } from "../../../src/codec/types.js";
 import { PayloadType } from "../../../src/codec/types.js";
 import { devProtocolParameters } from "../../../src/node/devNetwork.js";
