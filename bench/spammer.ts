@@ -37,7 +37,7 @@ const SECONDS = Number(arg("--seconds", "60"));
 const RATES = arg("--rates", "50,200,1000").split(",").map(Number);
 const MIN_POW = arg("--min-pow-score", "0");
 const INTERVAL_MS = Number(arg("--interval-ms", "1000"));
-const WORKERS = Number(arg("--workers", String(Math.min(4, availableParallelism() * 2))));
+const WORKERS = Number(arg("--workers", String(availableParallelism() * 4)));
 const IDLE_SECONDS = 5;
 const TAG_HEX = `0x${Buffer.from("ledger-node spammer").toString("hex")}`;
 

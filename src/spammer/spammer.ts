@@ -7,6 +7,7 @@ import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { CpuMonitor } from "./cpuMonitor.js";
 import { SpammerErrorCode } from "./errors.js";
 import {
+  CORES,
   defaultSpammerSettings,
   MAX_SPAMMER_WORKERS,
   mergeSettings,
@@ -349,11 +350,11 @@ export class Spammer {
     }
   }
 
-  /** The spammer's miner: its own pool, every submitter's thread, aborted by a stop. */
+  /** The spammer's miner: its own pool, a thread per submitter up to one per core, aborted by a stop. */
   private miner(run: Run): Miner {
     return (bytes, targetScore) =>
       minerPool("spammer").mine(powDigest(bytes), targetScore, bytes.length, {
-        workers: run.settings.spammerWorkers,
+        workers: Math.min(run.settings.spammerWorkers, CORES),
         signal: run.controller.signal,
         maxJobs: run.settings.spammerWorkers,
       });

@@ -18,6 +18,7 @@ import type { FaucetEnqueued, FaucetInfo as FaucetInfoJson } from "../../src/api
 import type { IndexerListingJson, IndexerLookupJson } from "../../src/api/json/indexer";
 import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
 import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
+import type { SpammerStartJson, SpammerStatusJson } from "../../src/api/json/spammer";
 
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
@@ -258,6 +259,10 @@ const EXPLORER = "/api/explorer/v2";
 
 export type { DevTimeJson };
 
+/** The spammer's status (`GET /api/spammer/v1/status`, inx-spammer's fields and the rate reached). */
+export type SpammerStatus = SpammerStatusJson;
+export type { SpammerStartJson };
+
 export const api = {
   info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
   /** The node's clock (a dev network's coordinator only; 404 elsewhere). */
@@ -330,4 +335,9 @@ export const api = {
 
   faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
   faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),
+
+  spammerStatus: (token: string, o?: CallOptions) => getJson<SpammerStatus>("/api/spammer/v1/status", { ...o, token }),
+  spammerStart: (token: string, settings: SpammerStartJson) =>
+    postJson<SpammerStatus>("/api/spammer/v1/start", settings, { token }),
+  spammerStop: (token: string) => postJson<SpammerStatus>("/api/spammer/v1/stop", undefined, { token }),
 };

@@ -28,7 +28,7 @@ const statusJson = (): Schema =>
       bpsRateLimit: { type: "number", description: "blocks per second it holds (never more in any 1-s window)" },
       cpuMaxUsage: { type: "number", description: "issuing pauses while the node uses more of the cores than this" },
       spammerWorkers: integer("concurrent submitters"),
-      spammerWorkersMax: integer("the most submitters start accepts (two per core)"),
+      spammerWorkersMax: integer("the most submitters start accepts (four per core)"),
       blocksPerSecond: { type: "number", description: "blocks taken in per second over the last 5 s of the run" },
       sentBlocks: integer("blocks taken in since the last start"),
       errors: integer("blocks refused or failed since the last start"),
@@ -69,7 +69,7 @@ export const SPAMMER_ROUTES = {
     schema: {
       ...operation(
         "Start the spammer",
-        `Starts (or restarts) the spammer with the settings given over its last ones. bpsRateLimit: above 0, at most ${MAX_BPS_RATE_LIMIT}; cpuMaxUsage: above 0, at most 1; spammerWorkers: 1 to ${MAX_SPAMMER_WORKERS} on this machine (two per core); valueSpamEnabled needs a funded key (--spammer-key-file, or the last dev account on the dev network). Anything else is 400 with the reason.`,
+        `Starts (or restarts) the spammer with the settings given over its last ones. bpsRateLimit: above 0, at most ${MAX_BPS_RATE_LIMIT}; cpuMaxUsage: above 0, at most 1; spammerWorkers: 1 to ${MAX_SPAMMER_WORKERS} on this machine (four per core); valueSpamEnabled needs a funded key (--spammer-key-file, or the last dev account on the dev network). Anything else is 400 with the reason.`,
       ),
       // the body may be left out (null when the request has none)
       body: {

@@ -52,15 +52,15 @@ describe("RatePacer", () => {
   }
 
   it("owes at most maxLagMs of permits after a stall, and the window still holds", () => {
-    assert.equal(defaultMaxLagMs(1000), 5);
-    assert.equal(defaultMaxLagMs(50), 40);
+    assert.equal(defaultMaxLagMs(1000), 50);
+    assert.equal(defaultMaxLagMs(20), 100);
     assert.equal(defaultMaxLagMs(1), 100);
     const taken = simulate(1000, 5, () => 0.2, { at: 2000, ms: 700 });
     assert.ok(maxInWindow(taken) <= 1000, `max ${maxInWindow(taken)}`);
-    // the 700 ms stall costs about 700 permits less the 5 made up (and the 1 % margin): no burst
-    assert.ok(taken.length >= 4230 && taken.length <= 4320, `${taken.length} permits`);
-    const after = taken.filter((t) => t >= 3700 && t < 3720).length;
-    assert.ok(after <= 26, `${after} permits in the 20 ms after the stall`);
+    // the 700 ms stall costs about 700 permits less the 50 made up (and the 1 % margin)
+    assert.ok(taken.length >= 4280 && taken.length <= 4370, `${taken.length} permits`);
+    const after = taken.filter((t) => t >= 3700 && t < 3760).length;
+    assert.ok(after <= 60 + 60, `${after} permits in the 60 ms after the stall`);
   });
 
   it("owes nothing after forgive", () => {
