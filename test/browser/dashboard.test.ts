@@ -210,8 +210,8 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
     await p.page.locator('[data-stat="spammer-state"]').waitFor();
     assert.equal(await p.stat("spammer-state"), "stopped");
 
-    await p.page.getByLabel("Blocks per second").fill("20");
-    await p.page.getByLabel("CPU limit").fill("1");
+    await p.page.getByLabel("Blocks per second", { exact: true }).fill("20");
+    await p.page.getByLabel("CPU limit", { exact: true }).fill("1");
     await p.page.getByRole("button", { name: "Start" }).click();
     await waitFor(async () => ((await p.stat("spammer-state")) === "running" ? true : undefined), 5_000, "running");
     // the rate the node reports, on the page and in the chart's legend, once a few seconds are counted
