@@ -14,6 +14,7 @@ import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.j
 import { basicOutputDeposit, buildFaucetTransaction, type FaucetInput, planBatch } from "../faucet/transaction.js";
 import { IndexedField, type Indexer } from "../indexer/index.js";
 import { type BlockMetadataRecord, InclusionState, type OutputRecord } from "../storage/index.js";
+import { ChainCycle, type CycleTransfer } from "./chainCycle.js";
 import { SPAMMER_TAG } from "./options.js";
 
 /**
@@ -28,7 +29,9 @@ import { SPAMMER_TAG } from "./options.js";
  * from the ledger. Lanes the ledger has no output for are funded by one transaction from the
  * funded key (`fund`), whose block the lanes then name as their parent.
  *
- * Not done here (inx-spammer's later states): alias, foundry, NFT and native-token operations.
+ * Lane 0 runs inx-spammer's later states instead (chainCycle.ts): an alias created, state
+ * transitioned and destroyed, a foundry minting native tokens, melting them and destroyed, an
+ * NFT created, sent and destroyed, one step per block.
  */
 
 /** Lanes of transfers; transfers in flight at most. */
@@ -73,6 +76,8 @@ export interface Transfer {
   transaction: TransactionPayload;
   /** A block its parents must name (the block that created its input), if unconfirmed. */
   parent: Uint8Array | undefined;
+  /** The chain lane's step: what it records once the block is taken. */
+  cycle?: CycleTransfer;
 }
 
 const holderOf = (seed: Uint8Array): Holder => {
@@ -93,11 +98,14 @@ export class ValueSpam {
   readonly funder: Holder;
   readonly lanes: Lane[];
   private next = 0;
+  private turn = 0;
   /** The ledger index the lanes were last checked at. */
   private checkedAt = -1;
   private checking: Promise<void> | undefined;
   /** The funding transaction's block, while no milestone has referenced it. */
   private funding: Uint8Array | undefined;
+  /** Lane 0 runs the chain cycle (chainCycle.ts) instead of basic transfers. */
+  private readonly cycle: ChainCycle;
 
   constructor(
     private readonly deps: ValueSpamDeps,
@@ -112,6 +120,15 @@ export class ValueSpam {
       head: undefined,
       busy: false,
     }));
+    const lane0 = this.lanes[0]!;
+    const params = deps.tangle.protocolParameters;
+    this.cycle = new ChainCycle(
+      lane0.holders[0],
+      lane0.holders[1],
+      networkIdFromName(params.networkName),
+      params.rentStructure,
+      new TextEncoder().encode(SPAMMER_TAG),
+    );
   }
 
   /** The lanes' outputs as the ledger holds them (a start); one read at a time. */
@@ -171,12 +188,14 @@ export class ValueSpam {
 
   /** The lane's output as the ledger holds it: the first unspent basic output of either address. */
   private async readLane(lane: Lane): Promise<void> {
-    for (const owner of [0, 1] as const) {
+    // the chain lane's basic output is always its first holder's
+    for (const owner of lane.index === 0 ? ([0] as const) : ([0, 1] as const)) {
       const [found] = await this.spendable(lane.holders[owner].address, 1);
       if (found && !lane.busy) {
         lane.output = found;
         lane.owner = owner;
         lane.head = undefined;
+        if (lane.index === 0) this.cycle.reset(found);
         return;
       }
     }
@@ -245,16 +264,26 @@ export class ValueSpam {
       lane.output = { outputId: outputIdFromParts(txId, i), amount: output.amount, outputBytes: encodeOutput(output) };
       lane.owner = 0;
       lane.head = blockId;
+      if (lane.index === 0) this.cycle.reset(lane.output);
     });
   }
 
   /** The next idle lane's transfer to its other address, the lane marked busy; undefined when every lane is busy or empty. */
   takeTransfer(): Transfer | undefined {
+    // every other transfer is the chain lane's step when it is idle, so a low rate still runs
+    // whole cycles; the rest go round the basic lanes
+    const chainFirst = this.turn++ % 2 === 0;
     for (let k = 0; k < this.lanes.length; k++) {
-      const lane = this.lanes[(this.next + k) % this.lanes.length]!;
+      const lane = chainFirst && k === 0 ? this.lanes[0]! : this.lanes[(this.next + k) % this.lanes.length]!;
       if (lane.busy || !lane.output) continue;
-      this.next = (lane.index + 1) % this.lanes.length;
+      if (!(chainFirst && k === 0)) this.next = (lane.index + 1) % this.lanes.length;
       lane.busy = true;
+      if (lane.index === 0) {
+        const cycle = this.cycle.transfer();
+        if (cycle) return { lane, transaction: cycle.transaction, parent: lane.head, cycle };
+        lane.busy = false;
+        continue;
+      }
       const from = lane.holders[lane.owner];
       const to = lane.holders[lane.owner === 0 ? 1 : 0];
       const params = this.deps.tangle.protocolParameters;
@@ -278,6 +307,12 @@ export class ValueSpam {
     lane.busy = false;
     if (!blockId) {
       this.drop(lane);
+      return;
+    }
+    if (transfer.cycle) {
+      transfer.cycle.apply();
+      lane.output = this.cycle.basicOutput;
+      lane.head = blockId;
       return;
     }
     const output = transaction.essence.outputs[0]!;

@@ -19,7 +19,7 @@ import { Scrape } from "../helpers/prometheus.js";
  * shifts across an edge, by arrival; milestones keep their interval; `stop` answers within a second and
  * nothing is published after it; the routes are protected and refuse bad settings with 400.
  * Value spam pays its lanes from the last dev account and moves their outputs, milestone by
- * milestone. The node runs with a minimum PoW score of 0, as a dev network under load test may.
+ * milestone, aliases, foundries and NFTs among them. The node runs with a minimum PoW score of 0, as a dev network under load test may.
  */
 
 /** The issue time a spammer's block (its bytes, as the event API publishes blocks) carries: its data ends with Date.now() (spammer.ts). */
@@ -182,7 +182,7 @@ describe("the spammer of a node process (/api/spammer/v1)", () => {
     assert.equal(Number(scrape.value("iota_spammer_running")), 0);
   });
 
-  it("value spam pays its lanes from the last dev account and moves their outputs", async () => {
+  it("value spam pays its lanes from the last dev account and moves their outputs, chain outputs too", async () => {
     const before = (await node.json("/api/core/v2/info")).status.confirmedMilestone.index as number;
     const started = await call("POST", "start", { bpsRateLimit: 20, valueSpamEnabled: true, cpuMaxUsage: 1 });
     assert.equal(started.status, 202, JSON.stringify(started.body));
@@ -196,8 +196,24 @@ describe("the spammer of a node process (/api/spammer/v1)", () => {
       consumed += ((await node.json(`/api/core/v2/milestones/by-index/${i}/utxo-changes`)).consumedOutputs as string[])
         .length;
     }
-    // the funding spends one output of the dev account, every transfer one lane output
+    // the funding spends one output of the dev account, every transfer one lane output or more
     assert.ok(consumed >= 20, `${consumed} outputs spent by value spam`);
+    // the chain lane's cycle: aliases, foundries and NFTs created (and spent again)
+    const kinds = new Map<number, number>();
+    for (let i = before + 1; i <= last; i++) {
+      for (const id of (await node.json(`/api/core/v2/milestones/by-index/${i}/utxo-changes`))
+        .createdOutputs as string[]) {
+        const type = (await node.json(`/api/core/v2/outputs/${id}`)).output.type as number;
+        kinds.set(type, (kinds.get(type) ?? 0) + 1);
+      }
+    }
+    for (const [type, name] of [
+      [4, "alias"],
+      [5, "foundry"],
+      [6, "NFT"],
+    ] as const) {
+      assert.ok((kinds.get(type) ?? 0) >= 1, `an ${name} output created (${JSON.stringify([...kinds])})`);
+    }
     const accounts = (await node.json("/api/dev/v1/accounts")).accounts as Json[];
     assert.equal(accounts[1]!.balance, String(1_000_000_000_000n - 16n * 1_000_000n), "the last account paid 16 lanes");
     assert.equal(accounts[0]!.balance, "1000000000000", "the first account is left alone");
