@@ -16,10 +16,11 @@ import { Scrape } from "../helpers/prometheus.js";
  * four cores or more) the rate over 5 s is within 10 % of the one asked for; no sliding 1-s
  * window holds more blocks than it by the time each was issued (the spammer stamps it in the
  * block's data), nor, allowing the few blocks a broker batch or a loaded machine's late turn
- * shifts across an edge, by arrival; milestones keep their interval; `stop` answers within a second and
- * nothing is published after it; the routes are protected and refuse bad settings with 400.
- * Value spam pays its lanes from the last dev account and moves their outputs, milestone by
- * milestone, aliases, foundries and NFTs among them. The node runs with a minimum PoW score of 0, as a dev network under load test may.
+ * shifts across an edge, by arrival; milestones keep their interval; `stop` answers within a
+ * second and nothing is published after it; the routes are protected and refuse bad settings
+ * with 400. Value spam pays its lanes from the last dev account and moves their outputs,
+ * milestone by milestone, aliases, foundries and NFTs among them. The node runs with a minimum
+ * PoW score of 0, as a dev network under load test may.
  */
 
 /** The issue time a spammer's block (its bytes, as the event API publishes blocks) carries: its data ends with Date.now() (spammer.ts). */

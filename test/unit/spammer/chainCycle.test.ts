@@ -64,7 +64,9 @@ describe("ChainCycle", () => {
         assert.ok(o.amount >= minStorageDeposit(o, params.rentStructure), `step ${t.step}: storage deposit (TIP-19)`);
       }
       for (const i of inputs) ledger.delete(toHex(i.outputId));
-      t.transaction.essence.outputs.forEach((o, i) => ledger.set(toHex(outputIdFromParts(transactionId, i)), o));
+      for (const [i, o] of t.transaction.essence.outputs.entries()) {
+        ledger.set(toHex(outputIdFromParts(transactionId, i)), o);
+      }
       t.apply();
       steps.push(t.step);
     }
