@@ -112,6 +112,22 @@ describe("Spammer", () => {
     assert.ok(h.taken.length > atRefusal, "resumed");
   });
 
+  it("holds its blocks back while pausedWhile runs (a dev revert), then goes on", async () => {
+    h = harness();
+    await h.spammer.start({ bpsRateLimit: 200, spammerWorkers: 2, cpuMaxUsage: 1 });
+    await sleep(200);
+    let during = -1;
+    await h.spammer.pausedWhile(async () => {
+      const at = h.taken.length;
+      await sleep(400);
+      during = h.taken.length - at;
+    });
+    assert.equal(during, 0, "no block issued while paused");
+    const after = h.taken.length;
+    await sleep(400);
+    assert.ok(h.taken.length > after, "issuing again afterwards");
+  });
+
   it("refuses bad settings and value spam without a funded key, changing nothing", async () => {
     h = harness();
     await h.spammer.start({ bpsRateLimit: 20 });
