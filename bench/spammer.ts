@@ -11,8 +11,10 @@
  * within 10 % of the rate and no window by issue time above it (by arrival a broker batch or a
  * late turn of a loaded machine may move a few blocks across an edge), the milestones' largest
  * gap and the node
- * process's CPU (of one core, from /proc). Baseline in the same run: the same node idle for 5 s
- * (milestone gaps and CPU with no spam). The node runs with a minimum PoW score of P (default 0,
+ * process's CPU (of one core, from /proc), and the answers to an honest client meanwhile (a
+ * tagged-data block every 250 ms over the submit route: median and largest latency, failures).
+ * Baseline in the same run: the same node idle for 5 s (milestone gaps, CPU and the client's
+ * answers with no spam). The node runs with a minimum PoW score of P (default 0,
  * as a dev network under load test may; the dev default is 100) and a milestone every M ms
  * (default 1,000, the dev default).
  */
@@ -153,6 +155,40 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
+    // an honest client meanwhile: a tagged-data block every 250 ms, its answer's latency
+    const clientLatencies: number[] = [];
+    let clientFailures = 0;
+    let clientRunning = true;
+    const client = (async () => {
+      let n = 0;
+      while (clientRunning) {
+        const body = {
+          protocolVersion: 2,
+          payload: {
+            type: 5,
+            tag: "0x636c69656e74",
+            data: `0x${Buffer.from(`client ${n++} ${Date.now()}`).toString("hex")}`,
+          },
+        };
+        const t = performance.now();
+        const res = await fetch(`${url}/api/core/v2/blocks`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }).catch(() => undefined);
+        if (res?.status === 201) clientLatencies.push(performance.now() - t);
+        else clientFailures++;
+        await res?.arrayBuffer().catch(() => {});
+        await sleep(250);
+      }
+    })();
+    /** The client's answers since the last call: their median and largest latency (ms), and failures. */
+    const clientFigures = () => {
+      const l = clientLatencies.splice(0).sort((a, b) => a - b);
+      const failures = clientFailures;
+      clientFailures = 0;
+      return { p50: l[Math.floor(l.length / 2)] ?? 0, max: l.at(-1) ?? 0, failures };
+    };
     const events = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { reconnectPeriod: 0 });
     events.on("message", (topic, payload) => {
       if (topic === "milestone-info/confirmed") {
@@ -170,10 +206,18 @@ async function main(): Promise<void> {
     let cpu0 = cpuSeconds(node.pid!);
     let t0 = performance.now();
     let wall0 = Date.now();
+    clientFigures();
     await sleep(IDLE_SECONDS * 1000);
     const idle = measure(t0, wall0, IDLE_SECONDS, (cpuSeconds(node.pid!) - cpu0) / IDLE_SECONDS);
+    const idleClient = clientFigures();
 
-    const results: { rate: number; m: Measured; ok: boolean; status: number }[] = [];
+    const results: {
+      rate: number;
+      m: Measured;
+      ok: boolean;
+      status: number;
+      c: ReturnType<typeof clientFigures>;
+    }[] = [];
     for (const rate of RATES) {
       await spam("start", { bpsRateLimit: rate, cpuMaxUsage: 1, spammerWorkers: WORKERS, valueSpamEnabled: false });
       const started = performance.now();
@@ -181,13 +225,15 @@ async function main(): Promise<void> {
       cpu0 = cpuSeconds(node.pid!);
       t0 = performance.now();
       wall0 = Date.now();
+      clientFigures();
       await sleep(SECONDS * 1000);
       const m = measure(t0, wall0, SECONDS, (cpuSeconds(node.pid!) - cpu0) / SECONDS);
+      const c = clientFigures();
       const status = (await spam("status")).blocksPerSecond as number;
       await spam("stop");
       await sleep(500);
       const ok = m.mean >= rate * 0.9 && m.maxIssued <= rate;
-      results.push({ rate, m, ok, status });
+      results.push({ rate, m, ok, status, c });
       console.log(
         `${rate}/s (${((t0 - started) / 1000).toFixed(1)} s warm-up): windows ${m.windows.join(" ")}; mean ${m.mean.toFixed(1)}, max ${m.maxWindow}, sliding max ${m.maxSliding} by arrival, ${m.maxIssued} by issue time; within 10 % and never above: ${ok}`,
       );
@@ -195,13 +241,16 @@ async function main(): Promise<void> {
       issued.length = 0;
     }
     await events.endAsync(true);
+    clientRunning = false;
+    await client;
 
     printTable(
       `spammer: ${SECONDS} s per rate, ${WORKERS} submitters, min PoW score ${MIN_POW}, a milestone every ${INTERVAL_MS} ms, ${availableParallelism()} cores`,
       [
         { name: "idle: largest milestone gap", value: idle.milestoneGapMaxMs, unit: "ms", baseline: "(baseline)" },
         { name: "idle: node CPU", value: idle.cpu * 100, unit: "% of a core", baseline: "(baseline)" },
-        ...results.flatMap(({ rate, m, ok, status }) => [
+        { name: "idle: a client's block, median answer", value: idleClient.p50, unit: "ms", baseline: "(baseline)" },
+        ...results.flatMap(({ rate, m, ok, status, c }) => [
           {
             name: `${rate}/s: mean of 1-s windows`,
             value: m.mean,
@@ -229,6 +278,12 @@ async function main(): Promise<void> {
             unit: "% of a core",
             baseline: `${(idle.cpu * 100).toFixed(1)} % idle`,
           },
+          {
+            name: `${rate}/s: a client's block, median / largest answer`,
+            value: c.p50,
+            unit: `ms / ${c.max.toFixed(0)} ms, ${c.failures} failed`,
+            baseline: `${idleClient.p50.toFixed(1)} ms idle`,
+          },
         ]),
       ],
     );
@@ -237,8 +292,9 @@ async function main(): Promise<void> {
       workers: WORKERS,
       minPowScore: Number(MIN_POW),
       idleMilestoneGapMaxMs: Math.round(idle.milestoneGapMaxMs),
+      idleClientP50Ms: Number(idleClient.p50.toFixed(1)),
       ...Object.fromEntries(
-        results.flatMap(({ rate, m, ok }) => [
+        results.flatMap(({ rate, m, ok, c }) => [
           [`mean${rate}`, Number(m.mean.toFixed(1))],
           [`maxWindow${rate}`, m.maxWindow],
           [`maxSliding${rate}`, m.maxSliding],
@@ -246,6 +302,9 @@ async function main(): Promise<void> {
           [`within10pct${rate}`, ok ? 1 : 0],
           [`milestoneGapMaxMs${rate}`, Math.round(m.milestoneGapMaxMs)],
           [`cpuPct${rate}`, Number((m.cpu * 100).toFixed(1))],
+          [`clientP50Ms${rate}`, Number(c.p50.toFixed(1))],
+          [`clientMaxMs${rate}`, Math.round(c.max)],
+          [`clientFailed${rate}`, c.failures],
         ]),
       ),
     });
