@@ -17,11 +17,11 @@ import { Scrape } from "../helpers/prometheus.js";
  * window holds more blocks than it by the time each was issued (the spammer stamps it in the
  * block's data), nor, allowing the few blocks a broker batch or a loaded machine's late turn
  * shifts across an edge, by arrival; milestones keep their interval and a client's block is
- * answered within a second meanwhile; `stop` answers within a
- * second and nothing is published after it; the routes are protected and refuse bad settings
- * with 400. Value spam pays its lanes from the last dev account and moves their outputs,
- * milestone by milestone, aliases, foundries and NFTs among them. The node runs with a minimum
- * PoW score of 0, as a dev network under load test may.
+ * answered within a second meanwhile; `stop` answers within a second and nothing is published
+ * after it; the routes are protected and refuse bad settings with 400. Value spam pays its
+ * lanes from the last dev account and moves their outputs, milestone by milestone, aliases,
+ * foundries and NFTs among them. The node runs with a minimum PoW score of 0, as a dev network
+ * under load test may.
  */
 
 /** The issue time a spammer's block (its bytes, as the event API publishes blocks) carries: its data ends with Date.now() (spammer.ts). */
