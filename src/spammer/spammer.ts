@@ -126,11 +126,6 @@ export class Spammer {
     this.value = options.fundedSeed ? new ValueSpam(deps, options.fundedSeed) : undefined;
   }
 
-  /** Whether value spam can run (a funded key is known). */
-  get valueSpamAvailable(): boolean {
-    return this.value !== undefined;
-  }
-
   /** Blocks taken in since the node started. */
   get totalSent(): number {
     return this.total;
@@ -212,11 +207,6 @@ export class Spammer {
       errors: this.failed,
       cpuUsage: this.run ? this.cpu.usage() : 0,
     };
-  }
-
-  /** The per-second counts of the last `n` complete seconds, oldest first (the dashboard's chart). */
-  recentRates(n: number): number[] {
-    return this.meter.lastSeconds(n);
   }
 
   /** One submitter: wait for a permit, issue a block, again, until the run is stopped. */
