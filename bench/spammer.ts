@@ -73,7 +73,7 @@ interface Measured {
 }
 
 const blocks: number[] = [];
-/** When each block was issued (ms since the epoch): the spammer's data ends with Date.now(). */
+/** When each block of `blocks` was issued: the spammer's data ends with it (the node's monotonic clock, ms). */
 const issued: number[] = [];
 const milestones: number[] = [];
 
@@ -87,13 +87,15 @@ function fullest(times: readonly number[]): number {
   return most;
 }
 
-function measure(from: number, wallFrom: number, seconds: number, cpu: number): Measured {
+function measure(from: number, seconds: number, cpu: number): Measured {
   const windows = Array.from(
     { length: seconds },
     (_, k) => blocks.filter((t) => t >= from + 1000 * k && t < from + 1000 * (k + 1)).length,
   );
   const maxSliding = fullest(blocks.filter((t) => t >= from && t < from + 1000 * seconds));
-  const maxIssued = fullest(issued.filter((t) => t >= wallFrom && t < wallFrom + 1000 * seconds).sort((a, b) => a - b));
+  const maxIssued = fullest(
+    issued.filter((_, i) => blocks[i]! >= from && blocks[i]! < from + 1000 * seconds).sort((a, b) => a - b),
+  );
   const ms = milestones.filter((t) => t >= from && t < from + 1000 * seconds);
   const gaps = ms.slice(1).map((t, i) => t - ms[i]!);
   return {
@@ -205,10 +207,9 @@ async function main(): Promise<void> {
     // baseline: the node idle
     let cpu0 = cpuSeconds(node.pid!);
     let t0 = performance.now();
-    let wall0 = Date.now();
     clientFigures();
     await sleep(IDLE_SECONDS * 1000);
-    const idle = measure(t0, wall0, IDLE_SECONDS, (cpuSeconds(node.pid!) - cpu0) / IDLE_SECONDS);
+    const idle = measure(t0, IDLE_SECONDS, (cpuSeconds(node.pid!) - cpu0) / IDLE_SECONDS);
     const idleClient = clientFigures();
 
     const results: {
@@ -224,10 +225,9 @@ async function main(): Promise<void> {
       await sleep(1000);
       cpu0 = cpuSeconds(node.pid!);
       t0 = performance.now();
-      wall0 = Date.now();
       clientFigures();
       await sleep(SECONDS * 1000);
-      const m = measure(t0, wall0, SECONDS, (cpuSeconds(node.pid!) - cpu0) / SECONDS);
+      const m = measure(t0, SECONDS, (cpuSeconds(node.pid!) - cpu0) / SECONDS);
       const c = clientFigures();
       const status = (await spam("status")).blocksPerSecond as number;
       await spam("stop");

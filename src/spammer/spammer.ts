@@ -254,9 +254,12 @@ export class Spammer {
       const transfer = value.takeTransfer();
       if (transfer) return this.transfer(run, value, transfer);
     }
-    // tagged data: unique data each time, so two blocks on the same tips never share an ID
+    // tagged data: unique data each time, so two blocks on the same tips never share an ID; it
+    // ends with the issue time (ms since the epoch, on the process's monotonic clock: the
+    // wall clock may be stepped) for whoever measures the pace from outside
     const n = ++this.counter;
-    const data = new TextEncoder().encode(`${SPAMMER_MESSAGE} #${n} ${Date.now()}`);
+    const issuedAt = (performance.timeOrigin + performance.now()).toFixed(3);
+    const data = new TextEncoder().encode(`${SPAMMER_MESSAGE} #${n} ${issuedAt}`);
     const payload: Payload = { type: PayloadType.TaggedData, tag: new TextEncoder().encode(SPAMMER_TAG), data };
     return (await this.submit(run, payload, undefined)).outcome;
   }
