@@ -7,11 +7,10 @@
  * node publishes it, and every confirmed milestone. Per rate: the blocks of each 1-s window
  * (from 1 s after the start, the first second filling the submitters' pipeline), their mean, the
  * fullest window and the fullest sliding 1-s window; the fullest sliding 1-s window by the time
- * each block was issued (the spammer stamps it at the end of its data); whether the mean is
- * within 10 % of the rate and no window by issue time above it (by arrival a broker batch or a
- * late turn of a loaded machine may move a few blocks across an edge), the milestones' largest
- * gap and the node
- * process's CPU (of one core, from /proc), and the answers to an honest client meanwhile (a
+ * each block was issued (its permit's, which the spammer stamps at the end of its data);
+ * whether the mean is within 10 % of the rate and no window by issue time above it (by arrival
+ * a broker batch or a late turn of a loaded machine may move a few blocks across an edge); the
+ * milestones' largest gap and the node process's CPU (of one core, from /proc), and the answers to an honest client meanwhile (a
  * tagged-data block every 250 ms over the submit route: median and largest latency, failures).
  * Baseline in the same run: the same node idle for 5 s (milestone gaps, CPU and the client's
  * answers with no spam). The node runs with a minimum PoW score of P (default 0,
@@ -73,7 +72,7 @@ interface Measured {
 }
 
 const blocks: number[] = [];
-/** When each block of `blocks` was issued: the spammer's data ends with it (the node's monotonic clock, ms). */
+/** When each block of `blocks` was issued: its data ends with its permit's time (the node's monotonic clock, ms). */
 const issued: number[] = [];
 const milestones: number[] = [];
 

@@ -232,7 +232,7 @@ export class Spammer {
       let outcome: Outcome;
       this.inFlight++;
       try {
-        outcome = await this.issue(run);
+        outcome = await this.issue(run, now);
       } catch (e) {
         if (signal.aborted && isPowError(e, PowErrorCode.Aborted)) return;
         outcome = isPowError(e, PowErrorCode.Busy) ? "busy" : "failed";
@@ -245,8 +245,8 @@ export class Spammer {
     }
   }
 
-  /** Issues one block: the funding of value spam's lanes, a transfer, or tagged data. */
-  private async issue(run: Run): Promise<Outcome> {
+  /** Issues one block on the permit taken at `permitAt` (performance.now): the funding of value spam's lanes, a transfer, or tagged data. */
+  private async issue(run: Run, permitAt: number): Promise<Outcome> {
     const value = run.settings.valueSpamEnabled ? this.value : undefined;
     if (value) {
       await value.refresh();
@@ -255,10 +255,10 @@ export class Spammer {
       if (transfer) return this.transfer(run, value, transfer);
     }
     // tagged data: unique data each time, so two blocks on the same tips never share an ID; it
-    // ends with the issue time (ms since the epoch, on the process's monotonic clock: the
-    // wall clock may be stepped) for whoever measures the pace from outside
+    // ends with the time of its permit (ms since the epoch on the process's monotonic clock: the
+    // wall clock may be stepped), so whoever measures the pace from outside sees what it held
     const n = ++this.counter;
-    const issuedAt = (performance.timeOrigin + performance.now()).toFixed(3);
+    const issuedAt = (performance.timeOrigin + permitAt).toFixed(3);
     const data = new TextEncoder().encode(`${SPAMMER_MESSAGE} #${n} ${issuedAt}`);
     const payload: Payload = { type: PayloadType.TaggedData, tag: new TextEncoder().encode(SPAMMER_TAG), data };
     return (await this.submit(run, payload, undefined)).outcome;

@@ -14,9 +14,9 @@ import { Scrape } from "../helpers/prometheus.js";
  * counts the spammer's blocks as the event API publishes them (`blocks/tagged-data/<tag>`) and
  * the milestones confirmed meanwhile. At 50 and 200 blocks/s (and 1,000 where the machine has
  * four cores or more) the rate over 5 s is within 10 % of the one asked for; no sliding 1-s
- * window holds more blocks than it by the time each was issued (the spammer stamps it in the
- * block's data), nor, allowing the few blocks a broker batch or a loaded machine's late turn
- * shifts across an edge, by arrival; milestones keep their interval and a client's block is
+ * window holds more blocks than it by the time each was issued (its permit's: the spammer
+ * stamps it in the block's data), nor, allowing the few blocks a broker batch or a loaded
+ * machine's late turn shifts across an edge, by arrival; milestones keep their interval and a client's block is
  * answered within a second meanwhile; `stop` answers within a second and nothing is published
  * after it; the routes are protected and refuse bad settings with 400. Value spam pays its
  * lanes from the last dev account and moves their outputs, milestone by milestone, aliases,
@@ -26,7 +26,7 @@ import { Scrape } from "../helpers/prometheus.js";
 
 /**
  * The issue time a spammer's block (its bytes, as the event API publishes them) carries: its
- * data ends with it, ms on the node process's monotonic clock (spammer.ts).
+ * data ends with the time of its permit, ms on the node process's monotonic clock (spammer.ts).
  */
 function issuedAt(bytes: Uint8Array): number {
   const payload = decodeBlock(bytes).payload as TaggedDataPayload;
