@@ -4,6 +4,7 @@ import type { Faucet } from "../faucet/index.js";
 import type { Indexer } from "../indexer/indexer.js";
 import type { NetworkView } from "../network/interface.js";
 import type { DeltaSnapshotResult, FullSnapshotResult, SnapshotRequest } from "../snapshot/index.js";
+import type { Spammer } from "../spammer/index.js";
 import type { Repositories } from "../storage/index.js";
 import type { MilestoneMode } from "../tangle/coordinator.js";
 import type { MilestoneInfo } from "../tangle/events.js";
@@ -54,6 +55,8 @@ export interface ApiNode {
   pruner?: { readonly horizon: number; request(target: number): Promise<number> };
   /** The faucet of `/api/faucet/v1`; absent: those routes answer 404 (the node runs none). */
   faucet?: Faucet | undefined;
+  /** The spammer of `/api/spammer/v1`; absent: those routes do not exist. */
+  spammer?: Spammer | undefined;
   /** The dev routes' tools (`/api/dev/v1`); absent: those routes do not exist. */
   dev?: DevApi | undefined;
   /**

@@ -24,10 +24,13 @@ export interface ApiAuthOptions {
   protectedRoutes: string[];
 }
 
-/** Everything is public except the control routes, peer management and the metrics. */
+/**
+ * Everything is public except the control routes, peer management, the metrics and the spammer
+ * (the one list: node/options.ts takes its defaults from here).
+ */
 export const defaultApiAuthOptions: ApiAuthOptions = {
   publicRoutes: ["/*"],
-  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics"],
+  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics", "/api/spammer/v1/*"],
 };
 
 /** The `sub` claim of the node's API tokens. */

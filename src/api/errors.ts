@@ -7,6 +7,7 @@ import { LedgerErrorCode } from "../ledger/errors.js";
 import { NetworkErrorCode } from "../network/errors.js";
 import { isPowError, PowErrorCode } from "../pow/errors.js";
 import { SnapshotErrorCode } from "../snapshot/errors.js";
+import { SpammerErrorCode } from "../spammer/errors.js";
 import { StorageErrorCode } from "../storage/errors.js";
 import { BlockErrorCode, DevErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
@@ -139,6 +140,10 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [FaucetErrorCode.TransactionNotIncluded]: 500,
   [FaucetErrorCode.CannotPay]: 503,
   [FaucetErrorCode.NotSubmitted]: 503,
+  // the spammer: a start setting out of range, value spam without a funded key
+  [SpammerErrorCode.InvalidSettings]: 400,
+  [SpammerErrorCode.NoFundedKey]: 400,
+  [SpammerErrorCode.BlockRefused]: 500,
 };
 
 /** The code of any layer below the API. */
@@ -153,7 +158,8 @@ type DomainErrorCode =
   | SnapshotErrorCode
   | IndexerErrorCode
   | NetworkErrorCode
-  | FaucetErrorCode;
+  | FaucetErrorCode
+  | SpammerErrorCode;
 
 function allCodes<C extends string>(codes: Record<string, C>, status: DomainStatus): Record<C, DomainStatus> {
   return Object.fromEntries(Object.values(codes).map((c) => [c, status])) as Record<C, DomainStatus>;

@@ -37,6 +37,7 @@ import { registerIndexerRoutes } from "./routes/indexer.js";
 import { registerIrcMetadataRoutes } from "./routes/ircMetadata.js";
 import { registerPoiRoutes } from "./routes/poi.js";
 import { registerNodeRoutes } from "./routes/routes.js";
+import { registerSpammerRoutes } from "./routes/spammer.js";
 import { AJV_OPTIONS, validationErrorFormatter } from "./validation.js";
 
 /** Options of the HTTP API beyond the node itself. */
@@ -176,6 +177,7 @@ export function buildServer(
   registerFaucetRoutes(app, node);
   registerPoiRoutes(app, node);
   registerDevRoutes(app, node);
+  registerSpammerRoutes(app, node);
   registerDashboardRoutes(app, node, budget);
   registerDashboard(app, undefined, options.dashboard);
 

@@ -185,6 +185,18 @@ export const nodeCommand = command({
       "faucet requests one client (IP address) may make per --faucet-client-period",
     ),
     flag("faucetClientPeriodMs", "faucet-client-period", integer, "the period of --faucet-client-requests, in ms"),
+    flag(
+      "spammer",
+      "spammer",
+      trueOrFalse,
+      "serve the spammer (/api/spammer/v1, protected; idle until started): true or false",
+    ),
+    flag(
+      "spammerKeyFile",
+      "spammer-key-file",
+      text(),
+      "file holding the Ed25519 seed value spam pays from (never printed); default: the last dev account on the dev network",
+    ),
   ],
 });
 

@@ -13,6 +13,7 @@ import {
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
+import { Spammer } from "../spammer/index.js";
 import type { KvStore, Repositories, WriteBatch } from "../storage/index.js";
 import type { Coordinator } from "../tangle/coordinator.js";
 import { DevErrorCode, TangleErrorCode } from "../tangle/errors.js";
@@ -27,6 +28,7 @@ import { attachNetwork, buildComponents, type NodeComponents, semanticValidator 
 import { DevTools, isDevNetwork } from "./devTools.js";
 import { type NodeSecrets, type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
+import { spammerSeedOf } from "./spammerOptions.js";
 
 export { semanticValidator };
 
@@ -59,6 +61,11 @@ export class LedgerNode {
   readonly followedNetwork: NetworkConfig | undefined;
   /** The dev routes' tools (`/api/dev/v1`), on a dev network's coordinator only (devTools.ts). */
   dev: DevTools | undefined;
+  /**
+   * The spammer (`/api/spammer/v1`, src/spammer), unless `--spammer false`. Built once, beside the
+   * components: it reads them through getters, so a dev revert's new ones are the ones it uses.
+   */
+  spammer: Spammer | undefined;
   /** The network's description as this node knows it (network.json without the peers). */
   private readonly ownNetwork: NetworkConfig;
 
@@ -137,11 +144,38 @@ export class LedgerNode {
         await writeNetworkConfig(db.copyPath, node.followedNetwork ?? node.describeNetwork([]));
       }
       if (node.isCoordinator && isDevNetwork(db.network)) node.dev = await DevTools.open(node);
+      if (options.spammer) node.spammer = await node.buildSpammer();
       return node;
     } catch (e) {
       await db.store.close();
       throw e;
     }
+  }
+
+  private async buildSpammer(): Promise<Spammer> {
+    const fundedSeed = await spammerSeedOf(this.options, {
+      isDevCoordinator: this.dev !== undefined,
+      describe: () => this.describeNetwork([]),
+    });
+    const node = this;
+    return new Spammer(
+      {
+        get tangle() {
+          return node.tangle;
+        },
+        get intake() {
+          return node.intake;
+        },
+        get indexer() {
+          return node.indexer;
+        },
+        get outputs() {
+          return node.db.outputs;
+        },
+        onError: this.onError,
+      },
+      { fundedSeed },
+    );
   }
 
   /** Whether this node runs the coordinator (it started the network and holds its key). */
@@ -244,6 +278,12 @@ export class LedgerNode {
    * runs as before; a ledger back at genesis gets its first milestone at once, as at a first start.
    */
   async replaceState(fill: (batch: WriteBatch) => Promise<void>, metrics?: MetricsSnapshot): Promise<void> {
+    // the spammer's blocks are always in flight while it runs: it holds them back meanwhile
+    if (this.spammer) return this.spammer.pausedWhile(() => this.replaceStateNow(fill, metrics));
+    return this.replaceStateNow(fill, metrics);
+  }
+
+  private async replaceStateNow(fill: (batch: WriteBatch) => Promise<void>, metrics?: MetricsSnapshot): Promise<void> {
     const old = this.c;
     const submitting = old.intake.inFlight;
     if (submitting > 0) {
@@ -310,6 +350,7 @@ export class LedgerNode {
   }
 
   async close(): Promise<void> {
+    await this.spammer?.stop();
     await this.c.coordinator?.stop();
     await this.stopNetwork();
     await this.faucet?.stop();

@@ -1,3 +1,4 @@
+import { defaultApiAuthOptions } from "../api/auth.js";
 import type { MilestoneMode } from "../tangle/coordinator.js";
 import { DEFAULT_DEV_MNEMONIC, SHIMMER_COIN_TYPE } from "./devAccounts.js";
 
@@ -110,6 +111,10 @@ export interface NodeOptions {
   /** Faucet requests one client (IP address) may make per `faucetClientPeriodMs` (also its burst). */
   faucetClientRequests: number;
   faucetClientPeriodMs: number;
+  /** Serve the spammer (`/api/spammer/v1`, src/spammer; idle until started, protected by default). */
+  spammer: boolean;
+  /** A file holding the Ed25519 seed value spam pays from ("" = the last dev account on the dev network). Never printed. */
+  spammerKeyFile: string;
 }
 
 export const defaultNodeOptions: NodeOptions = {
@@ -135,12 +140,14 @@ export const defaultNodeOptions: NodeOptions = {
   faucetAddressPeriodMs: 300_000,
   faucetClientRequests: 20,
   faucetClientPeriodMs: 300_000,
+  spammer: true,
+  spammerKeyFile: "",
   logLevel: "info",
   explorerPort: 0,
   mqttPort: 0,
   prometheusPort: 0,
   publicRoutes: ["/*"],
-  protectedRoutes: ["/api/core/v2/control/*", "/api/core/v2/peers*", "/metrics"],
+  protectedRoutes: [...defaultApiAuthOptions.protectedRoutes],
   snapshot: "",
   deltaSnapshot: "",
   snapshotUnverified: false,

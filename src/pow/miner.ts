@@ -229,9 +229,10 @@ export class MinerPool {
 /**
  * Whose work a pool does. The node's own blocks (the coordinator's checkpoints) have threads of
  * their own, so they never wait behind blocks clients asked the node to mine: a flood of those
- * cannot hold milestones back (docs/decisions.md, Threats).
+ * cannot hold milestones back (docs/decisions.md, Threats). The spammer (src/spammer) mines on
+ * a pool of its own too, so its load never fills the clients' queue.
  */
-export type MinerPoolName = "clients" | "node";
+export type MinerPoolName = "clients" | "node" | "spammer";
 
 const sharedPools = new Map<MinerPoolName, MinerPool>();
 

@@ -16,6 +16,8 @@ import { DashboardSession } from "./helpers/browser.js";
  * - Peers takes a JWT from the `jwt` command, adds a second node process as a peer by its
  *   multiaddr and lists it connected as a static peer, then removes it;
  * - Faucet asks for funds for a fresh address and shows its balance change.
+ * - Spammer takes the JWT, starts the spammer at 20 blocks/s and shows the rate it reaches (its
+ *   figures and its chart's legend), then stops it.
  * - Home shows the node's clock once time travel (`POST /api/dev/v1/time`) moved it ahead.
  * Every page: no console error, no serious axe violation, a screenshot.
  */
@@ -196,6 +198,42 @@ describe("the dashboard's pages in a browser", { timeout: 110_000 }, () => {
     assert.equal(digits(await p.stat("balance-before")), 0);
     assert.ok(digits(await p.stat("balance-now")) > 0);
     await p.check("faucet-paid");
+  });
+
+  it("Spammer: signs in, starts the spammer, shows the rate it reaches, stops it", async () => {
+    const p = await s.newPage();
+    await p.goto("/dashboard/spammer");
+    const jwt = p.page.getByLabel("JWT");
+    await jwt.waitFor();
+    await jwt.fill(s.node.token());
+    await p.page.getByRole("button", { name: "Sign in" }).click();
+    await p.page.locator('[data-stat="spammer-state"]').waitFor();
+    assert.equal(await p.stat("spammer-state"), "stopped");
+
+    await p.page.getByLabel("Blocks per second", { exact: true }).fill("20");
+    await p.page.getByLabel("CPU limit", { exact: true }).fill("1");
+    await p.page.getByRole("button", { name: "Start" }).click();
+    await waitFor(async () => ((await p.stat("spammer-state")) === "running" ? true : undefined), 5_000, "running");
+    // the rate the node reports, on the page and in the chart's legend, once a few seconds are counted
+    await waitFor(
+      async () => {
+        const rate = Number((await p.stat("spammer-rate")).replace(/[^0-9.]/g, ""));
+        return rate >= 15 && rate <= 20 ? rate : undefined;
+      },
+      15_000,
+      "a rate of 15 to 20 blocks/s on the page",
+    );
+    await p.page.getByText(/^reached: (1[5-9]|20)(\.\d)? \/s$/).waitFor({ timeout: 5_000 });
+    assert.equal(await p.page.locator("#spammer-chart .chart canvas").count(), 1);
+    const status = (await (
+      await fetch(`${s.node.url}/api/spammer/v1/status`, { headers: { authorization: `Bearer ${s.node.token()}` } })
+    ).json()) as Json;
+    assert.equal(status.running, true);
+    assert.equal(status.bpsRateLimit, 20);
+    await p.check("spammer");
+
+    await p.page.getByRole("button", { name: "Stop" }).click();
+    await waitFor(async () => ((await p.stat("spammer-state")) === "stopped" ? true : undefined), 5_000, "stopped");
   });
 });
 

@@ -27,7 +27,7 @@ describe("the dashboard's shell in a browser", { timeout: 90_000 }, () => {
     const links = await nav.getByRole("link").allInnerTexts();
     assert.deepEqual(
       links.map((t) => t.trim()),
-      ["Home", "Explorer", "Live tangle", "Peers", "Faucet"],
+      ["Home", "Explorer", "Live tangle", "Peers", "Faucet", "Spammer"],
     );
     assert.equal(await nav.getByRole("link", { name: "Home" }).getAttribute("aria-current"), "page");
     await p.page.locator("[data-network]").getByText("dev").waitFor();

@@ -16,6 +16,7 @@ const LAYERS = [
   "indexer",
   "network",
   "faucet",
+  "spammer",
   "api",
   "node",
   "cli",

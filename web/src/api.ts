@@ -21,6 +21,7 @@ import type { Irc27MetadataJson, Irc30MetadataJson } from "../../src/api/json/ir
 import { MIME_SERIALIZER } from "../../src/api/json/mediaTypes";
 import type { GossipMetrics, PeerJson } from "../../src/api/json/peers";
 import type { PoiValidJson } from "../../src/api/json/poi";
+import type { SpammerStartJson, SpammerStatusJson } from "../../src/api/json/spammer";
 
 /**
  * Typed calls of the node's public REST routes, from the page's own origin (the dashboard is
@@ -281,6 +282,10 @@ const IRC_METADATA = "/api/irc-metadata/v1";
 
 export type { DevTimeJson };
 
+/** The spammer's status (`GET /api/spammer/v1/status`, inx-spammer's fields and the rate reached). */
+export type SpammerStatus = SpammerStatusJson;
+export type { SpammerStartJson };
+
 export const api = {
   info: (o?: CallOptions) => getJson<NodeInfo>(`${CORE}/info`, o),
   /** The node's clock (a dev network's coordinator only; 404 elsewhere). */
@@ -363,4 +368,9 @@ export const api = {
 
   faucetInfo: (o?: CallOptions) => getJson<FaucetInfo>("/api/faucet/v1/info", o),
   faucetEnqueue: (address: string) => postJson<FaucetEnqueued>("/api/faucet/v1/enqueue", { address }),
+
+  spammerStatus: (token: string, o?: CallOptions) => getJson<SpammerStatus>("/api/spammer/v1/status", { ...o, token }),
+  spammerStart: (token: string, settings: SpammerStartJson) =>
+    postJson<SpammerStatus>("/api/spammer/v1/start", settings, { token }),
+  spammerStop: (token: string) => postJson<SpammerStatus>("/api/spammer/v1/stop", undefined, { token }),
 };

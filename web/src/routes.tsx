@@ -2,6 +2,7 @@ import { EXPLORER_ROUTES } from "./pages/Explorer";
 import { Faucet } from "./pages/Faucet";
 import { Home } from "./pages/Home";
 import { Peers } from "./pages/Peers";
+import { Spammer } from "./pages/Spammer";
 import { Tangle } from "./pages/Tangle";
 import type { AppRoute } from "./paths";
 
@@ -18,6 +19,7 @@ export const ROUTES: AppRoute[] = [
   { path: "/tangle", component: Tangle },
   { path: "/peers", component: Peers },
   { path: "/faucet", component: Faucet },
+  { path: "/spammer", component: Spammer },
 ];
 
 /** The header's navigation; `match` is the path prefix that marks the entry as the current page. */
@@ -27,4 +29,5 @@ export const NAV: { label: string; path: string; match: string }[] = [
   { label: "Live tangle", path: "/tangle", match: "/tangle" },
   { label: "Peers", path: "/peers", match: "/peers" },
   { label: "Faucet", path: "/faucet", match: "/faucet" },
+  { label: "Spammer", path: "/spammer", match: "/spammer" },
 ];

@@ -11,6 +11,7 @@ import { type GossipCounters, registerGossipMetrics } from "./gossipMetrics.js";
 import { registerNodeMetrics } from "./nodeMetrics.js";
 import { registerRestApiMetrics } from "./restApiMetrics.js";
 import { MetricsScraper } from "./scraper.js";
+import { registerSpammerMetrics } from "./spammerMetrics.js";
 
 /**
  * `GET /metrics`: the node's metrics in the Prometheus text format, under Hornet's names
@@ -26,7 +27,7 @@ export const METRICS_ROUTE: RouteDefinition = getRoute(
   {
     summary: "Metrics in the Prometheus text format",
     description:
-      "Node state (iota_node_*), gossip per peer (iota_gossip_*), database (iota_database_*), HTTP requests and PoW (iota_restapi_*), connections and the event API's budgets (ledger_node_connections*, ledger_node_event_api_*) and process metrics (process_*, nodejs_*), read at each scrape. Protected by default; also on --prometheus-port without a token.",
+      "Node state (iota_node_*), gossip per peer (iota_gossip_*), database (iota_database_*), HTTP requests and PoW (iota_restapi_*), connections and the event API's budgets (ledger_node_connections*, ledger_node_event_api_*), the spammer (iota_spammer_*) and process metrics (process_*, nodejs_*), read at each scrape. Protected by default; also on --prometheus-port without a token.",
     tags: [Tag.Node],
     security: [{ [BEARER_JWT]: [] }],
   },
@@ -63,6 +64,7 @@ export function registerMetrics(app: FastifyInstance, node: ApiNode, budget: Con
   registerConnectionMetrics(scraper, budget, () => eventApiOf(app)?.broker);
   const listeners = { gossip: registerGossipMetrics(scraper, node), database: registerDatabaseMetrics(scraper, node) };
   registerRestApiMetrics(scraper, app);
+  registerSpammerMetrics(scraper, node);
   registerMetricsRoute(app, scraper);
   scrapers.set(app, scraper);
   return listeners;

@@ -27,6 +27,7 @@ export const Tag = {
   Dev: "dev v1",
   IrcMetadata: "irc-metadata v1",
   Poi: "poi v1",
+  Spammer: "spammer v1",
 } as const;
 
 /*

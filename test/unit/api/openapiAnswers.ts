@@ -155,6 +155,7 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
     ["GET /api/core/v2/peers", `${CORE}/peers`],
     ["GET /api/core/v2/peers/{peerId}", `${CORE}/peers/12D3KooWNoSuchPeer`],
     ["GET /metrics", "/metrics"],
+    ["GET /api/spammer/v1/status", "/api/spammer/v1/status"],
   ] as const) {
     if (!ops.has(op)) continue;
     check(ops, op, await h.app.inject({ url, headers: { authorization } }));
@@ -181,6 +182,13 @@ export async function checkAnswers(h: Harness, ops: Map<string, Json>): Promise<
   const id = (saved.json() as { id: string }).id;
   check(ops, "POST /api/dev/v1/state/{id}/revert", await post(`/api/dev/v1/state/${id}/revert`));
   check(ops, "POST /api/dev/v1/state/{id}/revert", await post(`/api/dev/v1/state/${id}/revert`));
+  // the spammer: a refused start (400), a start at 1 block/s and its stop (202), with the token
+  const spam = (url: string, payload?: object) =>
+    h.app.inject({ method: "POST", url, headers: { authorization }, ...(payload ? { payload } : {}) });
+  check(ops, "POST /api/spammer/v1/start", await spam("/api/spammer/v1/start", { bpsRateLimit: 0 }));
+  check(ops, "POST /api/spammer/v1/start", await spam("/api/spammer/v1/start", { bpsRateLimit: 1 }));
+  check(ops, "POST /api/spammer/v1/stop", await spam("/api/spammer/v1/stop"));
+  check(ops, "POST /api/spammer/v1/stop", await h.app.inject({ method: "POST", url: "/api/spammer/v1/stop" }));
   // every documented GET was asked at least once
   for (const op of ops.keys()) if (op.startsWith("GET ")) assert.ok(seen.has(op), `${op} was checked`);
 }

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { api, type GossipMetrics, type Peer } from "../api";
-import { JWT_SHAPE, useToken } from "../auth";
+import { useToken } from "../auth";
 import { ActionForm, Card, ErrorNote, Fetched, TextField } from "../components";
 import { formatNumber, shortHex } from "../format";
 import { useAction, useFetched, useTitle } from "../hooks";
+import { SignIn } from "../signIn";
 
 /**
  * The node's peers, as node-dashboard's peers page lists them: connected peers, static peers
@@ -15,32 +16,6 @@ import { useAction, useFetched, useTitle } from "../hooks";
 
 /** How often the list is asked for. */
 const REFRESH_MS = 3_000;
-
-function SignIn({ onToken }: { onToken: (token: string) => void }) {
-  const [value, setValue] = useState("");
-  const signIn = useAction("The node refused the token");
-  const submit = () => {
-    const token = value.trim();
-    if (!JWT_SHAPE.test(token))
-      return signIn.refuse("That is not a JWT: it has three parts of letters, digits, - and _ separated by dots.");
-    return signIn.run(async () => {
-      // the token is kept only once the node takes it
-      await api.peers(token);
-      onToken(token);
-    });
-  };
-  return (
-    <Card title="Sign in" id="sign-in">
-      <p>
-        The peer routes are protected. Paste a token of this node, printed by{" "}
-        <code>npm run jwt -- --data-dir &lt;dir&gt;</code>. It is kept for this browser tab only.
-      </p>
-      <ActionForm action={signIn} onSubmit={submit} label="Sign in" busyLabel="Checking…">
-        <TextField id="jwt" label="JWT" type="password" value={value} onValue={setValue} spellcheck={false} required />
-      </ActionForm>
-    </Card>
-  );
-}
 
 function AddPeer({ token, onAdded }: { token: string; onAdded: (message: string) => void }) {
   const [address, setAddress] = useState("");
@@ -224,7 +199,11 @@ export function Peers() {
   return (
     <>
       <h1>Peers</h1>
-      {token ? <PeerLists token={token} onSignOut={clear} /> : <SignIn onToken={save} />}
+      {token ? (
+        <PeerLists token={token} onSignOut={clear} />
+      ) : (
+        <SignIn routes="The peer routes" check={(t) => api.peers(t)} onToken={save} />
+      )}
     </>
   );
 }

@@ -1,0 +1,3 @@
+export * from "./errors.js";
+export * from "./options.js";
+export * from "./spammer.js";
