@@ -11,7 +11,8 @@
  * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
  */
 import { createPublicKey, verify } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeBlock } from "../src/codec/block.js";
@@ -40,6 +41,35 @@ const argN = (name: string, def: number) => {
 const BLOCKS = argN("--blocks", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
 const RUNS = argN("--runs", 3);
+/**
+ * `--profile DIR`: a CPU profile and an allocation profile of the main thread over each timed
+ * throughput run (docs/performance.md reads them).
+ */
+const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
+
+/** Starts a CPU profile of this thread; the function it answers writes it to `name` in PROFILE_DIR. */
+async function profile(name: string): Promise<() => Promise<void>> {
+  if (!PROFILE_DIR) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  // and where the bytes the garbage collector reclaims are allocated (a sample every 32 KB)
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 32_768,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
+    await mkdir(PROFILE_DIR, { recursive: true });
+    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    await writeFile(join(PROFILE_DIR, `${name}.heapprofile`), JSON.stringify(allocations));
+    session.disconnect();
+  };
+}
 
 // ---------------------------------------------------------------- 1. white-flag of a 10k cone
 
@@ -170,6 +200,7 @@ async function throughput(
   // timed: clients submit concurrently (as over HTTP), 256 blocks in flight, while the
   // coordinator issues milestones on its own timer (MILESTONE_MS), as in a node; the clock
   // stops when the milestone that references the last block is written
+  const stopProfile = await profile(`core-${withIndexes ? "indexed" : "ledger"}-${Date.now()}`);
   const t0 = performance.now();
   let confirmed = 0;
   let next = 0;
@@ -184,6 +215,7 @@ async function throughput(
     await new Promise((r) => setTimeout(r, 5));
   }
   const elapsed = performance.now() - t0;
+  await stopProfile();
   await node.coordinator.stop();
   if (process.env.CORE_BENCH_DEBUG) {
     // biome-ignore lint/suspicious/noExplicitAny: debugging view into the tangle
@@ -291,7 +323,12 @@ if (wf.included !== 10_000 || unconfirmed) {
   );
   process.exitCode = 1;
 }
+// the one work that cannot be avoided: a signature check per block, on one core (issue 26's bound)
+const verifyPerSec = wf.baselineVerifyMs > 0 ? (10_000 * 1000) / wf.baselineVerifyMs : 0;
 printFigures("core", {
+  verifyPerSec: Math.round(verifyPerSec),
+  blocksToVerify: verifyPerSec > 0 ? Number((tp.blocksPerSec / verifyPerSec).toFixed(2)) : 0,
+  indexedToVerify: verifyPerSec > 0 ? Number((indexed.tp.blocksPerSec / verifyPerSec).toFixed(2)) : 0,
   whiteflag10kMs: Math.round(wf.ms),
   whiteflag10kColdMs: Math.round(wf.coldMs),
   blocksPerSec: Math.round(tp.blocksPerSec),
