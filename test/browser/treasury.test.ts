@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { HORNET_DELTA, HORNET_FULL, HORNET_SUPPLY, networkFileFor, started } from "../helpers/hornetSnapshots.js";
+import { HORNET_DELTA, HORNET_FULL, HORNET_SUPPLY, networkFileFor, startupLine } from "../helpers/hornetSnapshots.js";
 import { removeDir, tempDir } from "../helpers/node.js";
 import { DashboardSession } from "./helpers/browser.js";
 
@@ -32,7 +32,7 @@ describe("the dashboard's treasury figure", { timeout: 60_000 }, () => {
         HORNET_DELTA,
         "--snapshot-unverified",
       ],
-      started,
+      startupLine,
     );
   });
   after(async () => {

@@ -47,6 +47,11 @@ export async function networkFileFor(file: string, path: string): Promise<string
 /** Starts `node` and waits for its startup line (a follower without peers is never healthy). */
 export async function started(node: NodeProcess): Promise<NodeProcess> {
   node.start();
+  return startupLine(node);
+}
+
+/** Waits for the startup line of `node`, started already. */
+export async function startupLine(node: NodeProcess): Promise<NodeProcess> {
   const child = node.child!;
   await waitFor(
     () => (child.exitCode !== null ? Promise.reject(new Error(node.output)) : node.output.includes(", milestone ")),
