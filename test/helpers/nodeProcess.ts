@@ -77,6 +77,11 @@ export class NodeProcess {
 
   /** Starts the process with `extra` flags after the node's own. */
   start(extra: string[] = [], runtime: StartOptions = {}): void {
+    // a second process on the same data dir fails on LevelDB's lock, and the first one would be
+    // left running, out of `dispose`'s reach, holding the test file open
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) {
+      throw new Error(`${this.name} is running already`);
+    }
     this.output = "";
     const network =
       this.p2pPort === undefined
