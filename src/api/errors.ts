@@ -82,6 +82,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [TangleErrorCode.ProofBlockNotReferenced]: 400,
   [TangleErrorCode.ProofConeUnavailable]: 404,
   [TangleErrorCode.ProofInconsistent]: 500,
+  [TangleErrorCode.ProofBusy]: 503,
   // the database: the node's own failures; a disk that refuses writes makes it unavailable
   ...allCodes(StorageErrorCode, 500),
   [StorageErrorCode.WriteFailed]: 503,

@@ -47,6 +47,8 @@ export const TangleErrorCode = {
   ProofConeUnavailable: "TANGLE_PROOF_CONE_UNAVAILABLE",
   /** The stored cone does not hash to the milestone's inclusion Merkle root: a damaged database, never input (500). */
   ProofInconsistent: "TANGLE_PROOF_INCONSISTENT",
+  /** A proof of inclusion needs a milestone's tree while the most trees the node builds at a time are being built: 503. */
+  ProofBusy: "TANGLE_PROOF_BUSY",
 } as const;
 export type TangleErrorCode = (typeof TangleErrorCode)[keyof typeof TangleErrorCode];
 

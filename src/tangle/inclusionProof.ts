@@ -58,9 +58,19 @@ export interface InclusionProofOptions {
   cachedTrees: number;
   /** Blocks of the kept trees at most, together (64 bytes each): the oldest go first. */
   cachedBlocks: number;
+  /**
+   * Trees built at the same time at most: a tree being built is never dropped (its requests wait
+   * on it), so these bound what building holds beyond the cache (each up to MAX_PROVABLE_CONE
+   * blocks); a proof needing another tree meanwhile is ProofBusy (503).
+   */
+  maxBuilding: number;
 }
 
-export const defaultInclusionProofOptions: InclusionProofOptions = { cachedTrees: 16, cachedBlocks: 1 << 20 };
+export const defaultInclusionProofOptions: InclusionProofOptions = {
+  cachedTrees: 16,
+  cachedBlocks: 1 << 20,
+  maxBuilding: 2,
+};
 
 /**
  * Makes proofs of inclusion. Proofs of blocks of the same milestone share its Merkle tree: it is
@@ -71,6 +81,8 @@ export class InclusionProofs {
   private readonly trees = new Map<string, Promise<ConeTree>>();
   /** Blocks of each kept tree once built, by milestone ID. */
   private readonly sizes = new Map<string, number>();
+  /** Trees being built. */
+  private building = 0;
   private readonly options: InclusionProofOptions;
 
   constructor(
@@ -133,30 +145,48 @@ export class InclusionProofs {
       this.trees.delete(key);
       this.trees.set(key, entry);
     } else {
-      entry = buildConeTree(source, index, record.blockId);
-      this.trees.set(key, entry);
-      entry.then(
+      if (this.building >= this.options.maxBuilding) {
+        throw new LedgerNodeError(
+          TangleErrorCode.ProofBusy,
+          `the node is building the trees of ${this.building} other milestones: ask again shortly`,
+        );
+      }
+      this.building++;
+      const built = buildConeTree(source, index, record.blockId);
+      entry = built;
+      this.trees.set(key, built);
+      built.then(
         (t) => {
-          if (this.trees.get(key) !== entry) return;
+          this.building--;
           this.sizes.set(key, t.tree.size);
           this.evict();
         },
-        () => this.trees.delete(key),
+        () => {
+          this.building--;
+          this.trees.delete(key);
+        },
       );
       this.evict();
     }
     return entry;
   }
 
-  /** Drops the least recently used trees beyond the bounds (a tree being built counts as one, of no size yet). */
+  /**
+   * Drops the least recently used built trees beyond the bounds, keeping the last one built; a
+   * tree being built stays (at most `maxBuilding` of them), so it is never built twice at once.
+   */
   private evict(): void {
     let blocks = 0;
     for (const n of this.sizes.values()) blocks += n;
-    while (this.trees.size > this.options.cachedTrees || (blocks > this.options.cachedBlocks && this.trees.size > 1)) {
-      const oldest = this.trees.keys().next().value!;
-      this.trees.delete(oldest);
-      blocks -= this.sizes.get(oldest) ?? 0;
-      this.sizes.delete(oldest);
+    for (const key of this.trees.keys()) {
+      const over =
+        this.trees.size > this.options.cachedTrees || (blocks > this.options.cachedBlocks && this.sizes.size > 1);
+      if (!over) break;
+      const size = this.sizes.get(key);
+      if (size === undefined) continue;
+      this.trees.delete(key);
+      this.sizes.delete(key);
+      blocks -= size;
     }
   }
 }

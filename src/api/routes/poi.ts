@@ -55,12 +55,12 @@ export const POI_ROUTES = {
         "inclusionMerkleRoot (TIP-4, over every block the milestone referenced in white-flag order, conflicting ones " +
         "included), checkable offline against the coordinator's public keys. 400: a malformed block ID, or a block " +
         "no milestone references yet (as inx-poi answers); 404: a block the node does not have (never seen, or " +
-        "pruned) or whose milestone is pruned.",
+        "pruned) or whose milestone is pruned; 503: the trees of other milestones are being built (ask again shortly).",
       tags: [Tag.Poi],
       params: blockIdParams(),
     },
     proofJson(),
-    [400, 403, 404, 500],
+    [400, 403, 404, 500, 503],
   ),
   validate: {
     method: "POST",

@@ -6,6 +6,7 @@ import { inclusionProofFromJson, inclusionProofRoot, inclusionProofToJson } from
 import { transactionToJson } from "../../../src/codec/transaction.js";
 import { ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/ed25519.js";
 import { DEV_TOKEN_SUPPLY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { TangleErrorCode } from "../../../src/tangle/errors.js";
 import { InclusionProofs } from "../../../src/tangle/inclusionProof.js";
 import {
   assertError,
@@ -111,6 +112,60 @@ describe("proof of inclusion routes (inx-poi)", () => {
       const made = inclusionProofToJson(await small.create(fromHex(id, "blockId", 32)));
       assert.deepEqual(made, await proofOf(id));
     }
+  });
+
+  it("builds at most two trees at a time, never one twice, and refuses more with ProofBusy (503)", async () => {
+    // the milestone blocks of three milestones in a row, each proven by its successor's tree
+    const milestoneBlocks: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      milestoneBlocks.push(toHex(h.node.tangle.latestMilestone.blockId));
+      await h.node.coordinator.issueMilestone();
+    }
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let builds = 0;
+    const source = () => {
+      const t = h.node.tangle;
+      const db = {
+        milestones: t.db.milestones,
+        milestoneBlocks: {
+          list: async (...args: Parameters<typeof t.db.milestoneBlocks.list>) => {
+            if (args[1]?.from === 0) builds++;
+            await gate;
+            return t.db.milestoneBlocks.list(...args);
+          },
+        },
+      } as unknown as typeof t.db;
+      return { db, getBlockBytes: t.getBlockBytes.bind(t), getMetadata: t.getMetadata.bind(t) };
+    };
+    const gated = new InclusionProofs(source, { cachedTrees: 1, cachedBlocks: 1 });
+    const id = (hex: string) => fromHex(hex, "blockId", 32);
+    const first = gated.create(id(milestoneBlocks[0]!));
+    const second = gated.create(id(milestoneBlocks[1]!));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await assert.rejects(gated.create(id(milestoneBlocks[2]!)), (e: Error & { code?: string }) => {
+      assert.equal(e.code, TangleErrorCode.ProofBusy);
+      return true;
+    });
+    // the first tree, still being built, is shared, not built again
+    const again = gated.create(id(milestoneBlocks[0]!));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(builds, 2);
+    release();
+    for (const [p, hex] of [
+      [first, milestoneBlocks[0]!],
+      [second, milestoneBlocks[1]!],
+      [again, milestoneBlocks[0]!],
+    ] as const) {
+      assert.deepEqual(inclusionProofToJson(await p), await proofOf(hex));
+    }
+    // free again: the third is built now
+    assert.deepEqual(
+      inclusionProofToJson(await gated.create(id(milestoneBlocks[2]!))),
+      await proofOf(milestoneBlocks[2]!),
+    );
   });
 
   it("answers valid:false for a flipped hash, a removed signature, another network's milestone, another block", async () => {
