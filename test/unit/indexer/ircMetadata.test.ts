@@ -5,6 +5,7 @@ import { encodeOutput } from "../../../src/codec/outputs/output.js";
 import { FeatureType, type Output, OutputType } from "../../../src/codec/types.js";
 import {
   checkIrcMetadata,
+  IRC27_SCHEMA,
   type IrcCheck,
   type IrcMetadataDeps,
   IrcStandard,
@@ -106,6 +107,30 @@ describe("IRC-27 NFT metadata (TIP-27)", () => {
     assert.match(refused(check(IrcStandard.Irc27, { ...TIP27_MINIMAL, name: 7 })), /name must be string/);
     assert.match(refused(check(IrcStandard.Irc27, { ...TIP27_MINIMAL, royalties: [] })), /royalties must be object/);
     assert.match(refused(check(IrcStandard.Irc27, { ...TIP27_MINIMAL, attributes: {} })), /attributes must be array/);
+  });
+
+  it("checks the version pattern in linear time: 8 KB of digits that do not match take milliseconds", () => {
+    // the TIP's ^v\d+.\d+$ run as it is backtracks quadratically here (~70 ms a document)
+    const doc = bytes(JSON.stringify({ ...TIP27_MINIMAL, version: `v${"1".repeat(8000)}x` }));
+    const started = performance.now();
+    for (let i = 0; i < 10; i++) assert.match(refused(checkIrcMetadata(IrcStandard.Irc27, doc)), /version must match/);
+    const ms = performance.now() - started;
+    assert.ok(ms < 150, `10 checks took ${ms.toFixed(0)} ms`);
+  });
+
+  it("takes exactly the versions the TIP's pattern takes", () => {
+    const tip = new RegExp(IRC27_SCHEMA.properties.version.pattern, "u");
+    const alphabet = ["v", "1", "0", ".", "x", "\n", "\u2028", "\u{1F600}", " "];
+    let seed = 7;
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return alphabet[seed % alphabet.length]!;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const version = `v${Array.from({ length: i % 7 }, pick).join("")}`;
+      const taken = check(IrcStandard.Irc27, { ...TIP27_MINIMAL, version }).ok;
+      assert.equal(taken, tip.test(version), JSON.stringify(version));
+    }
   });
 
   it("refuses IRC-30 metadata, and keeps a reason short when much is wrong", () => {
