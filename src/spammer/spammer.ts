@@ -43,6 +43,11 @@ import { parentsWith, type Transfer, ValueSpam, type ValueSpamDeps } from "./val
 export const YIELD_MS = 200;
 /** How long a submitter waits before it reads the CPU figure again. */
 export const CPU_WAIT_MS = 50;
+/**
+ * A submitter waits for its next permit this long at most, then asks again: a slow rate's wait
+ * (1e-9 blocks/s: 31 years) overflows a timer, which Node fires after 1 ms with a warning each time.
+ */
+export const PACE_WAIT_MS = 1000;
 /** A failure is handed to `onError` once per this many ms at most. */
 export const REPORT_EVERY_MS = 10_000;
 /** `pausedWhile` waits this long at most for the blocks in flight. */
@@ -226,7 +231,7 @@ export class Spammer {
         continue;
       }
       if (!run.pacer.take(now)) {
-        await pause(Math.max(1, run.pacer.waitMs(now)));
+        await pause(Math.min(PACE_WAIT_MS, Math.max(1, run.pacer.waitMs(now))));
         continue;
       }
       let outcome: Outcome;

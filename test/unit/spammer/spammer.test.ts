@@ -64,6 +64,24 @@ describe("Spammer", () => {
     await h?.spammer.stop();
   });
 
+  it("waits out a rate of one block in years in bounded timers: no timer overflow, no busy loop", async () => {
+    h = harness();
+    const overflows: string[] = [];
+    const onWarning = (w: Error) => {
+      if (w.name === "TimeoutOverflowWarning") overflows.push(w.message);
+    };
+    process.on("warning", onWarning);
+    try {
+      await h.spammer.start({ bpsRateLimit: 1e-9, spammerWorkers: 2, cpuMaxUsage: 1 });
+      await sleep(300);
+      await h.spammer.stop();
+    } finally {
+      process.off("warning", onWarning);
+    }
+    assert.equal(h.taken.length, 1, "the first permit only");
+    assert.equal(overflows.length, 0, `${overflows.length} timer overflows: ${overflows[0]}`);
+  });
+
   it("holds 200 blocks/s from 4 submitters, never above it in a 1-s window, and stops within a second", async () => {
     h = harness();
     const status = await h.spammer.start({ bpsRateLimit: 200, spammerWorkers: 4, cpuMaxUsage: 1 });
