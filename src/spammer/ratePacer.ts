@@ -65,6 +65,26 @@ export class RatePacer {
     return true;
   }
 
+  /**
+   * Counts the permits `previous` (the last run's pacer) took within a window and a margin before
+   * `now` against this one's window, at most this one's count of them: a restart, at the same
+   * rate or another, never puts more than this rate's count into a 1-s window.
+   */
+  carryOver(previous: RatePacer, now: number): void {
+    const from = previous.taken;
+    const recent: number[] = [];
+    for (let k = 1; k <= from.length && recent.length < this.taken.length; k++) {
+      const at = from[(previous.head - k + from.length) % from.length]!;
+      if (!(at > now - RATE_WINDOW_MS - WINDOW_MARGIN_MS)) break;
+      recent.push(at);
+    }
+    // oldest first: `head` ends on the oldest of the last `cap` permits, as `take` leaves it
+    for (let k = recent.length - 1; k >= 0; k--) {
+      this.taken[this.head] = recent[k]!;
+      this.head = (this.head + 1) % this.taken.length;
+    }
+  }
+
   /** Permits not taken until now are not owed (after a pause). */
   forgive(now: number): void {
     if (this.next < now) this.next = now;

@@ -119,6 +119,8 @@ export class Spammer {
   private reportedAt = 0;
   /** When the last run started (ms since the epoch): the rate counts the seconds since. */
   private startedAt = 0;
+  /** The last run's pacer: its permits count against the next run's window (ratePacer.ts `carryOver`). */
+  private lastPacer: RatePacer | undefined;
   /** Start and stop one after the other. */
   private changing: Promise<unknown> = Promise.resolve();
 
@@ -160,10 +162,13 @@ export class Spammer {
       this.meter.reset();
       this.cpu.start();
       const now = performance.now();
+      const pacer = new RatePacer(settings.bpsRateLimit, now);
+      if (this.lastPacer) pacer.carryOver(this.lastPacer, now);
+      this.lastPacer = pacer;
       const run: Run = {
         settings,
         controller: new AbortController(),
-        pacer: new RatePacer(settings.bpsRateLimit, now),
+        pacer,
         workers: [],
         startedAt: Date.now(),
         funding: false,

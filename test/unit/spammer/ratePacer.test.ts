@@ -71,4 +71,29 @@ describe("RatePacer", () => {
     assert.equal(pacer.take(5000.5), false, "the next permit is an interval later");
     assert.ok(Math.abs(pacer.waitMs(5000) - 10) < 1e-9);
   });
+  it("carries a last run's permits over: at 1,000/s then 10/s, or 3/s then 5/s, no window holds more than the new rate", () => {
+    for (const [before, after] of [
+      [1000, 10],
+      [3, 5],
+      [10, 10],
+    ] as const) {
+      let now = 5000;
+      const first = new RatePacer(before, now);
+      const taken: number[] = [];
+      for (const end = now + 2000; now < end; now += 0.5) if (first.take(now)) taken.push(now);
+      const second = new RatePacer(after, now);
+      second.carryOver(first, now);
+      const since = taken.length;
+      for (const end = now + 3000; now < end; now += 0.5) if (second.take(now)) taken.push(now);
+      assert.ok(maxInWindow(taken.slice(since)) <= after);
+      // the window across the restart: the new run's permits and the last run's before them
+      const cap = Math.max(before, after);
+      assert.ok(maxInWindow(taken) <= cap, `${before} then ${after}: ${maxInWindow(taken)}`);
+      const straddling = taken.filter((t) => t > taken[since]! - RATE_WINDOW_MS && t <= taken[since]!).length;
+      assert.ok(
+        straddling <= Math.max(after, 1),
+        `${before} then ${after}: ${straddling} in the first new permit's window`,
+      );
+    }
+  });
 });

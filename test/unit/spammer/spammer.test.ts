@@ -82,6 +82,19 @@ describe("Spammer", () => {
     assert.equal(overflows.length, 0, `${overflows.length} timer overflows: ${overflows[0]}`);
   });
 
+  it("holds the rate across restarts: the last run's permits count in the new run's window", async () => {
+    h = harness();
+    for (let i = 0; i < 12; i++) {
+      await h.spammer.start({ bpsRateLimit: 5, spammerWorkers: 2, cpuMaxUsage: 1 });
+      await sleep(20);
+    }
+    await sleep(300);
+    await h.spammer.stop();
+    const times = h.taken.map((t) => t.at);
+    assert.ok(times.length >= 1);
+    assert.ok(maxInWindow(times) <= 5, `max ${maxInWindow(times)} in a 1-s window over ${times.length} blocks`);
+  });
+
   it("holds 200 blocks/s from 4 submitters, never above it in a 1-s window, and stops within a second", async () => {
     h = harness();
     const status = await h.spammer.start({ bpsRateLimit: 200, spammerWorkers: 4, cpuMaxUsage: 1 });
