@@ -347,7 +347,10 @@ export class Spammer {
     this.paused++;
     try {
       for (let waited = 0; this.inFlight > 0 && waited < PAUSE_WAIT_MS; waited += 5) await sleep(5);
-      return await f();
+      const result = await f();
+      // the ledger was put back: what the lanes held may be gone, so they read it again
+      this.value?.forget();
+      return result;
     } finally {
       this.paused--;
     }
