@@ -1,0 +1,448 @@
+/**
+ * `npm run bench -- scale [--blocks N] [--outputs M] [--segment S] [--wallets W]
+ * [--milestone-interval MS] [--only blocks|outputs]`: what happens to the node as its work
+ * grows, where the other benches stop at 20,000 blocks or a million outputs.
+ *
+ * 1. Growth. One node in this process (as bench core opens it: a fresh LevelDB, no funded
+ *    accounts, PoW score 0, its ledger indexes on) takes signed value-transaction blocks until N
+ *    (default 1,000,000) are confirmed: W wallets (default 20,000) funded from the genesis,
+ *    each spending its output back to itself round after round; the payloads are signed in a
+ *    process of its own one round ahead (`_transferRounds.ts`), so memory holds two rounds,
+ *    never the million, and the RSS measured is the node's alone. Blocks are framed around the node's tips and submitted 256 in flight through
+ *    the internal submit path while the coordinator issues milestones on its timer; a wallet's
+ *    next block waits until its previous one is referenced. For every S blocks (default
+ *    100,000) confirmed: blocks/s of that segment, RSS and heap used at its end; at the end the
+ *    database's size on disk.
+ * 2. Restart. The node is closed and opened again on that database (until `open` returns:
+ *    indexes caught up); then, over HTTP against its API server: the info route, a v3 output
+ *    read and an indexer query, each the median of 200 sequential requests.
+ * 3. A large ledger. Full snapshots of 1,000,000 and M (default 10,000,000) outputs are
+ *    generated (`_scaleOutputs.ts`); a node starts from each in a child process: load time and
+ *    peak RSS; then both serve the same indexer query (100 outputs of one address) in
+ *    alternating rounds, and the query rate at M is set against the rate at 1,000,000.
+ *
+ * Targets: last segment >= 0.85 of the first; peak RSS <= 1,024 MB throughout; restart <= 5 s;
+ * the M-output ledger loaded in <= 200 s within 1,024 MB, answering >= 0.7 of the rate at 1M.
+ */
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildServer } from "../src/api/server.js";
+import { addressToBech32 } from "../src/codec/address.js";
+import { toHex } from "../src/codec/hex.js";
+import type { AddressUnlockCondition, BasicOutput } from "../src/codec/types.js";
+import { LedgerNode } from "../src/node/node.js";
+import { defaultNodeOptions, type NodeOptions } from "../src/node/options.js";
+import { frameBlock } from "./_frameBlock.js";
+import { getRequest, loadFromWorker } from "./_httpLoad.js";
+import { generateSnapshot, LoadingChild, TARGET_OUTPUTS } from "./_scaleOutputs.js";
+import { type BenchRow, printFigures, printTable } from "./_table.js";
+import { type PackedPayloads, payloadAt, TransferRounds } from "./_transferRounds.js";
+
+const args = process.argv.slice(2);
+const argN = (name: string, def: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : def;
+};
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const BLOCKS = argN("--blocks", 1_000_000);
+const OUTPUTS = argN("--outputs", 10_000_000);
+const SEGMENT = argN("--segment", 100_000);
+const WALLETS = argN("--wallets", 20_000);
+const MILESTONE_MS = argN("--milestone-interval", 500);
+const IN_FLIGHT = 256;
+const REQUESTS = 200;
+const BASE_OUTPUTS = 1_000_000;
+const RSS_LIMIT_MB = 1024;
+/** A loading child above this is killed (and reported) before it can starve the machine. */
+const KILL_ABOVE_MB = argN("--kill-above-mb", 8192);
+
+const MB = 1024 * 1024;
+const problems: string[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const fmt = (v: number) => Math.round(v).toLocaleString("en-US");
+const check = (ok: boolean, target: string) => `${ok ? "✓" : "✗"} ${target}`;
+
+const nodeOptions = (dataDir: string): NodeOptions => ({
+  ...defaultNodeOptions,
+  devAccounts: 0,
+  dataDir,
+  minPowScore: 0,
+  milestoneIntervalMs: MILESTONE_MS,
+  logLevel: "silent",
+});
+
+/** Largest RSS of this process, sampled every 100 ms. */
+class RssSampler {
+  peak = 0;
+  private readonly timer = setInterval(() => this.sample(), 100);
+  sample(): number {
+    const rss = process.memoryUsage().rss;
+    this.peak = Math.max(this.peak, rss);
+    return rss;
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+async function dirSizeMB(dir: string): Promise<number> {
+  let bytes = 0;
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return bytes / MB;
+}
+
+// ---------------------------------------------------------------- 1. growth
+
+interface Segment {
+  blocks: number;
+  perSec: number;
+  rssMB: number;
+  heapUsedMB: number;
+}
+
+interface Growth {
+  segments: Segment[];
+  dbSizeMB: number;
+  conflicting: number;
+  generatorBusyMs: number;
+  generatorUsPerPayload: number;
+  elapsedMs: number;
+  /** An output the last milestones created, for the reads after the restart. */
+  sample: { outputId: Uint8Array; address: string };
+}
+
+async function grow(dir: string, rss: RssSampler): Promise<Growth> {
+  const rounds = await TransferRounds.start(WALLETS);
+  const node = await LedgerNode.open(nodeOptions(dir));
+  const submit = async (payload: Uint8Array) =>
+    (await node.submitBlock(frameBlock(node.tangle.selectParents(), payload))).blockId;
+
+  // fund the wallets (not timed)
+  await node.coordinator.issueMilestone();
+  for (const tx of rounds.funding) await submit(tx);
+  await node.coordinator.issueMilestone();
+
+  // every milestone: what it included, and a segment's end once S more blocks are confirmed
+  const segments: Segment[] = [];
+  let included = 0;
+  let conflicting = 0;
+  let segmentStart = performance.now();
+  let sample: Growth["sample"] | undefined;
+  const hrp = node.tangle.protocolParameters.bech32Hrp;
+  const unsubscribe = node.events.on("milestoneConfirmed", ({ result }) => {
+    included += result.included.length;
+    conflicting += result.referenced.filter((b) => b.payloadType === 6).length - result.included.length;
+    const created = result.created[0];
+    if (created) {
+      // the wallets' outputs are basic outputs with one address unlock condition
+      const owner = (created.output as BasicOutput).unlockConditions[0] as AddressUnlockCondition;
+      sample = { outputId: created.outputId, address: addressToBech32(owner.address, hrp) };
+    }
+    while (included >= (segments.length + 1) * SEGMENT && segments.length < Math.ceil(BLOCKS / SEGMENT)) {
+      const now = performance.now();
+      const mem = process.memoryUsage();
+      rss.peak = Math.max(rss.peak, mem.rss);
+      segments.push({
+        blocks: SEGMENT,
+        perSec: (SEGMENT * 1000) / (now - segmentStart),
+        rssMB: mem.rss / MB,
+        heapUsedMB: mem.heapUsed / MB,
+      });
+      segmentStart = now;
+    }
+  });
+
+  // the first round is signed before the clock starts (the next one is signed meanwhile)
+  const held = new Map<number, Promise<PackedPayloads>>([[0, rounds.round(0)]]);
+  await held.get(0);
+
+  // timed: 256 clients take the next block of the round-robin over the wallets
+  const t0 = performance.now();
+  segmentStart = t0;
+  const roundOf = (r: number) => {
+    let p = held.get(r);
+    if (!p) {
+      p = rounds.round(r);
+      held.set(r, p);
+      held.delete(r - 2);
+    }
+    return p;
+  };
+  const previous: (Promise<Uint8Array> | undefined)[] = new Array(WALLETS);
+  const referenced = async (blockId: Uint8Array) => {
+    for (const since = performance.now(); node.tangle.unreferencedMetadata(blockId); await sleep(5)) {
+      if (performance.now() - since > 120_000) throw new Error(`block ${toHex(blockId)} not referenced in 120 s`);
+    }
+  };
+  let next = 0;
+  const client = async () => {
+    while (next < BLOCKS) {
+      const seq = next++;
+      const wallet = seq % WALLETS;
+      const payloads = roundOf(Math.floor(seq / WALLETS));
+      const before = previous[wallet];
+      const mine = (async () => {
+        const payload = payloadAt(await payloads, wallet);
+        if (before) await referenced(await before);
+        return submit(payload);
+      })();
+      previous[wallet] = mine;
+      await mine;
+    }
+  };
+  node.coordinator.options.intervalMs = MILESTONE_MS;
+  node.coordinator.start();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, client));
+  for (const since = performance.now(); included + conflicting < BLOCKS && performance.now() - since < 60_000; ) {
+    await sleep(5);
+  }
+  const elapsedMs = performance.now() - t0;
+  await node.coordinator.stop();
+  unsubscribe();
+  await rounds.close();
+  await node.close();
+  if (included !== BLOCKS) problems.push(`${included} of ${BLOCKS} transactions included, ${conflicting} conflicting`);
+  return {
+    segments,
+    dbSizeMB: await dirSizeMB(dir),
+    conflicting,
+    generatorBusyMs: rounds.busyMs,
+    generatorUsPerPayload: (rounds.busyMs * 1000) / Math.max(1, rounds.made),
+    elapsedMs,
+    sample: sample!,
+  };
+}
+
+// ---------------------------------------------------------------- 2. restart and reads
+
+/** Median time of `REQUESTS` sequential GETs of `path` (after 20 not counted), ms. */
+async function medianGetMs(base: string, path: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS + 20; i++) {
+    const t0 = performance.now();
+    const res = await fetch(base + path);
+    await res.arrayBuffer();
+    if (i >= 20) times.push(performance.now() - t0);
+    if (res.status !== 200) {
+      problems.push(`GET ${path} answered ${res.status}`);
+      break;
+    }
+  }
+  return median(times);
+}
+
+async function restart(dir: string, sample: Growth["sample"]) {
+  const t0 = performance.now();
+  const node = await LedgerNode.open(nodeOptions(dir));
+  const restartMs = performance.now() - t0;
+  const app = buildServer(node, "silent");
+  try {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const base = `http://127.0.0.1:${port}`;
+    return {
+      restartMs,
+      infoMs: await medianGetMs(base, "/api/core/v2/info"),
+      outputReadMs: await medianGetMs(base, `/api/core/v3/outputs/${toHex(sample.outputId)}/full`),
+      indexerQueryMs: await medianGetMs(base, `/api/indexer/v1/outputs/basic?address=${sample.address}`),
+    };
+  } finally {
+    await app.close();
+    await node.close();
+  }
+}
+
+// ---------------------------------------------------------------- 3. a large ledger from a snapshot
+
+/** Indexer queries per second of one node (32 connections, `seconds` after a 200 ms warm-up). */
+async function queryRate(port: number, target: string, seconds: number): Promise<number> {
+  const path = `/api/indexer/v1/outputs/basic?address=${target}`;
+  const r = await loadFromWorker({
+    port,
+    connections: 32,
+    request: getRequest(port, path),
+    warmMs: 200,
+    maxMs: seconds * 1000,
+  });
+  if (r.failed > 0) problems.push(`${r.failed} indexer queries failed`);
+  return (r.ok * 1000) / r.elapsedMs;
+}
+
+async function largeLedger(dir: string) {
+  const loads: {
+    outputs: number;
+    loadMs: number;
+    peakRssMB: number;
+    child: LoadingChild;
+    port: number;
+    target: string;
+  }[] = [];
+  const generated: { outputs: number; ms: number }[] = [];
+  try {
+    for (const outputs of [BASE_OUTPUTS, OUTPUTS]) {
+      const file = join(dir, `full_snapshot_${outputs}.bin`);
+      const t0 = performance.now();
+      await generateSnapshot(dir, outputs, file);
+      generated.push({ outputs, ms: performance.now() - t0 });
+      const { child, loaded } = await LoadingChild.start(join(dir, `node-${outputs}`), file, KILL_ABOVE_MB);
+      const peakRssMB = Math.max(await child.peakRssMB(), loaded.sampledPeakRssMB, child.watchedPeakMB);
+      loads.push({ outputs, loadMs: loaded.loadMs, peakRssMB, child, port: loaded.port, target: loaded.target });
+      await rm(file, { force: true });
+      // the answer holds what the generator gave the target
+      const res = await fetch(`http://127.0.0.1:${loaded.port}/api/indexer/v1/outputs/basic?address=${loaded.target}`);
+      const items = ((await res.json()) as { items?: unknown[] }).items?.length;
+      if (res.status !== 200 || items !== Math.min(TARGET_OUTPUTS, outputs)) {
+        problems.push(`the indexer query at ${fmt(outputs)} outputs answered ${res.status} with ${items} items`);
+      }
+    }
+    // both nodes serve the same query, in alternating rounds (the machine is shared)
+    const rates = loads.map(() => [] as number[]);
+    for (let round = 0; round < 3; round++) {
+      for (const [i, l] of loads.entries()) rates[i]!.push(await queryRate(l.port, l.target, 2));
+    }
+    const [base, large] = loads as [(typeof loads)[0], (typeof loads)[0]];
+    return {
+      generated,
+      base: { ...base, queriesPerSec: median(rates[0]!), rounds: rates[0]! },
+      large: { ...large, queriesPerSec: median(rates[1]!), rounds: rates[1]! },
+    };
+  } finally {
+    for (const l of loads) await l.child.close();
+  }
+}
+
+// ---------------------------------------------------------------- the run
+
+const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-scale-"));
+const rows: BenchRow[] = [];
+const figures: Record<string, number> = { blocks: only === "outputs" ? 0 : BLOCKS };
+const rss = new RssSampler();
+try {
+  console.log(`scale bench in ${dir}`);
+  if (only !== "outputs") {
+    const g = await grow(join(dir, "grown"), rss);
+    const growthPeakMB = rss.peak / MB;
+    g.segments.forEach((s, i) => {
+      rows.push({
+        name: `segment ${i + 1}: blocks ${fmt(i * SEGMENT + 1)}..${fmt((i + 1) * SEGMENT)} in + confirmed`,
+        value: s.perSec,
+        unit: "/s",
+        baseline: `RSS ${fmt(s.rssMB)} MB, heap used ${fmt(s.heapUsedMB)} MB`,
+      });
+    });
+    const first = g.segments[0]?.perSec ?? 0;
+    const last = g.segments.at(-1)?.perSec ?? 0;
+    const ratio = first > 0 ? last / first : 0;
+    const busyShare = g.generatorBusyMs / g.elapsedMs;
+    rows.push(
+      { name: "last segment / first", value: ratio, unit: "", target: check(ratio >= 0.85, ">= 0.85") },
+      {
+        name: "peak RSS while growing (sampled every 100 ms)",
+        value: growthPeakMB,
+        unit: "MB",
+        target: check(growthPeakMB <= RSS_LIMIT_MB, `<= ${fmt(RSS_LIMIT_MB)} MB`),
+      },
+      { name: `database on disk after ${fmt(BLOCKS)} blocks`, value: g.dbSizeMB, unit: "MB" },
+      {
+        name: "payload generator (own process): signing + encoding",
+        value: g.generatorUsPerPayload,
+        unit: "µs/payload",
+        baseline: `${(100 * busyShare).toFixed(0)}% of one core over the run`,
+      },
+    );
+    const r = await restart(join(dir, "grown"), g.sample);
+    rows.push(
+      {
+        name: "restart on that database (open until ready)",
+        value: r.restartMs,
+        unit: "ms",
+        target: check(r.restartMs <= 5000, "<= 5,000 ms"),
+      },
+      { name: `  GET /api/core/v2/info, median of ${REQUESTS}`, value: r.infoMs, unit: "ms" },
+      { name: `  GET /api/core/v3/outputs/{id}/full, median of ${REQUESTS}`, value: r.outputReadMs, unit: "ms" },
+      { name: `  GET indexer basic ?address, median of ${REQUESTS}`, value: r.indexerQueryMs, unit: "ms" },
+    );
+    Object.assign(figures, {
+      segments: g.segments.length,
+      firstSegmentPerSec: Math.round(first),
+      lastSegmentPerSec: Math.round(last),
+      segmentRatio: Number(ratio.toFixed(3)),
+      peakRssMB: Math.round(growthPeakMB),
+      dbSizeMB: Math.round(g.dbSizeMB),
+      generatorUsPerPayload: Number(g.generatorUsPerPayload.toFixed(1)),
+      conflicting: g.conflicting,
+      restartMs: Math.round(r.restartMs),
+      infoMs: Number(r.infoMs.toFixed(2)),
+      outputReadMs: Number(r.outputReadMs.toFixed(2)),
+      indexerQueryMs: Number(r.indexerQueryMs.toFixed(2)),
+    });
+    await rm(join(dir, "grown"), { recursive: true, force: true });
+  }
+  rss.stop();
+  if (only !== "blocks") {
+    const l = await largeLedger(dir);
+    const ratio = l.large.queriesPerSec / l.base.queriesPerSec;
+    const m = fmt(OUTPUTS);
+    for (const g of l.generated)
+      rows.push({ name: `generate a snapshot of ${fmt(g.outputs)} outputs (not a target)`, value: g.ms, unit: "ms" });
+    rows.push(
+      {
+        name: `load ${fmt(BASE_OUTPUTS)} outputs from the snapshot (open until ready)`,
+        value: l.base.loadMs,
+        unit: "ms",
+        baseline: `peak RSS ${fmt(l.base.peakRssMB)} MB`,
+      },
+      {
+        name: `load ${m} outputs from the snapshot (open until ready)`,
+        value: l.large.loadMs,
+        unit: "ms",
+        target: check(l.large.loadMs <= 200_000, "<= 200,000 ms"),
+      },
+      {
+        name: `  peak RSS of that load (VmHWM)`,
+        value: l.large.peakRssMB,
+        unit: "MB",
+        target: check(l.large.peakRssMB <= RSS_LIMIT_MB, `<= ${fmt(RSS_LIMIT_MB)} MB`),
+      },
+      {
+        name: `indexer query at ${fmt(BASE_OUTPUTS)} outputs (32 connections)`,
+        value: l.base.queriesPerSec,
+        unit: "req/s",
+        baseline: `rounds ${l.base.rounds.map(fmt).join(", ")}`,
+      },
+      {
+        name: `indexer query at ${m} outputs (32 connections)`,
+        value: l.large.queriesPerSec,
+        unit: "req/s",
+        baseline: `rounds ${l.large.rounds.map(fmt).join(", ")}`,
+      },
+      {
+        name: `  rate at ${m} / rate at ${fmt(BASE_OUTPUTS)}`,
+        value: ratio,
+        unit: "",
+        target: check(ratio >= 0.7, ">= 0.7"),
+      },
+    );
+    Object.assign(figures, {
+      outputs: OUTPUTS,
+      outputs10MLoadMs: Math.round(l.large.loadMs),
+      outputs10MPeakRssMB: Math.round(l.large.peakRssMB),
+      outputs1MLoadMs: Math.round(l.base.loadMs),
+      outputs1MPeakRssMB: Math.round(l.base.peakRssMB),
+      indexerQueriesPerSec10M: Math.round(l.large.queriesPerSec),
+      indexerQueriesPerSec1M: Math.round(l.base.queriesPerSec),
+      indexerRatio: Number(ratio.toFixed(3)),
+    });
+  }
+} finally {
+  rss.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+printTable(`scale: ${fmt(BLOCKS)} blocks grown, ${fmt(OUTPUTS)} outputs loaded`, rows);
+for (const p of problems) console.error(p);
+if (problems.length > 0) process.exitCode = 1;
+printFigures("scale", figures);
