@@ -57,7 +57,10 @@ export class TransferRounds {
     child: ChildProcess,
   ) {
     this.child = child;
-    child.on("message", (r: RoundReply) => this.waiting.get(r.round)?.(r));
+    child.on("message", (r: RoundReply) => {
+      this.waiting.get(r.round)?.(r);
+      this.waiting.delete(r.round);
+    });
   }
 
   /** Starts the generator and waits for the W wallets' funding transactions (encoded payloads). */

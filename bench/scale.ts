@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- scale [--blocks N] [--outputs M] [--segment S] [--wallets W]
- * [--milestone-interval MS] [--only blocks|outputs]`: what happens to the node as its work
+ * [--milestone-interval MS] [--only blocks|outputs] [--heap-snapshots]`: what happens to the node as its work
  * grows, where the other benches stop at 20,000 blocks or a million outputs.
  *
  * 1. Growth. One node in this process (as bench core opens it: a fresh LevelDB, no funded
@@ -27,6 +27,7 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { buildServer } from "../src/api/server.js";
 import { addressToBech32 } from "../src/codec/address.js";
 import { toHex } from "../src/codec/hex.js";
@@ -50,6 +51,8 @@ const OUTPUTS = argN("--outputs", 10_000_000);
 const SEGMENT = argN("--segment", 100_000);
 const WALLETS = argN("--wallets", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
+/** Writes a V8 heap snapshot into the working directory after the first and the second-to-last segment. */
+const HEAP_SNAPSHOTS = args.includes("--heap-snapshots");
 const IN_FLIGHT = 256;
 const REQUESTS = 200;
 const BASE_OUTPUTS = 1_000_000;
@@ -102,6 +105,8 @@ interface Segment {
   perSec: number;
   rssMB: number;
   heapUsedMB: number;
+  /** Memory of Buffers and other objects outside V8's heap (LevelDB's own is in RSS only). */
+  externalMB: number;
 }
 
 interface Growth {
@@ -151,8 +156,18 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
         perSec: (SEGMENT * 1000) / (now - segmentStart),
         rssMB: mem.rss / MB,
         heapUsedMB: mem.heapUsed / MB,
+        externalMB: mem.external / MB,
       });
       segmentStart = now;
+      // progress as it happens: a long run shows its trend before the table
+      const s = segments.at(-1)!;
+      if (HEAP_SNAPSHOTS && (segments.length === 1 || segments.length === Math.ceil(BLOCKS / SEGMENT) - 1)) {
+        console.error(`heap snapshot: ${writeHeapSnapshot(`scale-segment-${segments.length}.heapsnapshot`)}`);
+      }
+      console.error(
+        `segment ${segments.length}: ${fmt(s.perSec)} blocks/s, RSS ${fmt(s.rssMB)} MB, heap used ${fmt(s.heapUsedMB)} MB, ` +
+          `external ${fmt(s.externalMB)} MB, ${node.tangle.unreferencedCount()} unreferenced`,
+      );
     }
   });
 
@@ -172,7 +187,10 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
     }
     return p;
   };
-  const previous: (Promise<Uint8Array> | undefined)[] = new Array(WALLETS);
+  // a wallet's block of round r goes once its block of round r - 1 is submitted and referenced;
+  // the payload is copied out of its round, so no round is held longer than it is being sent
+  const lastBlock: (Uint8Array | undefined)[] = new Array(WALLETS);
+  const roundsSent = new Int32Array(WALLETS);
   const referenced = async (blockId: Uint8Array) => {
     for (const since = performance.now(); node.tangle.unreferencedMetadata(blockId); await sleep(5)) {
       if (performance.now() - since > 120_000) throw new Error(`block ${toHex(blockId)} not referenced in 120 s`);
@@ -183,15 +201,13 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
     while (next < BLOCKS) {
       const seq = next++;
       const wallet = seq % WALLETS;
-      const payloads = roundOf(Math.floor(seq / WALLETS));
-      const before = previous[wallet];
-      const mine = (async () => {
-        const payload = payloadAt(await payloads, wallet);
-        if (before) await referenced(await before);
-        return submit(payload);
-      })();
-      previous[wallet] = mine;
-      await mine;
+      const round = Math.floor(seq / WALLETS);
+      const payload = payloadAt(await roundOf(round), wallet).slice();
+      while (roundsSent[wallet]! < round) await sleep(5);
+      const before = lastBlock[wallet];
+      if (before) await referenced(before);
+      lastBlock[wallet] = await submit(payload);
+      roundsSent[wallet] = round + 1;
     }
   };
   node.coordinator.options.intervalMs = MILESTONE_MS;
@@ -331,7 +347,7 @@ try {
         name: `segment ${i + 1}: blocks ${fmt(i * SEGMENT + 1)}..${fmt((i + 1) * SEGMENT)} in + confirmed`,
         value: s.perSec,
         unit: "/s",
-        baseline: `RSS ${fmt(s.rssMB)} MB, heap used ${fmt(s.heapUsedMB)} MB`,
+        baseline: `RSS ${fmt(s.rssMB)} MB, heap used ${fmt(s.heapUsedMB)} MB, external ${fmt(s.externalMB)} MB`,
       });
     });
     const first = g.segments[0]?.perSec ?? 0;
