@@ -115,6 +115,18 @@ export interface LoadedNode {
   target: string;
 }
 
+/** A load that did not finish: the child died, or was killed for its RSS. */
+export class LoadFailed extends Error {
+  constructor(
+    message: string,
+    readonly elapsedMs: number,
+    readonly peakMB: number,
+    readonly killed: boolean,
+  ) {
+    super(message);
+  }
+}
+
 /** A node started from a snapshot in a child process; `close` ends it. */
 export class LoadingChild {
   /** Largest VmRSS the parent read from /proc every 100 ms, MB (a cross-check of VmHWM). */
@@ -144,22 +156,26 @@ export class LoadingChild {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const child = new LoadingChild(proc, killAboveMB);
+    const t0 = performance.now();
     try {
       const loaded = await new Promise<LoadedNode>((resolve, reject) => {
         proc.once("message", (m: LoadedNode) => resolve(m));
-        proc.once("exit", (code, signal) =>
+        proc.once("exit", (code, signal) => {
+          const killed = signal === "SIGKILL";
           reject(
-            new Error(
+            new LoadFailed(
               `the node loading ${snapshot} exited (${code ?? signal}) at ${Math.round(child.watchedPeakMB)} MB RSS` +
-                (signal === "SIGKILL" ? `, killed above ${killAboveMB} MB` : ""),
+                (killed ? `, killed above ${killAboveMB} MB` : ""),
+              performance.now() - t0,
+              child.watchedPeakMB,
+              killed,
             ),
-          ),
-        );
+          );
+        });
       });
       return { child, loaded };
-    } catch (e) {
-      clearInterval(child.watch);
-      throw e;
+    } finally {
+      if (proc.exitCode !== null || proc.signalCode !== null) clearInterval(child.watch);
     }
   }
 
