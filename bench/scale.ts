@@ -108,6 +108,8 @@ interface Segment {
   perSec: number;
   rssMB: number;
   heapUsedMB: number;
+  /** V8's heap as committed (in RSS), of which `heapUsedMB` is in use. */
+  heapTotalMB: number;
   /** Memory of Buffers and other objects outside V8's heap (LevelDB's own is in RSS only). */
   externalMB: number;
 }
@@ -159,6 +161,7 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
         perSec: (SEGMENT * 1000) / (now - segmentStart),
         rssMB: mem.rss / MB,
         heapUsedMB: mem.heapUsed / MB,
+        heapTotalMB: mem.heapTotal / MB,
         externalMB: mem.external / MB,
       });
       segmentStart = now;
@@ -168,7 +171,8 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
         console.error(`heap snapshot: ${writeHeapSnapshot(`scale-segment-${segments.length}.heapsnapshot`)}`);
       }
       console.error(
-        `segment ${segments.length}: ${fmt(s.perSec)} blocks/s, RSS ${fmt(s.rssMB)} MB, heap used ${fmt(s.heapUsedMB)} MB, ` +
+        `segment ${segments.length}: ${fmt(s.perSec)} blocks/s, RSS ${fmt(s.rssMB)} MB, ` +
+          `heap used ${fmt(s.heapUsedMB)} of ${fmt(s.heapTotalMB)} MB, ` +
           `external ${fmt(s.externalMB)} MB, ${node.tangle.unreferencedCount()} unreferenced`,
       );
     }
