@@ -27,6 +27,7 @@
  * Targets: last segment >= 0.85 of the first; peak RSS <= 1,024 MB throughout; restart <= 5 s;
  * the M-output ledger loaded in <= 200 s within 1,024 MB, answering >= 0.7 of the rate at 1M.
  */
+import { readFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +92,40 @@ class RssSampler {
   stop(): void {
     clearInterval(this.timer);
   }
+}
+
+/**
+ * This process's RSS by kind of mapping (Linux /proc/self/smaps; empty elsewhere): table files
+ * LevelDB maps for reading (.ldb), V8's 256 KiB heap pages (of every isolate: the verify pool's
+ * workers too), and the other anonymous memory (malloc: LevelDB's caches, batches and
+ * memtables, Buffers; V8's large objects).
+ */
+function rssByKind(): { ldbMB: number; v8PagesMB: number; otherAnonMB: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync("/proc/self/smaps", "utf8");
+  } catch {
+    return undefined;
+  }
+  const kinds = { ldbMB: 0, v8PagesMB: 0, otherAnonMB: 0 };
+  let kind: keyof typeof kinds | undefined;
+  for (const line of text.split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const size = Number.parseInt(head[2]!, 16) - Number.parseInt(head[1]!, 16);
+      const name = head[3]!;
+      kind = name.endsWith(".ldb")
+        ? "ldbMB"
+        : name === "" && size === 256 * 1024
+          ? "v8PagesMB"
+          : name === "" || name === "[heap]"
+            ? "otherAnonMB"
+            : undefined;
+    } else if (kind && line.startsWith("Rss:")) {
+      kinds[kind] += Number(line.slice(4).trim().split(" ")[0]) / 1024;
+    }
+  }
+  return kinds;
 }
 
 async function dirSizeMB(dir: string): Promise<number> {
@@ -175,6 +210,13 @@ async function grow(dir: string, rss: RssSampler): Promise<Growth> {
           `heap used ${fmt(s.heapUsedMB)} of ${fmt(s.heapTotalMB)} MB, ` +
           `external ${fmt(s.externalMB)} MB, ${node.tangle.unreferencedCount()} unreferenced`,
       );
+      const kinds = rssByKind();
+      if (kinds) {
+        console.error(
+          `  RSS by kind: LevelDB tables mapped ${fmt(kinds.ldbMB)} MB, V8 pages ${fmt(kinds.v8PagesMB)} MB, ` +
+            `other anonymous (malloc, V8 large objects) ${fmt(kinds.otherAnonMB)} MB`,
+        );
+      }
     }
   });
 
