@@ -71,9 +71,16 @@ function rssByKind(): { ldbMB: number; v8PagesMB: number; otherAnonMB: number } 
 function largeObjectsMB(): number {
   return (
     getHeapSpaceStatistics()
-      .filter((space) => space.space_name.includes("lo_space"))
+      .filter((space) => space.space_name.includes("large_object"))
       .reduce((sum, space) => sum + space.space_used_size, 0) / MB
   );
+}
+
+/** LevelDB's own count of its memory (memtables and block cache), MB. */
+function levelDbMemoryMB(node: LedgerNode): number {
+  // biome-ignore lint/suspicious/noExplicitAny: a debugging view into the store's LevelDB handle
+  const db = (node.store as any).db as { getProperty(name: string): string };
+  return Number(db.getProperty("leveldb.approximate-memory-usage")) / MB;
 }
 
 export async function dirSizeMB(dir: string): Promise<number> {
@@ -174,7 +181,8 @@ export async function grow(o: GrowthOptions, rss: RssSampler): Promise<Growth> {
       if (kinds) {
         console.error(
           `  RSS by kind: LevelDB tables mapped ${fmt(kinds.ldbMB)} MB, V8 pages ${fmt(kinds.v8PagesMB)} MB, ` +
-            `other anonymous ${fmt(kinds.otherAnonMB)} MB, of which this isolate's large objects ${fmt(largeObjectsMB())} MB`,
+            `other anonymous ${fmt(kinds.otherAnonMB)} MB, of which this isolate's large objects ${fmt(largeObjectsMB())} MB ` +
+            `and LevelDB's own count (memtables, block cache) ${fmt(levelDbMemoryMB(node))} MB`,
         );
       }
     }
