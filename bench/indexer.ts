@@ -17,15 +17,12 @@
  *
  * Baseline and both routes alternate in R rounds of S seconds; the median round of each is
  * reported. Load: C keep-alive connections, one request in flight each, from a minimal HTTP/1.1
- * client on a worker thread (pre-serialized requests, responses framed by Content-Length), so
- * the client does not saturate before the server.
+ * client on a worker thread (`_httpLoad.ts`), so the client does not saturate before the server.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import Fastify from "fastify";
 import { buildServer } from "../src/api/server.js";
 import { addressToBech32 } from "../src/codec/address.js";
@@ -34,97 +31,8 @@ import { addIndexWrites, type IndexableOutput } from "../src/indexer/index.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { Bucket, encodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../src/storage/index.js";
+import { getRequest, loadFromWorker } from "./_httpLoad.js";
 import { printFigures, printTable } from "./_table.js";
-
-// ---------------------------------------------------------------- load client (worker thread)
-
-interface LoadJob {
-  port: number;
-  connections: number;
-  request: Uint8Array;
-  warmMs: number;
-  maxMs: number;
-}
-interface LoadResult {
-  ok: number;
-  failed: number;
-  elapsedMs: number;
-}
-
-/** Sends `job.request` over keep-alive sockets until the time is up; counts 200 answers. */
-async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const sockets = await Promise.all(
-    Array.from(
-      { length: job.connections },
-      () =>
-        new Promise<Socket>((resolve, reject) => {
-          const s = connect(job.port, "127.0.0.1");
-          s.setNoDelay(true);
-          s.once("connect", () => resolve(s));
-          s.once("error", reject);
-        }),
-    ),
-  );
-  let ok = 0;
-  let failed = 0;
-  let counting = false;
-  const warmEnd = performance.now() + job.warmMs;
-  let start = 0;
-  let deadline = Number.POSITIVE_INFINITY;
-  await new Promise<void>((resolveAll, rejectAll) => {
-    let open = sockets.length;
-    for (const s of sockets) {
-      let buffer: Buffer = Buffer.alloc(0);
-      const send = () => {
-        const now = performance.now();
-        if (!counting && now >= warmEnd) {
-          counting = true;
-          start = now;
-          deadline = now + job.maxMs;
-        }
-        if (now >= deadline) {
-          s.destroy();
-          if (--open === 0) resolveAll();
-          return;
-        }
-        s.write(job.request);
-      };
-      s.on("error", rejectAll);
-      s.on("data", (chunk: Buffer) => {
-        buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-        for (;;) {
-          const headEnd = buffer.indexOf("\r\n\r\n");
-          if (headEnd < 0) return;
-          const head = buffer.toString("latin1", 0, headEnd);
-          const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-          if (!length) {
-            rejectAll(new Error(`a response without Content-Length: ${head}`));
-            return;
-          }
-          const end = headEnd + 4 + Number(length[1]);
-          if (buffer.length < end) return;
-          buffer = buffer.subarray(end);
-          if (counting) {
-            if (head.startsWith("HTTP/1.1 200")) ok++;
-            else failed++;
-          }
-          send();
-        }
-      });
-      send();
-    }
-  });
-  return { ok, failed, elapsedMs: performance.now() - start };
-}
-
-function loadFromWorker(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: job });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-    worker.once("exit", (code) => code !== 0 && reject(new Error(`the load worker exited with ${code}`)));
-  });
-}
 
 // ---------------------------------------------------------------- setup (main thread)
 
@@ -203,14 +111,11 @@ async function fillMilestones(store: KvStore, count: number): Promise<void> {
   await batch.write({ sync: true });
 }
 
-const get = (port: number, path: string) =>
-  Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
-
 async function rate(port: number, path: string, problems: string[]): Promise<number> {
   const r = await loadFromWorker({
     port,
     connections: CONNECTIONS,
-    request: get(port, path),
+    request: getRequest(port, path),
     warmMs: 200,
     maxMs: SECONDS * 1000,
   });
@@ -310,8 +215,4 @@ async function main(): Promise<void> {
   });
 }
 
-if (isMainThread) {
-  await main();
-} else {
-  parentPort!.postMessage(await runLoad(workerData as LoadJob));
-}
+await main();
