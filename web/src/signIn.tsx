@@ -1,5 +1,6 @@
+import type { VNode } from "preact";
 import { useState } from "preact/hooks";
-import { JWT_SHAPE } from "./auth";
+import { JWT_SHAPE, useToken } from "./auth";
 import { ActionForm, Card, TextField } from "./components";
 import { useAction } from "./hooks";
 
@@ -39,4 +40,21 @@ export function SignIn({
       </ActionForm>
     </Card>
   );
+}
+
+/**
+ * A page over protected routes: its content once a token the node takes is kept, else the
+ * sign-in card (`routes` and `check` as for `SignIn`).
+ */
+export function SignedIn({
+  routes,
+  check,
+  children,
+}: {
+  routes: string;
+  check: (token: string) => Promise<unknown>;
+  children: (token: string, signOut: () => void) => VNode;
+}) {
+  const { token, save, clear } = useToken();
+  return token ? children(token, clear) : <SignIn routes={routes} check={check} onToken={save} />;
 }

@@ -95,6 +95,25 @@ export interface ProofVerdict {
   checks: ProofCheck[];
 }
 
+/**
+ * The steps of a proof check as they are taken: `check` runs a test (a failure's reason, or
+ * undefined when the claim holds; a throw is a failure too) and records it under its claim.
+ */
+function checklist(): { checks: ProofCheck[]; check: (claim: string, test: () => string | undefined) => boolean } {
+  const checks: ProofCheck[] = [];
+  const check = (claim: string, test: () => string | undefined): boolean => {
+    let failure: string | undefined;
+    try {
+      failure = test();
+    } catch (e) {
+      failure = (e as Error).message;
+    }
+    checks.push({ claim, ok: failure === undefined, ...(failure === undefined ? {} : { failure }) });
+    return failure === undefined;
+  };
+  return { checks, check };
+}
+
 /** JSON text with object keys sorted, so two equal values compare equal whatever their key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -144,17 +163,7 @@ export interface ProofInputs {
  * H("genesis") and the output's leaf alone.
  */
 export function checkOutputIdProof(input: ProofInputs): ProofVerdict {
-  const checks: ProofCheck[] = [];
-  const check = (claim: string, test: () => string | undefined): boolean => {
-    let failure: string | undefined;
-    try {
-      failure = test();
-    } catch (e) {
-      failure = (e as Error).message;
-    }
-    checks.push({ claim, ok: failure === undefined, ...(failure === undefined ? {} : { failure }) });
-    return failure === undefined;
-  };
+  const { checks, check } = checklist();
   const idBytes = fromHex(input.outputId, "outputId", 34);
   const index = idBytes[32]! | (idBytes[33]! << 8);
   const transactionId = idBytes.subarray(0, 32);
@@ -251,17 +260,7 @@ export interface InclusionProofInputs {
  *    to check: the page has no verifier of its own).
  */
 export function checkInclusionProof(input: InclusionProofInputs): ProofVerdict {
-  const checks: ProofCheck[] = [];
-  const check = (claim: string, test: () => string | undefined): boolean => {
-    let failure: string | undefined;
-    try {
-      failure = test();
-    } catch (e) {
-      failure = (e as Error).message;
-    }
-    checks.push({ claim, ok: failure === undefined, ...(failure === undefined ? {} : { failure }) });
-    return failure === undefined;
-  };
+  const { checks, check } = checklist();
   let proof: InclusionProof | undefined;
   const read = check("The answer reads as a proof of inclusion.", () => {
     proof = inclusionProofFromJson(input.proof, "proof");

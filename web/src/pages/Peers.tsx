@@ -1,10 +1,9 @@
 import { useState } from "preact/hooks";
 import { api, type GossipMetrics, type Peer } from "../api";
-import { useToken } from "../auth";
 import { ActionForm, Card, ErrorNote, Fetched, TextField } from "../components";
 import { formatNumber, shortHex } from "../format";
 import { useAction, useFetched, useTitle } from "../hooks";
-import { SignIn } from "../signIn";
+import { SignedIn } from "../signIn";
 
 /**
  * The node's peers, as node-dashboard's peers page lists them: connected peers, static peers
@@ -195,15 +194,12 @@ function PeerLists({ token, onSignOut }: { token: string; onSignOut: () => void 
 /** The peers page. */
 export function Peers() {
   useTitle("Peers");
-  const { token, save, clear } = useToken();
   return (
     <>
       <h1>Peers</h1>
-      {token ? (
-        <PeerLists token={token} onSignOut={clear} />
-      ) : (
-        <SignIn routes="The peer routes" check={(t) => api.peers(t)} onToken={save} />
-      )}
+      <SignedIn routes="The peer routes" check={(t) => api.peers(t)}>
+        {(token, signOut) => <PeerLists token={token} onSignOut={signOut} />}
+      </SignedIn>
     </>
   );
 }

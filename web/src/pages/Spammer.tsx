@@ -1,11 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, type SpammerStartJson, type SpammerStatus } from "../api";
-import { useToken } from "../auth";
 import { Chart } from "../chart";
 import { ActionForm, Card, ErrorNote, Fetched, Stats, TextField } from "../components";
 import { formatNumber, formatPercent } from "../format";
 import { useAction, useFetched, useTitle } from "../hooks";
-import { SignIn } from "../signIn";
+import { SignedIn } from "../signIn";
 
 /**
  * The node's spammer (`/api/spammer/v1`, inx-spammer's routes): whether it runs, the rate it
@@ -168,15 +167,12 @@ function SpammerPanel({ token, onSignOut }: { token: string; onSignOut: () => vo
 /** The spammer page. */
 export function Spammer() {
   useTitle("Spammer");
-  const { token, save, clear } = useToken();
   return (
     <>
       <h1>Spammer</h1>
-      {token ? (
-        <SpammerPanel token={token} onSignOut={clear} />
-      ) : (
-        <SignIn routes="The spammer's routes" check={(t) => api.spammerStatus(t)} onToken={save} />
-      )}
+      <SignedIn routes="The spammer's routes" check={(t) => api.spammerStatus(t)}>
+        {(token, signOut) => <SpammerPanel token={token} onSignOut={signOut} />}
+      </SignedIn>
     </>
   );
 }
