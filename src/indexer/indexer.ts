@@ -61,12 +61,6 @@ export const INDEXER_VERSION = 2;
 const READ_ATTEMPTS = 8;
 /** How long a rebuild waits for milestone batches already filled to be written. */
 const LAND_WAIT_MS = 10_000;
-/**
- * Writes a rebuild outside a milestone's batch (`sync`: at start, after a snapshot import) hands
- * to the disk at a time, so its memory is one such batch rather than the whole ledger's entries
- * (about 1.1 KB per output in one batch: 1.8 GB at 1,000,000 outputs, bench scale).
- */
-export const REBUILD_BATCH_WRITES = 20_000;
 
 interface IndexerState {
   version: number;
@@ -216,10 +210,7 @@ export class Indexer implements LedgerIndex {
   private readonly store: KvStore;
   private readonly db: Repositories;
 
-  constructor(
-    deps: { store: KvStore },
-    private readonly options: { rebuildBatchWrites?: number } = {},
-  ) {
+  constructor(deps: { store: KvStore }) {
     this.store = deps.store;
     this.db = Repositories.of(deps.store);
   }
@@ -272,19 +263,9 @@ export class Indexer implements LedgerIndex {
       const before = await this.db.nodeState.ledgerIndex();
       const state = await this.readState();
       if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) {
-        // in batches of bounded size: the marker goes with the first and comes back with the
-        // last, synced, so a crash between them leaves no marker and the next start rebuilds
-        // again (reads wait for this rebuild: they catch up first)
-        const limit = this.options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
-        const spill = async (batch: WriteBatch): Promise<WriteBatch> => {
-          if (batch.size < limit) return batch;
-          await batch.write({ sync: false });
-          return this.store.batch();
-        };
-        const first = this.store.batch();
-        this.db.indexer.delState(first);
-        const last = await this.rebuildInto(first, before, spill);
-        await last.write({ sync: true });
+        const batch = this.store.batch();
+        await this.rebuildInto(batch, before);
+        await batch.write({ sync: true });
       }
       if ((await this.db.nodeState.ledgerIndex()) === before) {
         this.indexedIndex = before;
@@ -293,25 +274,16 @@ export class Indexer implements LedgerIndex {
     });
   }
 
-  /**
-   * Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`,
-   * then the marker. With `spill` the writes go on in the batches it answers (see `sync`); the
-   * batch holding the last writes is answered.
-   */
-  private async rebuildInto(
-    batch: WriteBatch,
-    ledgerIndex: number,
-    spill?: (batch: WriteBatch) => Promise<WriteBatch>,
-  ): Promise<WriteBatch> {
+  /** Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`. */
+  private async rebuildInto(batch: WriteBatch, ledgerIndex: number): Promise<void> {
     const db = this.db;
-    batch = await db.indexer.clear(batch, spill);
+    await db.indexer.clear(batch);
     // field lists are written whole, so their entries are gathered first
     const lists = new ListGroups();
     let ids: Uint8Array[] = [];
     const flush = async () => {
       const records = await db.outputs.getMany(ids);
-      for (let i = 0; i < records.length; i++) {
-        const r = records[i];
+      records.forEach((r, i) => {
         if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
         const o = {
           outputId: ids[i]!,
@@ -322,8 +294,7 @@ export class Indexer implements LedgerIndex {
         const forms = indexForms(o);
         for (const [key, value] of forms.entries) batch.put(key, value);
         for (const { list, entry } of forms.lists) lists.of(list).puts.push(entry);
-        if (spill) batch = await spill(batch);
-      }
+      });
       ids = [];
     };
     for await (const id of db.unspent.keys()) {
@@ -334,10 +305,8 @@ export class Indexer implements LedgerIndex {
     for (const { list, puts } of lists.all()) {
       puts.sort((a, b) => compareBytes(a.position, b.position));
       addWholeList(batch, list, puts);
-      if (spill) batch = await spill(batch);
     }
     db.indexer.putState(batch, encodeState(ledgerIndex));
-    return batch;
   }
 
   private async readState(): Promise<IndexerState | undefined> {

@@ -30,23 +30,11 @@ export class IndexerBuckets {
     return this.store.get(indexerChainKey(outputType, chainId));
   }
 
-  /** Adds the deletion of the marker to `batch`. */
-  delState(batch: WriteBatch): void {
-    batch.del(INDEXER_STATE_KEY);
-  }
-
-  /**
-   * Adds the deletion of every index entry (not the marker) to `batch` (a rebuild); `spill`, when
-   * given, is handed the batch after each deletion and answers the batch to go on with.
-   */
-  async clear(batch: WriteBatch, spill?: (batch: WriteBatch) => Promise<WriteBatch>): Promise<WriteBatch> {
+  /** Adds the deletion of every index entry (not the marker) to `batch` (a rebuild). */
+  async clear(batch: WriteBatch): Promise<void> {
     for (const bucket of INDEXER_BUCKETS) {
-      for await (const key of this.store.scanKeys({ prefix: bucketPrefix(bucket) })) {
-        batch.del(key);
-        if (spill) batch = await spill(batch);
-      }
+      for await (const key of this.store.scanKeys({ prefix: bucketPrefix(bucket) })) batch.del(key);
     }
-    return batch;
   }
 
   /** The name of every field list (the IndexerFieldDir keys without their bucket byte), in key order. */

@@ -205,37 +205,6 @@ describe("indexer over a real ledger", () => {
     indexer = rebuilt;
   });
 
-  it("rebuilds in batches of bounded size to the same indexes, the marker written with the last", async () => {
-    const incremental = await dumpIndexes(ledger);
-    await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
-    const written: number[] = [];
-    const store = ledger.node.store;
-    // every batch handed to the disk, with whether the marker was there after it
-    const batchOf = store.batch.bind(store);
-    store.batch = () => {
-      const b = batchOf();
-      const write = b.write.bind(b);
-      b.write = async (o) => {
-        const size = b.size;
-        await write(o);
-        written.push((await store.get(INDEXER_STATE_KEY)) === undefined ? size : -size);
-      };
-      return b;
-    };
-    try {
-      await new Indexer({ store }, { rebuildBatchWrites: 3 }).sync();
-    } finally {
-      store.batch = batchOf;
-    }
-    assert.ok(written.length > 3, `${written.length} batches`);
-    assert.ok(
-      written.slice(0, -1).every((n) => n > 0 && n <= 3 + 8),
-      `each batch but the last bounded and without the marker: ${written.join(", ")}`,
-    );
-    assert.ok(written.at(-1)! < 0, "the last batch brings the marker back");
-    assert.deepEqual(await dumpIndexes(ledger), incremental);
-  });
-
   it("catches up with milestones confirmed while no indexer was attached", async () => {
     await ledger.reopen();
     ledger.node.events.detachIndex(ledger.node.indexer);
