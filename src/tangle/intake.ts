@@ -240,11 +240,11 @@ export class BlockIntake {
 
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
-   * milestones is); here the disk is asked (unless `lookUp` is false: the coordinator's drafts).
-   * Then the coordinator's signature, checked only once the block is known to be new, or PoW, scored once, in the same turn as the disk read (a
-   * 128-lane batch costs less than the extra turn a read before it would: measured with bench
-   * core); a block with nonce 0 whose score falls short is mined when a miner is given (the nonce
-   * of a block that has one is never replaced: it was mined over these bytes).
+   * milestones is); here the disk is asked, synchronously (unless `lookUp` is false: the
+   * coordinator's drafts). Then the coordinator's signature, checked only once the block is
+   * known to be new, or PoW, scored once in a 128-lane batch; a block with nonce 0 whose score
+   * falls short is mined when a miner is given (the nonce of a block that has one is never
+   * replaced: it was mined over these bytes).
    */
   private async judge(
     blockId: Uint8Array,
@@ -253,11 +253,10 @@ export class BlockIntake {
     mine?: Miner,
     lookUp = true,
   ): Promise<IntakeVerdict> {
-    const stored = lookUp ? this.tangle.isStored(blockId) : false;
+    if (lookUp && this.tangle.isStored(blockId)) return duplicate(blockId);
     const minScore = this.tangle.protocolParameters.minPowScore;
     const isMilestone = block.payload?.type === PayloadType.Milestone;
     const scored = !isMilestone && minScore > 0 ? this.scorer.score(bytes) : undefined;
-    if (await stored) return duplicate(blockId);
     if (block.payload?.type === PayloadType.Milestone) {
       const milestone = block.payload;
       if (!this.signedByCoordinator(milestone)) {

@@ -187,7 +187,7 @@ export class Tangle implements TangleView {
 
   /** Whether the block is stored (referenced or not). */
   async hasBlock(blockId: Uint8Array): Promise<boolean> {
-    return this.holds(blockId) || (await this.isStored(blockId));
+    return this.holds(blockId) || this.isStored(blockId);
   }
 
   /** Whether the block is held in memory: being stored, not yet referenced, or referenced lately. */
@@ -195,9 +195,14 @@ export class Tangle implements TangleView {
     return this.inMemory(toHex(blockId));
   }
 
-  /** Whether the block is on disk (reads made in the same turn share one batch read). */
-  async isStored(blockId: Uint8Array): Promise<boolean> {
-    return (await this.db.blocks.getSoon(blockId)) !== undefined;
+  /**
+   * Whether the block is on disk. A synchronous read: for a new block (nearly every one asked)
+   * LevelDB answers from its memtable and its tables' Bloom filters without touching a data
+   * block, in a few microseconds, less than the JavaScript side of a batched async read alone
+   * (bench core's profile), and the block's intake goes on in the same turn.
+   */
+  isStored(blockId: Uint8Array): boolean {
+    return this.db.blocks.hasSync(blockId);
   }
 
   private inMemory(key: string): boolean {
