@@ -399,4 +399,6 @@ printFigures("core", {
   indexedBlocksPerSec: Math.round(indexed.tp.blocksPerSec),
   mainUsPerBlock: Math.round(tp.mainUsPerBlock),
   indexedMainUsPerBlock: Math.round(indexed.tp.mainUsPerBlock),
+  processUsPerBlock: Math.round(tp.processUsPerBlock),
+  indexedProcessUsPerBlock: Math.round(indexed.tp.processUsPerBlock),
 });
