@@ -94,7 +94,7 @@ interface SubscriberReport {
 /** A WebSocket MQTT subscriber that frames packets by hand and counts them. */
 class Subscriber {
   private readonly ws: WebSocket;
-  private pending = Buffer.alloc(0);
+  private pending: Buffer = Buffer.alloc(0);
   messages = 0;
   /** seq → receipt time, when this subscriber samples latency. */
   readonly times = new Map<number, number>();
@@ -148,22 +148,24 @@ class Subscriber {
     this.ws.terminate();
   }
 
+  /** Counts the PUBLISH packets of `chunk` by offsets: nothing allocated per packet, at millions of packets a second. */
   private receive(chunk: Buffer): void {
-    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    const buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
     const at = now();
+    let offset = 0;
     for (;;) {
-      if (buf.length < 2) break;
+      if (buf.length - offset < 2) break;
       let length = 0;
       let mul = 1;
-      let i = 1;
-      for (; i < 5 && i < buf.length; i++) {
+      let i = offset + 1;
+      for (; i < offset + 5 && i < buf.length; i++) {
         length += (buf[i]! & 0x7f) * mul;
         mul *= 128;
         if ((buf[i]! & 0x80) === 0) break;
       }
       if (i >= buf.length || buf.length < i + 1 + length) break;
       const start = i + 1;
-      if (buf[0]! >> 4 === 3) {
+      if (buf[offset]! >> 4 === 3) {
         this.messages++;
         const topicLength = buf.readUInt16BE(start);
         if (this.sample && topicLength === 6) {
@@ -174,11 +176,13 @@ class Subscriber {
             this.times.set(buf.readUInt32LE(payload + 5), at);
         }
       }
-      buf = buf.subarray(start + length);
+      offset = start + length;
     }
-    this.pending = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+    this.pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : NOTHING;
   }
 }
+
+const NOTHING = Buffer.alloc(0);
 
 async function subscriberProcess(url: string, n: number, quiet: boolean): Promise<void> {
   // a few at a time: connections not yet upgraded count against the API's per-address cap
