@@ -11,7 +11,10 @@
  * subscribers are connected but hold no subscription) and with them. Figures: blocks accepted
  * per second in each phase, and their ratio (target >= 0.9); messages delivered per second to
  * all subscribers; delivery latency of `blocks` from the block's submission to its receipt by
- * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). Then 8 KB blocks
+ * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). And CPU time, which
+ * other work on the machine does not skew as it does rates: the node's main thread busy in each
+ * phase, and the delivery's CPU per 1,000 messages in the node's main thread (beyond what intake
+ * took per block without subscribers) and in the subscribers' process. Then 8 KB blocks
  * flow at 1,000/s for a phase without and a phase with one more subscriber of `blocks` that
  * stops reading: the node's RSS may grow by its queue bound (8 MiB) more at most, and the
  * subscriber is dropped.
@@ -34,9 +37,10 @@
  */
 
 import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { Socket } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -87,6 +91,9 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 /** What the child reports: messages received, and receipt times of `blocks` by sequence number. */
 interface SubscriberReport {
   messages: number;
+  /** CPU time of the subscribers' process since the previous report, user and system, in s. */
+  cpuSeconds: number;
+  systemSeconds: number;
   first: [number, number][];
   last: [number, number][];
 }
@@ -204,12 +211,17 @@ async function subscriberProcess(url: string, n: number, quiet: boolean): Promis
     });
   }
   let messageId = 1;
+  let cpuFrom = process.cpuUsage();
   process.on("message", (m: { cmd: string }) => {
     if (m.cmd === "subscribe") for (const s of subs) s.subscribe(TOPICS, messageId++);
     if (m.cmd === "unsubscribe") for (const s of subs) s.unsubscribe(TOPICS, messageId++);
     if (m.cmd === "report") {
+      const cpu = process.cpuUsage(cpuFrom);
+      cpuFrom = process.cpuUsage();
       const report: SubscriberReport = {
         messages: subs.reduce((sum, s) => sum + s.messages, 0),
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        systemSeconds: cpu.system / 1e6,
         first: [...(subs[0]?.times ?? [])],
         last: [...(subs.at(-1)?.times ?? [])],
       };
@@ -250,6 +262,21 @@ const percentile = (xs: number[], p: number) => {
 };
 const median = (xs: number[]) => percentile(xs, 50);
 
+/**
+ * CPU time of this process's main thread, user and system, in s (Linux's /proc: the node's
+ * other threads, the block load's worker among them, are not counted); NaN elsewhere.
+ */
+function mainThreadCpuSeconds(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-events-"));
   const options = {
@@ -287,6 +314,9 @@ async function main(): Promise<void> {
   const roundTrips = { without: [] as number[], with: [] as number[] };
   let delivered = 0;
   let deliveredSeconds = 0;
+  // CPU seconds by phase: the node's main thread, the subscribers' process (system share apart)
+  const cpuPhase = () => ({ main: 0, seconds: 0, blocks: 0, subscribers: 0, subscribersSystem: 0, messages: 0 });
+  const cpu = { without: cpuPhase(), with: cpuPhase() };
   let stalled = { rssGrowthMiB: 0, dropped: false };
   // the attack, when asked for: from after the honest subscribers connected to the end of the run
   let attacker: Child<AttackReport> | undefined;
@@ -347,9 +377,17 @@ async function main(): Promise<void> {
       for (const withSubs of [false, true]) {
         if (withSubs) await ask(child, "subscribe");
         await ask<SubscriberReport>(child, "report"); // reset the counts
+        const cpuFrom = mainThreadCpuSeconds();
         const r = await load({ port, rate: RATE, seconds: SECONDS, firstSeq: seq, dataBytes: 0 });
         await new Promise((res) => setTimeout(res, 300)); // the last deliveries
         const report = await ask<SubscriberReport>(child, "report");
+        const phase = withSubs ? cpu.with : cpu.without;
+        phase.main += mainThreadCpuSeconds() - cpuFrom;
+        phase.seconds += r.seconds + 0.3;
+        phase.blocks += r.accepted;
+        phase.subscribers += report.cpuSeconds;
+        phase.subscribersSystem += report.systemSeconds;
+        phase.messages += report.messages;
         if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
         (withSubs ? rates.with : rates.without).push(r.accepted / r.seconds);
         (withSubs ? roundTrips.with : roundTrips.without).push(...r.roundTrips);
@@ -414,7 +452,12 @@ async function main(): Promise<void> {
     await endAttack();
   } finally {
     await endAttack();
-    child.send({ cmd: "exit" });
+    // the subscribers' process exits on its own (writing its CPU profile under --cpu-prof), or is killed
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send({ cmd: "exit" });
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    }
     child.kill();
     await app.close();
     await node.close();
@@ -428,6 +471,13 @@ async function main(): Promise<void> {
   const deliveredPerSec = delivered / deliveredSeconds;
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
+  // the delivery's share of the main thread: its CPU with subscribers less what intake took per
+  // block without them, per 1,000 messages delivered (CPU time: what other work on the machine
+  // takes does not count, as it does in the rates)
+  const kMessages = cpu.with.messages / 1000;
+  const intakePerBlock = cpu.without.main / cpu.without.blocks;
+  const nodeUsPerK = ((cpu.with.main - intakePerBlock * cpu.with.blocks) / kMessages) * 1e6;
+  const subscribersUsPerK = (cpu.with.subscribers / kMessages) * 1e6;
   const attack = ATTACK
     ? attackFigures(attackRss, throughputRatio, deliveredPerSec, attackReport, probeReport)
     : undefined;
@@ -454,6 +504,24 @@ async function main(): Promise<void> {
         unit: "ms",
         target: "< 100 ms",
         baseline: `HTTP round trip p99: ${percentile(roundTrips.without, 99).toFixed(0)} ms without, ${percentile(roundTrips.with, 99).toFixed(0)} ms with`,
+      },
+      {
+        name: "node's main thread busy, no subscriptions / subscribers",
+        value: cpu.with.main / cpu.with.seconds,
+        unit: "cores",
+        baseline: `${(cpu.without.main / cpu.without.seconds).toFixed(2)} cores without; load average ${loadavg()[0]!.toFixed(1)}`,
+      },
+      {
+        name: "delivery's CPU per 1,000 messages: node main thread",
+        value: nodeUsPerK,
+        unit: "µs",
+        baseline: "beyond intake's CPU per block",
+      },
+      {
+        name: "delivery's CPU per 1,000 messages: subscribers' process",
+        value: subscribersUsPerK,
+        unit: "µs",
+        baseline: `${Math.round((100 * cpu.with.subscribersSystem) / cpu.with.subscribers)} % of it in the kernel`,
       },
       {
         name: "RSS growth, one subscriber not reading (vs none)",
@@ -486,6 +554,11 @@ async function main(): Promise<void> {
     blocksPerSecWithout: Math.round(without),
     blocksPerSecWith: Math.round(withSubs),
     stalledRssGrowthMiB: Math.round(stalled.rssGrowthMiB * 10) / 10,
+    mainThreadCoresWithout: Math.round((cpu.without.main / cpu.without.seconds) * 100) / 100,
+    mainThreadCoresWith: Math.round((cpu.with.main / cpu.with.seconds) * 100) / 100,
+    nodeCpuUsPer1kMessages: Math.round(nodeUsPerK),
+    subscribersCpuUsPer1kMessages: Math.round(subscribersUsPerK),
+    loadAverage: Math.round(loadavg()[0]! * 10) / 10,
     ...attack?.figures,
   });
 }
