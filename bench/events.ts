@@ -31,14 +31,16 @@
  * per-address cap of 256; for more, the bench raises its caps as --mqtt-max-clients-per-address
  * and --mqtt-max-clients would).
  *
- * The subscribers frame MQTT by hand (fixed header, topic) instead of a client library: at
- * hundreds of thousands of messages per second a full client would measure itself on these
- * two cores rather than the node.
+ * The subscribers read WebSocket frames and MQTT packets by hand (frame header, fixed header,
+ * topic) instead of client libraries: at millions of messages per second a full client would
+ * measure itself on these two cores rather than the node.
  */
 
 import { type ChildProcess, fork } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
 import type { Socket } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,10 +100,43 @@ interface SubscriberReport {
   last: [number, number][];
 }
 
-/** A WebSocket MQTT subscriber that frames packets by hand and counts them. */
+/** ws's frame builder (not in its type declarations): a client's frames are masked (RFC 6455 §5.3). */
+const { Sender } = WebSocket as unknown as {
+  Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
+};
+const CLIENT_FRAME = { fin: true, opcode: 0x02, mask: true, readOnly: false, rsv1: false };
+/** RFC 6455 §1.3: what the server's Sec-WebSocket-Accept hashes with the key. */
+const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+/** The length of the MQTT packet at `offset` (fixed header and body), -1 while its fixed header is cut off at `end`. */
+function packetLength(buf: Buffer, offset: number, end: number): number {
+  let length = 0;
+  let mul = 1;
+  for (let i = offset + 1; i < end && i < offset + 5; i++) {
+    length += (buf[i]! & 0x7f) * mul;
+    mul *= 128;
+    if ((buf[i]! & 0x80) === 0) return i + 1 - offset + length;
+  }
+  return -1;
+}
+
+/**
+ * A WebSocket MQTT subscriber that reads the frames and packets by hand and counts them: after
+ * the opening handshake (an HTTP upgrade), the server's frames (RFC 6455 §5.2, unmasked) are
+ * followed by offsets in the bytes as they come from the socket, so nothing is copied or
+ * allocated per frame or packet but a packet cut across two reads. (`ws` reassembled every frame
+ * that two socket reads cut, copying it: at 1,000 subscribers, most of them, and a third of this
+ * process's time.)
+ */
 class Subscriber {
-  private readonly ws: WebSocket;
-  private pending: Buffer = Buffer.alloc(0);
+  private socket: Socket | undefined;
+  /** The frame header being read, then the payload bytes of its frame still to come. */
+  private readonly header = Buffer.alloc(14);
+  private headerLength = 0;
+  private payloadLeft = 0;
+  private opcode = 0;
+  /** An MQTT packet cut across frames or reads. */
+  private pending: Buffer = NOTHING;
   messages = 0;
   /** seq → receipt time, when this subscriber samples latency. */
   readonly times = new Map<number, number>();
@@ -115,10 +150,36 @@ class Subscriber {
     private readonly sample: boolean,
     private readonly holdQuietTopic: boolean,
   ) {
-    this.ws = new WebSocket(url, "mqtt");
     this.ready = new Promise((resolve, reject) => {
-      this.ws.once("open", () => {
-        this.ws.send(
+      const u = new URL(url);
+      const key = randomBytes(16).toString("base64");
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        headers: {
+          connection: "Upgrade",
+          upgrade: "websocket",
+          "sec-websocket-key": key,
+          "sec-websocket-version": "13",
+          "sec-websocket-protocol": "mqtt",
+        },
+      });
+      req.once("upgrade", (res, socket: Socket, head: Buffer) => {
+        // kept for the socket's life: an error after the opening (the node reset it) is no crash
+        socket.on("error", reject);
+        const accept = createHash("sha1")
+          .update(key + WEBSOCKET_GUID)
+          .digest("base64");
+        if (res.headers["sec-websocket-accept"] !== accept) {
+          socket.destroy();
+          reject(new Error("a wrong Sec-WebSocket-Accept"));
+          return;
+        }
+        this.socket = socket;
+        socket.on("data", (chunk: Buffer) => this.read(chunk));
+        if (head.length > 0) this.read(head);
+        this.send(
           mqttPacket.generate({
             cmd: "connect",
             protocolId: "MQTT",
@@ -131,61 +192,100 @@ class Subscriber {
         // under attack an honest subscriber holds a quiet topic through the baseline phase too: a
         // connection holding no subscription is what makes room for newcomers (docs/decisions.md, Fair slots)
         if (this.holdQuietTopic) this.subscribe([QUIET_TOPIC], 0xffff);
-        this.pinger = setInterval(() => this.ws.send(PINGREQ), (KEEP_ALIVE_S * 1000) / 2);
+        this.pinger = setInterval(() => this.send(PINGREQ), (KEEP_ALIVE_S * 1000) / 2);
         resolve();
       });
-      // kept for the socket's life: an error after the opening (the node reset it) is no crash
-      this.ws.on("error", reject);
+      // refused before the upgrade (no room for it, a 503 or 403)
+      req.once("response", (res) => {
+        res.resume();
+        reject(new Error(`HTTP ${res.statusCode}`));
+      });
+      req.once("error", reject);
+      req.end();
     });
-    this.ws.on("message", (data: Buffer) => this.receive(data));
   }
 
   subscribe(topics: string[], messageId: number): void {
-    this.ws.send(
+    this.send(
       mqttPacket.generate({ cmd: "subscribe", messageId, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
     );
   }
 
   unsubscribe(topics: string[], messageId: number): void {
-    this.ws.send(mqttPacket.generate({ cmd: "unsubscribe", messageId, unsubscriptions: topics }));
+    this.send(mqttPacket.generate({ cmd: "unsubscribe", messageId, unsubscriptions: topics }));
   }
 
   close(): void {
     clearInterval(this.pinger);
-    this.ws.terminate();
+    this.socket?.destroy();
   }
 
-  /** Counts the PUBLISH packets of `chunk` by offsets: nothing allocated per packet, at millions of packets a second. */
-  private receive(chunk: Buffer): void {
-    const buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
-    const at = now();
-    let offset = 0;
-    for (;;) {
-      if (buf.length - offset < 2) break;
-      let length = 0;
-      let mul = 1;
-      let i = offset + 1;
-      for (; i < offset + 5 && i < buf.length; i++) {
-        length += (buf[i]! & 0x7f) * mul;
-        mul *= 128;
-        if ((buf[i]! & 0x80) === 0) break;
+  /** One MQTT packet as one masked binary frame. */
+  private send(packet: Buffer): void {
+    this.socket?.write(Buffer.concat(Sender.frame(packet, CLIENT_FRAME)));
+  }
+
+  /** The server's frames: the payloads of binary frames (and their continuations) are MQTT bytes. */
+  private read(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.payloadLeft === 0) {
+        // the header: 2 bytes, then 2 or 8 of extended payload length (no masking key from a server)
+        this.header[this.headerLength++] = chunk[at++]!;
+        if (this.headerLength < 2) continue;
+        const short = this.header[1]! & 0x7f;
+        const size = short === 126 ? 4 : short === 127 ? 10 : 2;
+        if (this.headerLength < size) continue;
+        this.opcode = this.header[0]! & 0x0f;
+        this.payloadLeft =
+          short === 126 ? this.header.readUInt16BE(2) : short === 127 ? Number(this.header.readBigUInt64BE(2)) : short;
+        this.headerLength = 0;
+        continue;
       }
-      if (i >= buf.length || buf.length < i + 1 + length) break;
-      const start = i + 1;
-      if (buf[offset]! >> 4 === 3) {
-        this.messages++;
-        const topicLength = buf.readUInt16BE(start);
-        if (this.sample && topicLength === 6) {
-          // `blocks`: the block's bytes; its tagged-data tag holds the sequence number
-          const block = start + 2 + topicLength;
-          const payload = block + 2 + 32 * buf[block + 1]! + 4;
-          if (buf.readUInt32LE(payload) === 5 && buf[payload + 4]! >= 4)
-            this.times.set(buf.readUInt32LE(payload + 5), at);
-        }
-      }
-      offset = start + length;
+      const end = at + Math.min(this.payloadLeft, chunk.length - at);
+      if (this.opcode === 0x2 || this.opcode === 0x0) this.receive(chunk, at, end);
+      this.payloadLeft -= end - at;
+      at = end;
     }
-    this.pending = offset < buf.length ? Buffer.from(buf.subarray(offset)) : NOTHING;
+  }
+
+  /** Counts the PUBLISH packets of `chunk[from, end)`, joining only a packet cut across two of them. */
+  private receive(chunk: Buffer, from: number, end: number): void {
+    const at = now();
+    let offset = from;
+    while (this.pending.length > 0 && offset < end) {
+      const total = packetLength(this.pending, 0, this.pending.length);
+      const take = Math.min(total < 0 ? 1 : total - this.pending.length, end - offset);
+      this.pending = Buffer.concat([this.pending, chunk.subarray(offset, offset + take)]);
+      offset += take;
+      if (total > 0 && this.pending.length === total) {
+        this.count(this.pending, 0, at);
+        this.pending = NOTHING;
+      }
+    }
+    for (;;) {
+      const total = packetLength(chunk, offset, end);
+      if (total < 0 || offset + total > end) break;
+      this.count(chunk, offset, at);
+      offset += total;
+    }
+    if (offset < end) this.pending = Buffer.from(chunk.subarray(offset, end));
+  }
+
+  /** Counts the packet at `offset` if it is a PUBLISH; of `blocks`, notes its receipt time by sequence number. */
+  private count(buf: Buffer, offset: number, at: number): void {
+    if (buf[offset]! >> 4 !== 3) return;
+    this.messages++;
+    if (!this.sample) return;
+    let i = offset + 1;
+    while (buf[i]! & 0x80) i++;
+    const start = i + 1;
+    const topicLength = buf.readUInt16BE(start);
+    if (topicLength !== 6) return;
+    // `blocks`: the block's bytes; its tagged-data tag holds the sequence number
+    const block = start + 2 + topicLength;
+    const payload = block + 2 + 32 * buf[block + 1]! + 4;
+    if (buf.readUInt32LE(payload) === 5 && buf[payload + 4]! >= 4) this.times.set(buf.readUInt32LE(payload + 5), at);
   }
 }
 
