@@ -641,6 +641,13 @@ async function main(): Promise<void> {
         `the node's event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms; ` +
         `${leftOpen} of the attacker's connections still open on the node 3 s after it was gone (then destroyed)`,
     );
+  } else {
+    // subscribers that fell behind: a rate with subscribers is then that of the others
+    const s = eventApiOf(app)!.broker.stats;
+    console.log(
+      `the broker dropped ${s.dropped.slow} subscribers as slow (the one that stops reading among them), ` +
+        `${s.dropped.budget} over the queued-bytes budget`,
+    );
   }
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exitCode = 1;

@@ -1,13 +1,14 @@
 import { createServer, type Server, type Socket } from "node:net";
 import websocket from "@fastify/websocket";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import WebSocketClass, { type WebSocket } from "ws";
+import type { WebSocket } from "ws";
 import { RateLimitedLog } from "../../util/rateLimitedLog.js";
 import type { ApiNode } from "../apiNode.js";
 import { ConnectionBudget } from "../connectionBudget.js";
 import { releaseUpgraded } from "../connectionLimits.js";
 import { type BrokerOptions, defaultBrokerOptions, EventBroker } from "./broker.js";
 import type { Transport } from "./connection.js";
+import type { Batch } from "./flusher.js";
 import { EventPublisher } from "./publisher.js";
 import type { MqttSession } from "./session.js";
 
@@ -121,8 +122,8 @@ function isWebSocketError(error: Error): boolean {
  * 3.1.1 §6.0: a frame may hold several packets, or part of one, and packets need not align with
  * frames). A batch goes out as one frame (or a few, past MAX_FRAME_BYTES), framed once for every
  * subscriber it goes to (flusher.ts) and written to the socket underneath as it is: one write per
- * subscriber and flush. The frames are ws's own (`Sender.frame`, what `send` writes when nothing is
- * compressed: the event API negotiates no compression, see `registerEventApi`).
+ * subscriber and flush. The frames are what ws's `send` would write (the event API negotiates no
+ * compression, see `registerEventApi`), built here so that they are built once.
  */
 function attachWebSocket(broker: EventBroker, socket: WebSocket, address: string): void {
   const raw = (socket as unknown as { _socket?: Socket })._socket;
@@ -225,19 +226,40 @@ function attachSocket(broker: EventBroker, socket: Socket): void {
 /** Payload bytes of one WebSocket frame at most (a batch is 64 KB or so at 1,000 subscribers; a stalled reader's up to 8 MiB). */
 const MAX_FRAME_BYTES = 1024 * 1024;
 
-/** ws's frame builder (not in its type declarations): a binary frame, final, unmasked from a server (RFC 6455 §5.1). */
-const { Sender } = WebSocketClass as unknown as {
-  Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
-};
-const BINARY_FRAME = { fin: true, opcode: 0x02, mask: false, readOnly: false, rsv1: false };
-
-/** A batch's bytes as binary frames of MAX_FRAME_BYTES at most, each one Buffer (header and payload). */
-function webSocketFrames(data: Buffer): Buffer[] {
+/**
+ * A batch as binary frames of MAX_FRAME_BYTES of payload at most, each one Buffer (header and
+ * payload), the packets copied once, straight into the frame.
+ */
+function webSocketFrames(batch: Batch): Buffer[] {
+  if (batch.length <= MAX_FRAME_BYTES) {
+    const header = frameHeader(batch.length);
+    return [Buffer.concat([header, ...batch.packets], header.length + batch.length)];
+  }
+  const data = batch.data;
   const frames: Buffer[] = [];
   for (let at = 0; at < data.length; at += MAX_FRAME_BYTES) {
-    frames.push(Buffer.concat(Sender.frame(data.subarray(at, at + MAX_FRAME_BYTES), BINARY_FRAME)));
+    const part = data.subarray(at, at + MAX_FRAME_BYTES);
+    frames.push(Buffer.concat([frameHeader(part.length), part]));
   }
   return frames;
+}
+
+/**
+ * RFC 6455 §5.2: FIN and the binary opcode (0x82), then the payload length in 7 bits, or 126 and
+ * 16 bits, or 127 and 64 bits; no mask from a server (§5.1).
+ */
+function frameHeader(length: number): Buffer {
+  if (length < 126) return Buffer.from([0x82, length]);
+  if (length < 0x10000) {
+    const header = Buffer.from([0x82, 126, 0, 0]);
+    header.writeUInt16BE(length, 2);
+    return header;
+  }
+  const header = Buffer.alloc(10);
+  header[0] = 0x82;
+  header[1] = 127;
+  header.writeBigUInt64BE(BigInt(length), 2);
+  return header;
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

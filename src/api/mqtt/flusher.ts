@@ -28,7 +28,7 @@ const RECENT_BATCHES = 4;
 /** Packets for one or more connections, in order, and their bytes made once for all of them. */
 export class Batch {
   private joined: Buffer | undefined;
-  private readonly encodings = new Map<(data: Buffer) => Buffer[], Buffer[]>();
+  private readonly encodings = new Map<(batch: Batch) => Buffer[], Buffer[]>();
 
   constructor(
     readonly packets: readonly Buffer[],
@@ -43,11 +43,11 @@ export class Batch {
     return this.joined;
   }
 
-  /** `encode(data)` made once for every connection of the batch (a transport's framing). */
-  encoded(encode: (data: Buffer) => Buffer[]): Buffer[] {
+  /** `encode(this)` made once for every connection of the batch (a transport's framing). */
+  encoded(encode: (batch: Batch) => Buffer[]): Buffer[] {
     let out = this.encodings.get(encode);
     if (out === undefined) {
-      out = encode(this.data);
+      out = encode(this);
       this.encodings.set(encode, out);
     }
     return out;

@@ -115,9 +115,9 @@ describe("event API connection bounds", () => {
     assert.notEqual(c, a);
     assert.deepEqual(c!.data, Buffer.concat([small, small, big, small, other]));
     let framed = 0;
-    const frame = (data: Buffer) => {
+    const frame = (batch: Batch) => {
       framed++;
-      return [data];
+      return [batch.data];
     };
     assert.equal(a!.encoded(frame)[0], b!.encoded(frame)[0]);
     assert.equal(framed, 1, "a transport's framing made once per batch");
