@@ -11,7 +11,10 @@
  * subscribers are connected but hold no subscription) and with them. Figures: blocks accepted
  * per second in each phase, and their ratio (target >= 0.9); messages delivered per second to
  * all subscribers; delivery latency of `blocks` from the block's submission to its receipt by
- * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). Then 8 KB blocks
+ * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). And CPU time, which
+ * other work on the machine does not skew as it does rates: the node's main thread busy in each
+ * phase, and the delivery's CPU per 1,000 messages in the node's main thread (beyond what intake
+ * took per block without subscribers) and in the subscribers' process. Then 8 KB blocks
  * flow at 1,000/s for a phase without and a phase with one more subscriber of `blocks` that
  * stops reading: the node's RSS may grow by its queue bound (8 MiB) more at most, and the
  * subscriber is dropped.
@@ -28,15 +31,18 @@
  * per-address cap of 256; for more, the bench raises its caps as --mqtt-max-clients-per-address
  * and --mqtt-max-clients would).
  *
- * The subscribers frame MQTT by hand (fixed header, topic) instead of a client library: at
- * hundreds of thousands of messages per second a full client would measure itself on these
- * two cores rather than the node.
+ * The subscribers read WebSocket frames and MQTT packets by hand (frame header, fixed header,
+ * topic) instead of client libraries: at millions of messages per second a full client would
+ * measure itself on these two cores rather than the node.
  */
 
 import { type ChildProcess, fork } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
+import { request } from "node:http";
 import type { Socket } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -87,14 +93,50 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 /** What the child reports: messages received, and receipt times of `blocks` by sequence number. */
 interface SubscriberReport {
   messages: number;
+  /** CPU time of the subscribers' process since the previous report, user and system, in s. */
+  cpuSeconds: number;
+  systemSeconds: number;
   first: [number, number][];
   last: [number, number][];
 }
 
-/** A WebSocket MQTT subscriber that frames packets by hand and counts them. */
+/** ws's frame builder (not in its type declarations): a client's frames are masked (RFC 6455 §5.3). */
+const { Sender } = WebSocket as unknown as {
+  Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] };
+};
+const CLIENT_FRAME = { fin: true, opcode: 0x02, mask: true, readOnly: false, rsv1: false };
+/** RFC 6455 §1.3: what the server's Sec-WebSocket-Accept hashes with the key. */
+const WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
+/** The length of the MQTT packet at `offset` (fixed header and body), -1 while its fixed header is cut off at `end`. */
+function packetLength(buf: Buffer, offset: number, end: number): number {
+  let length = 0;
+  let mul = 1;
+  for (let i = offset + 1; i < end && i < offset + 5; i++) {
+    length += (buf[i]! & 0x7f) * mul;
+    mul *= 128;
+    if ((buf[i]! & 0x80) === 0) return i + 1 - offset + length;
+  }
+  return -1;
+}
+
+/**
+ * A WebSocket MQTT subscriber that reads the frames and packets by hand and counts them: after
+ * the opening handshake (an HTTP upgrade), the server's frames (RFC 6455 §5.2, unmasked) are
+ * followed by offsets in the bytes as they come from the socket, so nothing is copied or
+ * allocated per frame or packet but a packet cut across two reads. (`ws` reassembled every frame
+ * that two socket reads cut, copying it: at 1,000 subscribers, most of them, and a third of this
+ * process's time.)
+ */
 class Subscriber {
-  private readonly ws: WebSocket;
-  private pending = Buffer.alloc(0);
+  private socket: Socket | undefined;
+  /** The frame header being read, then the payload bytes of its frame still to come. */
+  private readonly header = Buffer.alloc(14);
+  private headerLength = 0;
+  private payloadLeft = 0;
+  private opcode = 0;
+  /** An MQTT packet cut across frames or reads. */
+  private pending: Buffer = NOTHING;
   messages = 0;
   /** seq → receipt time, when this subscriber samples latency. */
   readonly times = new Map<number, number>();
@@ -108,10 +150,36 @@ class Subscriber {
     private readonly sample: boolean,
     private readonly holdQuietTopic: boolean,
   ) {
-    this.ws = new WebSocket(url, "mqtt");
     this.ready = new Promise((resolve, reject) => {
-      this.ws.once("open", () => {
-        this.ws.send(
+      const u = new URL(url);
+      const key = randomBytes(16).toString("base64");
+      const req = request({
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        headers: {
+          connection: "Upgrade",
+          upgrade: "websocket",
+          "sec-websocket-key": key,
+          "sec-websocket-version": "13",
+          "sec-websocket-protocol": "mqtt",
+        },
+      });
+      req.once("upgrade", (res, socket: Socket, head: Buffer) => {
+        // kept for the socket's life: an error after the opening (the node reset it) is no crash
+        socket.on("error", reject);
+        const accept = createHash("sha1")
+          .update(key + WEBSOCKET_GUID)
+          .digest("base64");
+        if (res.headers["sec-websocket-accept"] !== accept) {
+          socket.destroy();
+          reject(new Error("a wrong Sec-WebSocket-Accept"));
+          return;
+        }
+        this.socket = socket;
+        socket.on("data", (chunk: Buffer) => this.read(chunk));
+        if (head.length > 0) this.read(head);
+        this.send(
           mqttPacket.generate({
             cmd: "connect",
             protocolId: "MQTT",
@@ -124,61 +192,104 @@ class Subscriber {
         // under attack an honest subscriber holds a quiet topic through the baseline phase too: a
         // connection holding no subscription is what makes room for newcomers (docs/decisions.md, Fair slots)
         if (this.holdQuietTopic) this.subscribe([QUIET_TOPIC], 0xffff);
-        this.pinger = setInterval(() => this.ws.send(PINGREQ), (KEEP_ALIVE_S * 1000) / 2);
+        this.pinger = setInterval(() => this.send(PINGREQ), (KEEP_ALIVE_S * 1000) / 2);
         resolve();
       });
-      // kept for the socket's life: an error after the opening (the node reset it) is no crash
-      this.ws.on("error", reject);
+      // refused before the upgrade (no room for it, a 503 or 403)
+      req.once("response", (res) => {
+        res.resume();
+        reject(new Error(`HTTP ${res.statusCode}`));
+      });
+      req.once("error", reject);
+      req.end();
     });
-    this.ws.on("message", (data: Buffer) => this.receive(data));
   }
 
   subscribe(topics: string[], messageId: number): void {
-    this.ws.send(
+    this.send(
       mqttPacket.generate({ cmd: "subscribe", messageId, subscriptions: topics.map((topic) => ({ topic, qos: 0 })) }),
     );
   }
 
   unsubscribe(topics: string[], messageId: number): void {
-    this.ws.send(mqttPacket.generate({ cmd: "unsubscribe", messageId, unsubscriptions: topics }));
+    this.send(mqttPacket.generate({ cmd: "unsubscribe", messageId, unsubscriptions: topics }));
   }
 
   close(): void {
     clearInterval(this.pinger);
-    this.ws.terminate();
+    this.socket?.destroy();
   }
 
-  private receive(chunk: Buffer): void {
-    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
-    const at = now();
-    for (;;) {
-      if (buf.length < 2) break;
-      let length = 0;
-      let mul = 1;
-      let i = 1;
-      for (; i < 5 && i < buf.length; i++) {
-        length += (buf[i]! & 0x7f) * mul;
-        mul *= 128;
-        if ((buf[i]! & 0x80) === 0) break;
+  /** One MQTT packet as one masked binary frame. */
+  private send(packet: Buffer): void {
+    this.socket?.write(Buffer.concat(Sender.frame(packet, CLIENT_FRAME)));
+  }
+
+  /** The server's frames: the payloads of binary frames (and their continuations) are MQTT bytes. */
+  private read(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.payloadLeft === 0) {
+        // the header: 2 bytes, then 2 or 8 of extended payload length (no masking key from a server)
+        this.header[this.headerLength++] = chunk[at++]!;
+        if (this.headerLength < 2) continue;
+        const short = this.header[1]! & 0x7f;
+        const size = short === 126 ? 4 : short === 127 ? 10 : 2;
+        if (this.headerLength < size) continue;
+        this.opcode = this.header[0]! & 0x0f;
+        this.payloadLeft =
+          short === 126 ? this.header.readUInt16BE(2) : short === 127 ? Number(this.header.readBigUInt64BE(2)) : short;
+        this.headerLength = 0;
+        continue;
       }
-      if (i >= buf.length || buf.length < i + 1 + length) break;
-      const start = i + 1;
-      if (buf[0]! >> 4 === 3) {
-        this.messages++;
-        const topicLength = buf.readUInt16BE(start);
-        if (this.sample && topicLength === 6) {
-          // `blocks`: the block's bytes; its tagged-data tag holds the sequence number
-          const block = start + 2 + topicLength;
-          const payload = block + 2 + 32 * buf[block + 1]! + 4;
-          if (buf.readUInt32LE(payload) === 5 && buf[payload + 4]! >= 4)
-            this.times.set(buf.readUInt32LE(payload + 5), at);
-        }
-      }
-      buf = buf.subarray(start + length);
+      const end = at + Math.min(this.payloadLeft, chunk.length - at);
+      if (this.opcode === 0x2 || this.opcode === 0x0) this.receive(chunk, at, end);
+      this.payloadLeft -= end - at;
+      at = end;
     }
-    this.pending = buf.length ? Buffer.from(buf) : Buffer.alloc(0);
+  }
+
+  /** Counts the PUBLISH packets of `chunk[from, end)`, joining only a packet cut across two of them. */
+  private receive(chunk: Buffer, from: number, end: number): void {
+    const at = now();
+    let offset = from;
+    while (this.pending.length > 0 && offset < end) {
+      const total = packetLength(this.pending, 0, this.pending.length);
+      const take = Math.min(total < 0 ? 1 : total - this.pending.length, end - offset);
+      this.pending = Buffer.concat([this.pending, chunk.subarray(offset, offset + take)]);
+      offset += take;
+      if (total > 0 && this.pending.length === total) {
+        this.count(this.pending, 0, at);
+        this.pending = NOTHING;
+      }
+    }
+    for (;;) {
+      const total = packetLength(chunk, offset, end);
+      if (total < 0 || offset + total > end) break;
+      this.count(chunk, offset, at);
+      offset += total;
+    }
+    if (offset < end) this.pending = Buffer.from(chunk.subarray(offset, end));
+  }
+
+  /** Counts the packet at `offset` if it is a PUBLISH; of `blocks`, notes its receipt time by sequence number. */
+  private count(buf: Buffer, offset: number, at: number): void {
+    if (buf[offset]! >> 4 !== 3) return;
+    this.messages++;
+    if (!this.sample) return;
+    let i = offset + 1;
+    while (buf[i]! & 0x80) i++;
+    const start = i + 1;
+    const topicLength = buf.readUInt16BE(start);
+    if (topicLength !== 6) return;
+    // `blocks`: the block's bytes; its tagged-data tag holds the sequence number
+    const block = start + 2 + topicLength;
+    const payload = block + 2 + 32 * buf[block + 1]! + 4;
+    if (buf.readUInt32LE(payload) === 5 && buf[payload + 4]! >= 4) this.times.set(buf.readUInt32LE(payload + 5), at);
   }
 }
+
+const NOTHING = Buffer.alloc(0);
 
 async function subscriberProcess(url: string, n: number, quiet: boolean): Promise<void> {
   // a few at a time: connections not yet upgraded count against the API's per-address cap
@@ -200,12 +311,17 @@ async function subscriberProcess(url: string, n: number, quiet: boolean): Promis
     });
   }
   let messageId = 1;
+  let cpuFrom = process.cpuUsage();
   process.on("message", (m: { cmd: string }) => {
     if (m.cmd === "subscribe") for (const s of subs) s.subscribe(TOPICS, messageId++);
     if (m.cmd === "unsubscribe") for (const s of subs) s.unsubscribe(TOPICS, messageId++);
     if (m.cmd === "report") {
+      const cpu = process.cpuUsage(cpuFrom);
+      cpuFrom = process.cpuUsage();
       const report: SubscriberReport = {
         messages: subs.reduce((sum, s) => sum + s.messages, 0),
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        systemSeconds: cpu.system / 1e6,
         first: [...(subs[0]?.times ?? [])],
         last: [...(subs.at(-1)?.times ?? [])],
       };
@@ -246,6 +362,21 @@ const percentile = (xs: number[], p: number) => {
 };
 const median = (xs: number[]) => percentile(xs, 50);
 
+/**
+ * CPU time of this process's main thread, user and system, in s (Linux's /proc: the node's
+ * other threads, the block load's worker among them, are not counted); NaN elsewhere.
+ */
+function mainThreadCpuSeconds(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-events-"));
   const options = {
@@ -283,6 +414,9 @@ async function main(): Promise<void> {
   const roundTrips = { without: [] as number[], with: [] as number[] };
   let delivered = 0;
   let deliveredSeconds = 0;
+  // CPU seconds by phase: the node's main thread, the subscribers' process (system share apart)
+  const cpuPhase = () => ({ main: 0, seconds: 0, blocks: 0, subscribers: 0, subscribersSystem: 0, messages: 0 });
+  const cpu = { without: cpuPhase(), with: cpuPhase() };
   let stalled = { rssGrowthMiB: 0, dropped: false };
   // the attack, when asked for: from after the honest subscribers connected to the end of the run
   let attacker: Child<AttackReport> | undefined;
@@ -343,9 +477,17 @@ async function main(): Promise<void> {
       for (const withSubs of [false, true]) {
         if (withSubs) await ask(child, "subscribe");
         await ask<SubscriberReport>(child, "report"); // reset the counts
+        const cpuFrom = mainThreadCpuSeconds();
         const r = await load({ port, rate: RATE, seconds: SECONDS, firstSeq: seq, dataBytes: 0 });
         await new Promise((res) => setTimeout(res, 300)); // the last deliveries
         const report = await ask<SubscriberReport>(child, "report");
+        const phase = withSubs ? cpu.with : cpu.without;
+        phase.main += mainThreadCpuSeconds() - cpuFrom;
+        phase.seconds += r.seconds + 0.3;
+        phase.blocks += r.accepted;
+        phase.subscribers += report.cpuSeconds;
+        phase.subscribersSystem += report.systemSeconds;
+        phase.messages += report.messages;
         if (r.failed > 0) problems.push(`${r.failed} submissions failed`);
         (withSubs ? rates.with : rates.without).push(r.accepted / r.seconds);
         (withSubs ? roundTrips.with : roundTrips.without).push(...r.roundTrips);
@@ -410,7 +552,12 @@ async function main(): Promise<void> {
     await endAttack();
   } finally {
     await endAttack();
-    child.send({ cmd: "exit" });
+    // the subscribers' process exits on its own (writing its CPU profile under --cpu-prof), or is killed
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send({ cmd: "exit" });
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    }
     child.kill();
     await app.close();
     await node.close();
@@ -424,6 +571,13 @@ async function main(): Promise<void> {
   const deliveredPerSec = delivered / deliveredSeconds;
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
+  // the delivery's share of the main thread: its CPU with subscribers less what intake took per
+  // block without them, per 1,000 messages delivered (CPU time: what other work on the machine
+  // takes does not count, as it does in the rates)
+  const kMessages = cpu.with.messages / 1000;
+  const intakePerBlock = cpu.without.main / cpu.without.blocks;
+  const nodeUsPerK = ((cpu.with.main - intakePerBlock * cpu.with.blocks) / kMessages) * 1e6;
+  const subscribersUsPerK = (cpu.with.subscribers / kMessages) * 1e6;
   const attack = ATTACK
     ? attackFigures(attackRss, throughputRatio, deliveredPerSec, attackReport, probeReport)
     : undefined;
@@ -452,6 +606,24 @@ async function main(): Promise<void> {
         baseline: `HTTP round trip p99: ${percentile(roundTrips.without, 99).toFixed(0)} ms without, ${percentile(roundTrips.with, 99).toFixed(0)} ms with`,
       },
       {
+        name: "node's main thread busy, no subscriptions / subscribers",
+        value: cpu.with.main / cpu.with.seconds,
+        unit: "cores",
+        baseline: `${(cpu.without.main / cpu.without.seconds).toFixed(2)} cores without; load average ${loadavg()[0]!.toFixed(1)}`,
+      },
+      {
+        name: "delivery's CPU per 1,000 messages: node main thread",
+        value: nodeUsPerK,
+        unit: "µs",
+        baseline: "beyond intake's CPU per block",
+      },
+      {
+        name: "delivery's CPU per 1,000 messages: subscribers' process",
+        value: subscribersUsPerK,
+        unit: "µs",
+        baseline: `${Math.round((100 * cpu.with.subscribersSystem) / cpu.with.subscribers)} % of it in the kernel`,
+      },
+      {
         name: "RSS growth, one subscriber not reading (vs none)",
         value: stalled.rssGrowthMiB,
         unit: "MiB",
@@ -469,6 +641,13 @@ async function main(): Promise<void> {
         `the node's event loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms; ` +
         `${leftOpen} of the attacker's connections still open on the node 3 s after it was gone (then destroyed)`,
     );
+  } else {
+    // subscribers that fell behind: a rate with subscribers is then that of the others
+    const s = eventApiOf(app)!.broker.stats;
+    console.log(
+      `the broker dropped ${s.dropped.slow} subscribers as slow (the one that stops reading among them), ` +
+        `${s.dropped.budget} over the queued-bytes budget`,
+    );
   }
   for (const p of problems) console.error(p);
   if (problems.length > 0) process.exitCode = 1;
@@ -482,6 +661,11 @@ async function main(): Promise<void> {
     blocksPerSecWithout: Math.round(without),
     blocksPerSecWith: Math.round(withSubs),
     stalledRssGrowthMiB: Math.round(stalled.rssGrowthMiB * 10) / 10,
+    mainThreadCoresWithout: Math.round((cpu.without.main / cpu.without.seconds) * 100) / 100,
+    mainThreadCoresWith: Math.round((cpu.with.main / cpu.with.seconds) * 100) / 100,
+    nodeCpuUsPer1kMessages: Math.round(nodeUsPerK),
+    subscribersCpuUsPer1kMessages: Math.round(subscribersUsPerK),
+    loadAverage: Math.round(loadavg()[0]! * 10) / 10,
     ...attack?.figures,
   });
 }

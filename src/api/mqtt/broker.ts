@@ -2,8 +2,9 @@ import mqttPacket, { type ISubscribePacket } from "mqtt-packet";
 import { MemoryRelease } from "../../util/memoryRelease.js";
 import { type RateLimitedLevel, RateLimitedLog } from "../../util/rateLimitedLog.js";
 import { ConnectionBudget, type ConnectionPool } from "../connectionBudget.js";
-import { DROP_REASONS, type DropReason, Flusher, QueueTotal, type Transport } from "./connection.js";
+import { DROP_REASONS, type DropReason, QueueTotal, type Transport } from "./connection.js";
 import { CurrentStateReads } from "./currentStateReads.js";
+import { Flusher } from "./flusher.js";
 import { MqttSession, type SessionHost, type SessionLimits } from "./session.js";
 import { SubscriptionIndex } from "./subscriptions.js";
 import { acceptSubscription, type CurrentState } from "./topics.js";
@@ -30,8 +31,13 @@ import { acceptSubscription, type CurrentState } from "./topics.js";
  */
 
 export interface BrokerOptions extends SessionLimits {
-  /** How long the first message of a batch waits for others before the batch is written, in ms. */
+  /** How long the first message of a batch waits for others before the batch is written, in ms, at least. */
   flushDelayMs: number;
+  /**
+   * Socket writes per second, all clients together, the batches aim to stay under: with more
+   * clients, each one's batch waits longer (up to 50 ms) and holds more (flusher.ts).
+   */
+  maxWritesPerSecond: number;
   /** Subscriptions one client may hold (inx-mqtt's default: 1,000); beyond, it is disconnected. */
   maxSubscriptions: number;
   /** Subscriptions all clients together may hold; beyond, new ones are refused in the SUBACK. */
@@ -54,6 +60,7 @@ const RELEASE_SUBSCRIPTIONS = 20_000;
 /** Sized for a node of 2 cores and 4 GB. */
 export const defaultBrokerOptions: Omit<BrokerOptions, "hrp"> = {
   flushDelayMs: 5,
+  maxWritesPerSecond: 20_000,
   maxSubscriptions: 1000,
   maxTotalSubscriptions: 100_000,
   maxClients: 1000,
@@ -143,7 +150,7 @@ export class EventBroker implements SessionHost {
     /** The event API's pool in the node's connection budget. */
     pool?: ConnectionPool,
   ) {
-    this.flusher = new Flusher(options.flushDelayMs);
+    this.flusher = new Flusher(options.flushDelayMs, options.maxWritesPerSecond);
     this.lines = new RateLimitedLog(log);
     this.pool =
       pool ?? new ConnectionBudget().pool({ max: options.maxClients, maxPerAddress: options.maxClientsPerAddress });

@@ -1,12 +1,14 @@
+import { Batch, type Flusher } from "./flusher.js";
+
 /**
  * The bytes of one subscriber's connection, between its MQTT session (session.ts) and the
  * socket (a WebSocket or a TCP socket). Two bounds make a client unable to hurt the node:
  *
  * - Outgoing: everything for the client (the session's own packets, and the events the node
  *   fans out as ready-made PUBLISH packets) is queued here and handed to the socket in batches
- *   (see Flusher). A PUBLISH packet is encoded once and the same Buffer sits in every
- *   subscriber's queue: a queue holds references, and a flush hands them to the socket without
- *   copying them (small packets alone are joined, to save writes). The broker never waits for a
+ *   (flusher.ts). A PUBLISH packet is encoded once and the same Buffer sits in every
+ *   subscriber's queue: a queue holds references, and a flush joins the queues of the
+ *   subscribers of the same topics once for all of them. The broker never waits for a
  *   slow client (it would hold every other delivery behind it). Once what is queued here and
  *   still unsent by the socket exceeds `maxQueuedBytes`, the client has fallen too far behind
  *   and is disconnected; the bytes queued across all connections are counted in a `QueueTotal`
@@ -25,8 +27,8 @@ export interface ConnectionLimits {
 
 /** The socket under a connection: how to send bytes, how much is still unsent, how to close. */
 export interface Transport {
-  /** Writes `packets` in order, as one batch (one writev on a TCP socket), without copying them. */
-  write(packets: Buffer[]): void;
+  /** Writes a batch's bytes (shared with other connections' writes: never modified), in one write. */
+  write(batch: Batch): void;
   /** Bytes handed to the transport and not yet written to the network. */
   readonly unsent: number;
   /**
@@ -72,48 +74,17 @@ export const DROP_REASONS: readonly DropReason[] = [
   "budget",
 ];
 
-/** Packets shorter than this are joined into one buffer at a flush (a copy of a few bytes saves a write). */
-const JOIN_BELOW = 1024;
-
 /** The bytes queued in every connection together (a running total: O(1) per packet). */
 export class QueueTotal {
   bytes = 0;
-}
-
-/**
- * Hands every connection's queue to its socket a few milliseconds after the first message of a
- * batch, all connections at once: at thousands of events per second and a hundred subscribers,
- * one write per connection per event loop turn would be a hundred thousand socket writes per
- * second; a few milliseconds of latency make it a few thousand.
- */
-export class Flusher {
-  private readonly dirty = new Set<SubscriberConnection>();
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly delayMs: number) {}
-
-  schedule(conn: SubscriberConnection): void {
-    this.dirty.add(conn);
-    if (this.timer === undefined) this.timer = setTimeout(() => this.flushAll(), this.delayMs);
-  }
-
-  /** Forgets a closed connection. */
-  cancel(conn: SubscriberConnection): void {
-    this.dirty.delete(conn);
-  }
-
-  private flushAll(): void {
-    this.timer = undefined;
-    const conns = [...this.dirty];
-    this.dirty.clear();
-    for (const c of conns) c.flush();
-  }
 }
 
 export class SubscriberConnection {
   private queue: Buffer[] = [];
   /** Bytes in `queue`. */
   queuedBytes = 0;
+  /** The socket's unsent bytes when last read (see `deliver`). */
+  private knownUnsent = 0;
   /** Incoming packet framing: the fixed header being read, then the bytes of its body still to come. */
   private header: number[] = [];
   private bodyLeft = 0;
@@ -150,43 +121,46 @@ export class SubscriberConnection {
     return false;
   }
 
-  /** Queues one whole MQTT packet for the client (shared with other clients' queues: never modified). */
+  /**
+   * Queues one whole MQTT packet for the client (shared with other clients' queues: never
+   * modified). Called for every packet and subscriber: a few field updates, nothing more.
+   */
   deliver(packet: Buffer): void {
     if (this.closed) return;
-    if (this.queuedBytes + packet.length + this.transport.unsent > this.limits.maxQueuedBytes) {
-      this.onDrop("slow");
-      return;
+    const held = this.queuedBytes + packet.length;
+    // the socket's unsent bytes as last read: only the socket's sending changes them between two
+    // writes, so they are read again only when the bound seems passed
+    if (held + this.knownUnsent > this.limits.maxQueuedBytes) {
+      this.knownUnsent = this.transport.unsent;
+      if (held + this.knownUnsent > this.limits.maxQueuedBytes) {
+        this.onDrop("slow");
+        return;
+      }
     }
     if (this.queue.length === 0) this.flusher.schedule(this);
     this.queue.push(packet);
-    this.queuedBytes += packet.length;
+    this.queuedBytes = held;
     this.total.bytes += packet.length;
   }
 
-  /** Hands what is queued to the socket: large packets as they are, runs of small ones joined. */
-  flush(): void {
-    if (this.queue.length === 0 || this.closed) return;
-    const queue = this.queue;
+  /** Takes what is queued, for the flusher to write (undefined: nothing, or closed). */
+  takeQueue(): { packets: Buffer[]; bytes: number } | undefined {
+    if (this.queue.length === 0 || this.closed) return undefined;
+    const taken = { packets: this.queue, bytes: this.queuedBytes };
     this.clearQueue();
-    const out: Buffer[] = [];
-    let run: Buffer[] = [];
-    let runBytes = 0;
-    const endRun = () => {
-      if (run.length > 0) out.push(run.length === 1 ? run[0]! : Buffer.concat(run, runBytes));
-      run = [];
-      runBytes = 0;
-    };
-    for (const packet of queue) {
-      if (packet.length < JOIN_BELOW) {
-        run.push(packet);
-        runBytes += packet.length;
-      } else {
-        endRun();
-        out.push(packet);
-      }
-    }
-    endRun();
-    this.transport.write(out);
+    return taken;
+  }
+
+  /** Hands a batch to the socket (the flusher's, or this connection's own queue). */
+  write(batch: Batch): void {
+    this.transport.write(batch);
+    this.knownUnsent = this.transport.unsent;
+  }
+
+  /** Hands what is queued to the socket at once. */
+  flush(): void {
+    const queue = this.takeQueue();
+    if (queue !== undefined) this.write(new Batch(queue.packets, queue.bytes));
   }
 
   /** Closes the socket and lets go of the queue (idempotent); `graceful` sends what is queued first. */

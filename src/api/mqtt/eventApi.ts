@@ -8,6 +8,7 @@ import { ConnectionBudget } from "../connectionBudget.js";
 import { releaseUpgraded } from "../connectionLimits.js";
 import { type BrokerOptions, defaultBrokerOptions, EventBroker } from "./broker.js";
 import type { Transport } from "./connection.js";
+import type { Batch } from "./flusher.js";
 import { EventPublisher } from "./publisher.js";
 import type { MqttSession } from "./session.js";
 
@@ -58,9 +59,11 @@ export function registerEventApi(
   // a bad frame) are a client's doing: its session ends and logs them, rate-limited
   // (attachWebSocket). The plugin's own handler would log each at error level with its stack:
   // this one only closes the socket, and logs (rate-limited, the message only) what is not a
-  // WebSocket protocol error.
+  // WebSocket protocol error. No compression (permessage-deflate, RFC 7692) is negotiated: a
+  // batch is framed once for all its subscribers (attachWebSocket), where ws would compress each
+  // subscriber's copy on its own.
   app.register(websocket, {
-    options: { maxPayload: broker.maxPacketBytes + 16 },
+    options: { maxPayload: broker.maxPacketBytes + 16, perMessageDeflate: false },
     errorHandler: (error: Error, socket: WebSocket) => {
       socket.terminate();
       if (!isWebSocketError(error))
@@ -116,16 +119,30 @@ function isWebSocketError(error: Error): boolean {
 
 /**
  * A WebSocket as a subscriber connection: each binary message is a run of MQTT bytes (MQTT
- * 3.1.1 §6.0: packets need not align with messages). Packets go out one per message, all of a
- * flush within one cork of the socket underneath, so they leave in one writev.
+ * 3.1.1 §6.0: a frame may hold several packets, or part of one, and packets need not align with
+ * frames). A batch goes out as one frame (or a few, past MAX_FRAME_BYTES), framed once for every
+ * subscriber it goes to (flusher.ts) and written to the socket underneath as it is: one write per
+ * subscriber and flush. The frames are what ws's `send` would write (the event API negotiates no
+ * compression, see `registerEventApi`), built here so that they are built once.
  */
 function attachWebSocket(broker: EventBroker, socket: WebSocket, address: string): void {
   const raw = (socket as unknown as { _socket?: Socket })._socket;
   const transport: Transport = {
-    write: (packets) => {
-      raw?.cork();
-      for (const p of packets) socket.send(p, { binary: true });
-      raw?.uncork();
+    write: (batch) => {
+      // closing (a close frame sent or received, RFC 6455 §5.5.1): no data frame may follow
+      if (socket.readyState !== socket.OPEN) return;
+      if (raw === undefined) {
+        socket.send(batch.data, { binary: true });
+        return;
+      }
+      if (!raw.writable) return;
+      const frames = batch.encoded(webSocketFrames);
+      if (frames.length === 1) raw.write(frames[0]!);
+      else {
+        raw.cork();
+        for (const frame of frames) raw.write(frame);
+        raw.uncork();
+      }
     },
     get unsent() {
       return socket.bufferedAmount;
@@ -173,14 +190,12 @@ export function createMqttServer(broker: EventBroker): Server {
   return createServer((socket) => attachSocket(broker, socket));
 }
 
-/** A TCP socket as a subscriber connection; a flush is one writev (cork, writes, uncork). */
+/** A TCP socket as a subscriber connection; a flush is one write of the batch's bytes. */
 function attachSocket(broker: EventBroker, socket: Socket): void {
   socket.setNoDelay(true);
   const transport: Transport = {
-    write: (packets) => {
-      socket.cork();
-      for (const p of packets) socket.write(p);
-      socket.uncork();
+    write: (batch) => {
+      socket.write(batch.data);
     },
     get unsent() {
       return socket.writableLength;
@@ -206,6 +221,45 @@ function attachSocket(broker: EventBroker, socket: Socket): void {
   const open = session;
   socket.on("data", (data: Buffer) => open.receive(data));
   socket.on("close", () => open.end());
+}
+
+/** Payload bytes of one WebSocket frame at most (a batch is 64 KB or so at 1,000 subscribers; a stalled reader's up to 8 MiB). */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * A batch as binary frames of MAX_FRAME_BYTES of payload at most, each one Buffer (header and
+ * payload), the packets copied once, straight into the frame.
+ */
+function webSocketFrames(batch: Batch): Buffer[] {
+  if (batch.length <= MAX_FRAME_BYTES) {
+    const header = frameHeader(batch.length);
+    return [Buffer.concat([header, ...batch.packets], header.length + batch.length)];
+  }
+  const data = batch.data;
+  const frames: Buffer[] = [];
+  for (let at = 0; at < data.length; at += MAX_FRAME_BYTES) {
+    const part = data.subarray(at, at + MAX_FRAME_BYTES);
+    frames.push(Buffer.concat([frameHeader(part.length), part]));
+  }
+  return frames;
+}
+
+/**
+ * RFC 6455 §5.2: FIN and the binary opcode (0x82), then the payload length in 7 bits, or 126 and
+ * 16 bits, or 127 and 64 bits; no mask from a server (§5.1).
+ */
+function frameHeader(length: number): Buffer {
+  if (length < 126) return Buffer.from([0x82, length]);
+  if (length < 0x10000) {
+    const header = Buffer.from([0x82, 126, 0, 0]);
+    header.writeUInt16BE(length, 2);
+    return header;
+  }
+  const header = Buffer.alloc(10);
+  header[0] = 0x82;
+  header[1] = 127;
+  header.writeBigUInt64BE(BigInt(length), 2);
+  return header;
 }
 
 function toBuffer(data: Buffer | ArrayBuffer | Buffer[]): Buffer {

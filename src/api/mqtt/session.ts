@@ -3,11 +3,11 @@ import type { ConnectionKind, EvictReason, Slot } from "../connectionBudget.js";
 import {
   type ConnectionLimits,
   type DropReason,
-  type Flusher,
   type QueueTotal,
   SubscriberConnection,
   type Transport,
 } from "./connection.js";
+import type { Flusher } from "./flusher.js";
 
 /**
  * The server side of MQTT 3.1.1 for one client of a subscribe-only event API: CONNECT, then

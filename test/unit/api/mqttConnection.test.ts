@@ -1,25 +1,27 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
-import {
-  type DropReason,
-  Flusher,
-  QueueTotal,
-  SubscriberConnection,
-  type Transport,
-} from "../../../src/api/mqtt/connection.js";
+import { type DropReason, QueueTotal, SubscriberConnection, type Transport } from "../../../src/api/mqtt/connection.js";
+import { type Batch, Flusher } from "../../../src/api/mqtt/flusher.js";
 
-/** A transport that records each batch it is handed and holds `unsent` bytes as told. */
+/**
+ * A transport that records each batch it is handed; while `reading` is false, what it is
+ * handed stays unsent, as in the socket of a client that stopped reading.
+ */
 function fakeTransport() {
-  const sent: Buffer[][] = [];
+  const sent: Batch[] = [];
   const t = {
     sent,
     unsent: 0,
+    reading: true,
     closed: false,
-    write: (packets: Buffer[]) => sent.push(packets),
+    write: (batch: Batch) => {
+      sent.push(batch);
+      if (!t.reading) t.unsent += batch.length;
+    },
     close: () => (t.closed = true),
   };
-  return t satisfies Transport & { sent: Buffer[][]; closed: boolean };
+  return t satisfies Transport & { sent: Batch[]; closed: boolean };
 }
 const limits = { maxQueuedBytes: 1000, maxPacketBytes: 100 };
 const flushed = () => new Promise((r) => setTimeout(r, 10));
@@ -57,20 +59,18 @@ describe("event API connection bounds", () => {
       drops.push(r);
       conn.close();
     });
+    t.reading = false; // the client stops reading: the socket holds what it is handed
     for (let i = 0; i < 5; i++) conn.deliver(Buffer.alloc(100, i));
     assert.equal(total.bytes, 500);
     await flushed();
     assert.equal(t.sent.length, 1, "one write for the batch");
-    assert.deepEqual(
-      t.sent[0]!.map((b) => b.length),
-      [500],
-      "small packets joined",
-    );
+    assert.equal(t.sent[0]!.data.length, 500, "the packets joined");
+    assert.deepEqual(t.sent[0]!.data.subarray(99, 101), Buffer.from([0, 1]), "in order");
     assert.equal(total.bytes, 0);
-    t.unsent = 600; // the socket still holds them: the client does not read
-    for (let i = 0; i < 4; i++) conn.deliver(Buffer.alloc(100)); // 600 unsent + 400 queued: at the bound
+    assert.equal(t.unsent, 500);
+    for (let i = 0; i < 5; i++) conn.deliver(Buffer.alloc(100)); // 500 unsent + 500 queued: at the bound
     assert.deepEqual([...drops], []);
-    conn.deliver(Buffer.alloc(100)); // one more byte than the bound allows
+    conn.deliver(Buffer.alloc(1)); // one more byte than the bound allows
     assert.deepEqual(drops, ["slow"]);
     assert.ok(t.closed);
     await flushed();
@@ -78,25 +78,70 @@ describe("event API connection bounds", () => {
     assert.equal(total.bytes, 0, "a dropped client's queue is let go");
   });
 
-  it("hands large packets to the socket as they are: one Buffer shared by every queue, never copied", async () => {
+  it("reads the socket's unsent bytes again before dropping a client that caught up", async () => {
+    const t = fakeTransport();
+    const drops: DropReason[] = [];
+    const conn = new SubscriberConnection(t, limits, new Flusher(1), new QueueTotal(), (r) => drops.push(r));
+    t.reading = false;
+    for (let i = 0; i < 9; i++) conn.deliver(Buffer.alloc(100));
+    await flushed();
+    assert.equal(t.unsent, 900);
+    t.unsent = 0; // the client read it all since
+    for (let i = 0; i < 10; i++) conn.deliver(Buffer.alloc(100));
+    assert.deepEqual(drops, [], "within the bound once the socket is read again");
+  });
+
+  it("joins the queues of subscribers of the same packets once, and hands each socket that one Buffer", async () => {
     const flusher = new Flusher(1);
     const total = new QueueTotal();
     const big = Buffer.alloc(30_000, 7);
     const small = Buffer.alloc(10, 1);
-    const transports = [fakeTransport(), fakeTransport()];
+    const other = Buffer.alloc(5, 2);
+    const transports = [fakeTransport(), fakeTransport(), fakeTransport()];
     const conns = transports.map(
       (t) => new SubscriberConnection(t, { maxQueuedBytes: 1e6, maxPacketBytes: 100 }, flusher, total, () => {}),
     );
     for (const c of conns) for (const p of [small, small, big, small]) c.deliver(p);
-    assert.equal(total.bytes, 2 * (30_000 + 30));
+    conns[2]!.deliver(other); // a subscriber of one more topic: a batch of its own
+    assert.equal(total.bytes, 3 * (30_000 + 30) + 5);
     await flushed();
-    for (const t of transports) {
+    const [a, b, c] = transports.map((t) => {
       assert.equal(t.sent.length, 1);
-      assert.deepEqual(
-        t.sent[0]!.map((b) => b.length),
-        [20, 30_000, 10],
-      );
-      assert.equal(t.sent[0]![1], big, "the very Buffer that was published");
-    }
+      return t.sent[0]!;
+    });
+    assert.equal(a, b, "one batch for both");
+    assert.equal(a!.data, b!.data, "the very Buffer, joined once");
+    assert.deepEqual(a!.data, Buffer.concat([small, small, big, small]));
+    assert.notEqual(c, a);
+    assert.deepEqual(c!.data, Buffer.concat([small, small, big, small, other]));
+    let framed = 0;
+    const frame = (batch: Batch) => {
+      framed++;
+      return [batch.data];
+    };
+    assert.equal(a!.encoded(frame)[0], b!.encoded(frame)[0]);
+    assert.equal(framed, 1, "a transport's framing made once per batch");
+    assert.equal(total.bytes, 0);
+  });
+
+  it("waits longer between flushes as the connections written at each grow past the writes-per-second aim", async () => {
+    // 20 connections and 1,000 writes/s: 20 ms between flushes, not 1
+    const flusher = new Flusher(1, 1000);
+    const transports = Array.from({ length: 20 }, () => fakeTransport());
+    const conns = transports.map(
+      (t) =>
+        new SubscriberConnection(t, { maxQueuedBytes: 1e6, maxPacketBytes: 100 }, flusher, new QueueTotal(), () => {}),
+    );
+    const deliverAll = () => {
+      for (const c of conns) c.deliver(Buffer.alloc(10));
+    };
+    deliverAll();
+    await flushed(); // the first flush: 1 ms
+    assert.equal(transports[0]!.sent.length, 1);
+    deliverAll();
+    await flushed();
+    assert.equal(transports[0]!.sent.length, 1, "not yet after 10 ms");
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(transports[0]!.sent.length, 2);
   });
 });
