@@ -18,6 +18,15 @@ import {
  * each way a client is shown the door (a PUBLISH, a second CONNECT, no CONNECT in time, a
  * keep-alive passed by half again).
  */
+/** Waits until `done` holds (at most 2 s). */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 2_000;
+  while (!done()) {
+    if (Date.now() > end) assert.fail(`${what}: not within 2 s`);
+    await sleep(5);
+  }
+}
+
 describe("event API session (MQTT 3.1.1)", () => {
   let h: BrokerHarness;
   before(async () => {
@@ -48,7 +57,7 @@ describe("event API session (MQTT 3.1.1)", () => {
     );
     assert.deepEqual(got, [["milestone-info/latest", '{"index":7}']]);
     h.broker.publish("blocks", Buffer.from("b1"));
-    await sleep(50);
+    await until(() => got.length >= 2, "the published block");
     assert.deepEqual(got[1], ["blocks", "b1"]);
     assert.equal(h.broker.stats.subscriptions, 2);
     await client.unsubscribeAsync("blocks");
@@ -56,7 +65,7 @@ describe("event API session (MQTT 3.1.1)", () => {
     assert.equal(h.broker.stats.subscriptions, 1);
     assert.equal(h.broker.stats.connected.mqtt, 1);
     await client.endAsync();
-    await sleep(50);
+    await until(() => h.broker.stats.connected.mqtt === 0, "the client gone");
     assert.equal(h.broker.stats.connected.mqtt, 0);
     assert.equal(h.broker.stats.subscriptions, 0);
   });
@@ -65,7 +74,8 @@ describe("event API session (MQTT 3.1.1)", () => {
     const a = await h.raw();
     a.socket.write(connectPacket({ clientId: "" }));
     a.socket.write(mqttPacket.generate({ cmd: "pingreq" }));
-    await sleep(100);
+    // packets are flushed in batches a few milliseconds apart: wait for them, not for a fixed time
+    await until(() => packetsOf(a.received).length >= 2, "the CONNACK and the PINGRESP");
     assert.deepEqual(
       packetsOf(a.received).map((p) => p.cmd),
       ["connack", "pingresp"],

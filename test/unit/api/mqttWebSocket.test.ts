@@ -85,10 +85,12 @@ describe("event API over WebSocket: batches as frames", () => {
       const large = Array.from({ length: 40 }, (_, i) => Buffer.alloc(30_000, i));
       for (const m of large) broker.publish("blocks", m);
       const all = [...small, ...large];
+      const viaRaw = () => publishedPayloads(Buffer.concat(raw.frames.slice(framesBefore))).length;
       await waitFor(
-        async () => (viaIota.length >= all.length && viaMqttJs.length >= all.length ? true : undefined),
+        async () =>
+          viaIota.length >= all.length && viaMqttJs.length >= all.length && viaRaw() >= all.length ? true : undefined,
         10_000,
-        `all ${all.length} messages (@iota/mqtt.js ${viaIota.length}, mqtt.js ${viaMqttJs.length})`,
+        `all ${all.length} messages (@iota/mqtt.js ${viaIota.length}, mqtt.js ${viaMqttJs.length}, raw ${viaRaw()})`,
       );
       assert.deepEqual(viaIota, all, "@iota/mqtt.js got each message once, in order");
       assert.deepEqual(viaMqttJs, all, "mqtt.js got each message once, in order");
