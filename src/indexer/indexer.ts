@@ -94,7 +94,7 @@ class RebuildBatches {
     private readonly store: KvStore,
     private readonly options: RebuildOptions,
   ) {
-    this.current = store.batch();
+    this.current = store.bulkBatch();
     this.limit = options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
   }
 
@@ -108,7 +108,7 @@ class RebuildBatches {
     await this.writing;
     if (this.current.size === 0) return;
     const batch = this.current;
-    this.current = this.store.batch();
+    this.current = this.store.bulkBatch();
     this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.written));
     // a failed write is reported by the next flush or drain
     this.writing.catch(() => {});

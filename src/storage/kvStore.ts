@@ -94,32 +94,43 @@ function levelRange(options: ScanOptions) {
 /**
  * A batch of puts and deletes written atomically by `write()`. Built on classic-level's chained
  * batch, which hands each operation to the native batch at once (several times cheaper than
- * an array of operation objects).
+ * an array of operation objects). A bulk batch (`KvStore.bulkBatch`) keeps its operations in
+ * an array instead, handed to LevelDB at `write`: the native copy of a chained batch is freed
+ * only when the garbage collector collects the batch object, which V8 does not hurry for
+ * memory it cannot see (an index rebuild's thousands of batches held hundreds of MB so), while
+ * the one of an array is freed as soon as it is written.
  */
 export class WriteBatch {
-  private readonly chained: ReturnType<Db["batch"]>;
+  private readonly chained: ReturnType<Db["batch"]> | undefined;
+  private ops: { type: "put" | "del"; key: Uint8Array; value?: Uint8Array }[] = [];
   private count = 0;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly sink: FaultSink,
+    bulk = false,
   ) {
-    this.chained = db.batch();
+    this.chained = bulk ? undefined : db.batch();
   }
 
   get size(): number {
     return this.count;
   }
 
-  /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
+  /**
+   * Copies the key and value into the native batch at once: the caller may reuse its buffers
+   * (a bulk batch keeps them until `write`: they must not change meanwhile).
+   */
   put(key: Uint8Array, value: Uint8Array): this {
-    this.chained.put(key, value);
+    if (this.chained) this.chained.put(key, value);
+    else this.ops.push({ type: "put", key, value });
     this.count++;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.chained.del(key);
+    if (this.chained) this.chained.del(key);
+    else this.ops.push({ type: "del", key });
     this.count++;
     return this;
   }
@@ -131,12 +142,18 @@ export class WriteBatch {
    */
   async write(options: { sync: boolean } = { sync: true }): Promise<void> {
     if (this.count === 0) {
-      await this.chained.close();
+      await this.chained?.close();
       return;
     }
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
-      await this.chained.write({ sync: options.sync } as any);
+      if (this.chained) await this.chained.write({ sync: options.sync } as any);
+      else {
+        const ops = this.ops;
+        this.ops = [];
+        // biome-ignore lint/suspicious/noExplicitAny: as above; the operations are abstract-level's
+        await this.db.batch(ops as any, { sync: options.sync } as any);
+      }
     } catch (e) {
       this.sink.writeFailed(e);
       throw e;
@@ -266,6 +283,11 @@ export class KvStore implements FaultSink {
 
   batch(): WriteBatch {
     return new WriteBatch(this.db, this);
+  }
+
+  /** A batch for bulk writes, whose memory is freed as soon as it is written (see `WriteBatch`). */
+  bulkBatch(): WriteBatch {
+    return new WriteBatch(this.db, this, true);
   }
 
   /** Records the first failed write (a closed database is no fault of the disk). */
