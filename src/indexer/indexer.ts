@@ -373,7 +373,8 @@ export class Indexer implements LedgerIndex {
           bookedTimestamp: r.bookedTimestamp,
         });
         for (const [key, value] of forms.entries) out.current.put(key, value);
-        for (const { list, entry } of forms.lists) db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
+        for (const { list, entry } of forms.lists)
+          db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
         if (out.full) await out.flush();
       }
       ids = [];

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { fork } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { serializeAddressBytes } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { OutputType } from "../../../src/codec/types.js";
@@ -15,7 +18,7 @@ import {
   type OutputQuery,
 } from "../../../src/indexer/index.js";
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { Bucket } from "../../../src/storage/index.js";
+import { Bucket, defaultKvStoreOptions, KvStore } from "../../../src/storage/index.js";
 import {
   aliasAddressOf,
   buildHistory,
@@ -235,9 +238,8 @@ describe("indexer over a real ledger", () => {
     let sortEntries = 0;
     for await (const _ of store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) })) sortEntries++;
     assert.ok(sortEntries > 0, "the rebuild stopped between its passes");
-    await assert.rejects(
-      failing.outputs({ type: OutputType.Basic, pageSize: 10 }),
-      (e) => isIndexerError(e, IndexerErrorCode.NotReady),
+    await assert.rejects(failing.outputs({ type: OutputType.Basic, pageSize: 10 }), (e) =>
+      isIndexerError(e, IndexerErrorCode.NotReady),
     );
 
     // the next open redoes it, and leaves no sort entry behind
@@ -248,6 +250,47 @@ describe("indexer over a real ledger", () => {
     assert.deepEqual(await dumpIndexes(ledger), whole);
     for await (const _ of ledger.node.store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) }))
       assert.fail("a sort entry left");
+  });
+
+  it("redoes a rebuild killed (SIGKILL) in the middle of either pass on the next open", async () => {
+    const whole = await dumpIndexes(ledger);
+    let batches = 0;
+    await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
+    await new Indexer(
+      { store: ledger.node.store },
+      { rebuildBatchWrites: 5, onRebuildBatch: (n) => void (batches = n) },
+    ).sync();
+    assert.ok(batches >= 6, `${batches} batches`);
+    // in the pass over the outputs, and once the lists are written (before the marker)
+    for (const killAt of [2, batches]) {
+      await ledger.whileClosed(async () => {
+        const path = join(ledger.dir, "db");
+        const child = fork(fileURLToPath(new URL("../../helpers/rebuildChild.js", import.meta.url)), [
+          path,
+          `${killAt}`,
+        ]);
+        const said = await new Promise((resolve, reject) => {
+          child.once("message", resolve);
+          child.once("exit", (code) => reject(new Error(`the rebuilding child exited (${code})`)));
+        });
+        assert.equal(said, "midway");
+        const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+        child.kill("SIGKILL");
+        assert.equal(await exited, "SIGKILL");
+        const store = await KvStore.open({ ...defaultKvStoreOptions, path });
+        try {
+          assert.equal(await store.get(INDEXER_STATE_KEY), undefined, "no marker until the last write");
+        } finally {
+          await store.close();
+        }
+      });
+      await ledger.node.indexer.catchUp();
+      assert.equal(ledger.node.indexer.isSynced, true);
+      assert.deepEqual(await dumpIndexes(ledger), whole, `killed after ${killAt} of ${batches} batches`);
+      for await (const _ of ledger.node.store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) }))
+        assert.fail("a sort entry left");
+    }
+    indexer = ledger.node.indexer;
   });
 
   it("catches up with milestones confirmed while no indexer was attached", async () => {
