@@ -1,5 +1,5 @@
 import type { WriteBatch } from "./kvStore.js";
-import { EMPTY_VALUE } from "./records.js";
+import { MARKER_VALUE } from "./records.js";
 
 /**
  * Every key prefix of the database, one byte each, never reused. The layout of each key and
@@ -11,18 +11,18 @@ import { EMPTY_VALUE } from "./records.js";
  * |-----------------------|--------------------------------------|------------------------------------------------------------------|
  * | Block                 | blockId[32]                          | block bytes (TIP-24)                                             |
  * | BlockMetadata         | blockId[32]                          | BlockMetadataRecord (records.ts)                                 |
- * | Child                 | parentId[32] ‖ childId[32]           | (empty)                                                          |
+ * | Child                 | parentId[32] ‖ childId[32]           | 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * | MilestoneByIndex      | index u32 BE                         | milestoneId[32] ‖ blockId[32] ‖ timestamp u32                    |
  * | MilestoneById         | milestoneId[32]                      | index u32                                                        |
  * | Output                | outputId[34]                         | blockId[32] ‖ bookedIndex u32 ‖ bookedTimestamp u32 ‖ spent u8 ‖ |
  * |                       |                                      |   (spent 1: spendingTxId[32] ‖ spentIndex u32 ‖ spentTimestamp   |
  * |                       |                                      |   u32) ‖ proof length u16 ‖ proof ‖ output                       |
- * | Unspent               | outputId[34]                         | (empty)                                                          |
+ * | Unspent               | outputId[34]                         | 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * | LedgerDiff            | milestoneIndex u32 BE                | created count u32 ‖ outputIds ‖ consumed count u32 ‖ outputIds   |
  * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it ‖ output count u16     |
  * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
- * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
+ * | Unreferenced          | blockId[32]                          | 0x00 (a marker): stored, not yet referenced by a milestone       |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
  * | Receipt               | migratedAt u32 BE ‖ milestoneIndex   | the receipt milestone option (TIP-34, type byte included) of     |
  * |                       |   u32 BE                             |   that milestone, as Hornet keys its receipts                    |
@@ -42,7 +42,7 @@ import { EMPTY_VALUE } from "./records.js";
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
  * | AddressBalance        | address[33]                          | total amount u64 ‖ unspent output count u32                      |
  * | AddressConditional    | address[33] ‖ outputId[34]           | amount u64 ‖ timelock u32 ‖ expiration u32 (0: none)             |
- * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| (empty)                                                          |
+ * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * |                       |   outputId[34] ‖ spent u8 (0 or 1)   |                                                                  |
  *
  * An Output record holds all a read of one output shows, so that read is one point read: where
@@ -211,7 +211,7 @@ export function putChildLinks(batch: WriteBatch, parentIds: readonly Uint8Array[
   key.set(childId, 33);
   for (const parentId of parentIds) {
     key.set(parentId, 1);
-    batch.put(key, EMPTY_VALUE);
+    batch.put(key, MARKER_VALUE);
   }
 }
 
