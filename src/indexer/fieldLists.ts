@@ -200,15 +200,56 @@ export function addListWrites(store: KvStore, batch: WriteBatch, changes: Iterab
   }
 }
 
-/** Adds a list written whole (a rebuild): `entries` in position order, at most `CHUNK_ENTRIES` per chunk. */
-export function addWholeList(batch: WriteBatch, list: Uint8Array, entries: readonly ListEntry[]): void {
-  const dir: DirEntry[] = [];
-  for (let at = 0, seq = 0; at < entries.length; at += CHUNK_ENTRIES, seq++) {
-    const part = entries.slice(at, at + CHUNK_ENTRIES);
-    batch.put(chunkKey(list, seq), encodeChunk(part));
-    dir.push({ seq, last: part[part.length - 1]!.position });
+/**
+ * Writes lists whole from their entries handed over list after list, each in position order
+ * (a rebuild reads them so from its sort entries): a chunk is written as soon as it holds
+ * `CHUNK_ENTRIES` entries and a list's directory once the list ends, so memory holds one chunk
+ * and one list's directory whatever the number of lists. `batch` answers the batch to write
+ * into now (the caller writes them out in bounded batches between calls).
+ */
+export class ListWriter {
+  private list: Uint8Array | undefined;
+  private chunk: ListEntry[] = [];
+  private dir: DirEntry[] = [];
+
+  constructor(private readonly batch: () => WriteBatch) {}
+
+  /** Adds `entry` to `list`: the same list as the call before with a later position, or a list after it. */
+  add(list: Uint8Array, entry: ListEntry): void {
+    if (!this.list || compareBytes(list, this.list) !== 0) {
+      if (this.list && compareBytes(list, this.list) < 0) throw corrupt("entry out of order");
+      this.end();
+      this.list = list.slice();
+    } else if (this.chunk.length > 0 && compareBytes(entry.position, this.chunk.at(-1)!.position) <= 0) {
+      throw corrupt("entry out of order");
+    }
+    this.chunk.push(entry);
+    if (this.chunk.length === CHUNK_ENTRIES) this.writeChunk();
   }
-  if (dir.length > 0) batch.put(dirKey(list), encodeDir(dir));
+
+  /** Writes what is left of the current list and its directory. */
+  end(): void {
+    if (!this.list) return;
+    if (this.chunk.length > 0) this.writeChunk();
+    if (this.dir.length > 0) this.batch().put(dirKey(this.list), encodeDir(this.dir));
+    this.list = undefined;
+    this.dir = [];
+  }
+
+  private writeChunk(): void {
+    const list = this.list!;
+    const seq = this.dir.length;
+    this.batch().put(chunkKey(list, seq), encodeChunk(this.chunk));
+    this.dir.push({ seq, last: this.chunk.at(-1)!.position.slice() });
+    this.chunk = [];
+  }
+}
+
+/** Adds a list written whole: `entries` in position order, at most `CHUNK_ENTRIES` per chunk. */
+export function addWholeList(batch: WriteBatch, list: Uint8Array, entries: readonly ListEntry[]): void {
+  const writer = new ListWriter(() => batch);
+  for (const e of entries) writer.add(list, e);
+  writer.end();
 }
 
 /**

@@ -4,7 +4,14 @@ import { decodeOutput } from "../codec/outputs/output.js";
 import { ReadStream } from "../codec/readStream.js";
 import { WriteStream } from "../codec/writeStream.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
-import { type KvStore, type RangeEntry, type RangeReader, Repositories, type WriteBatch } from "../storage/index.js";
+import {
+  indexerSortEntryOf,
+  type KvStore,
+  type RangeEntry,
+  type RangeReader,
+  Repositories,
+  type WriteBatch,
+} from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode, isIndexerError } from "./errors.js";
@@ -16,7 +23,7 @@ import {
   type IndexedOutputType,
   outputFacts,
 } from "./facts.js";
-import { addListWrites, addWholeList, type ListChanges, type ListEntry, ListReader } from "./fieldLists.js";
+import { addListWrites, type ListChanges, type ListEntry, ListReader, ListWriter } from "./fieldLists.js";
 import {
   chainKey,
   fieldList,
@@ -56,6 +63,61 @@ export const MAX_EXAMINED_PER_REQUEST = 10_000;
 
 /** Layout version of the indexer buckets; bump when a key or value layout changes (forces a rebuild). */
 export const INDEXER_VERSION = 2;
+
+/**
+ * Writes a rebuild hands to LevelDB at a time. A batch's operations sit in native memory until
+ * it is written (about 300 bytes per output's listing and sort entries), so this bounds the
+ * rebuild's memory whatever the size of the ledger.
+ */
+export const REBUILD_BATCH_WRITES = 20_000;
+/** Unspent outputs (and sort entries) a rebuild reads at a time. */
+const REBUILD_READ = 1000;
+
+export interface RebuildOptions {
+  /** Writes per batch of a rebuild (default REBUILD_BATCH_WRITES). */
+  rebuildBatchWrites?: number;
+  /** Called once each batch of a rebuild is written, with how many are (a failure thrown here fails the rebuild). */
+  onRebuildBatch?: (written: number) => void | Promise<void>;
+}
+
+/**
+ * The batches of a rebuild: one is filled while the one before is written (reading and
+ * decoding overlap LevelDB's work), and batches land in order, one at a time.
+ */
+class RebuildBatches {
+  current: WriteBatch;
+  private writing: Promise<void> = Promise.resolve();
+  private written = 0;
+  private readonly limit: number;
+
+  constructor(
+    private readonly store: KvStore,
+    private readonly options: RebuildOptions,
+  ) {
+    this.current = store.bulkBatch();
+    this.limit = options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
+  }
+
+  /** Whether the current batch holds a batch's worth of writes (then `flush` it). */
+  get full(): boolean {
+    return this.current.size >= this.limit;
+  }
+
+  /** Waits for the batch being written, then starts writing the current one. */
+  async flush(): Promise<void> {
+    await this.writing;
+    if (this.current.size === 0) return;
+    const batch = this.current;
+    this.current = this.store.bulkBatch();
+    this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.written));
+    // a failed write is reported by the next flush or drain
+    this.writing.catch(() => {});
+  }
+
+  async drain(): Promise<void> {
+    await this.writing;
+  }
+}
 
 /** Reads that saw the marker move are retried this many times. */
 const READ_ATTEMPTS = 8;
@@ -210,7 +272,10 @@ export class Indexer implements LedgerIndex {
   private readonly store: KvStore;
   private readonly db: Repositories;
 
-  constructor(deps: { store: KvStore }) {
+  constructor(
+    deps: { store: KvStore },
+    private readonly options: RebuildOptions = {},
+  ) {
     this.store = deps.store;
     this.db = Repositories.of(deps.store);
   }
@@ -229,7 +294,8 @@ export class Indexer implements LedgerIndex {
    * Adds the milestone's index writes to its batch. Milestones are confirmed one at a time, so
    * while this runs the database holds the ledger of the previous milestone; when the indexes
    * are not known to be at that ledger (first milestone after attaching, one that slipped past),
-   * they are rebuilt from it inside this same batch, so they land atomically with the milestone.
+   * they are rebuilt from it first (`rebuild`, in batches of their own that land before this
+   * one; a crash in between leaves indexes whose marker names the ledger they hold).
    */
   readonly writeMilestone = (batch: WriteBatch, result: WhiteFlagResult, ms: MilestoneInfo): Promise<void> =>
     this.serial.run(async () => {
@@ -239,7 +305,8 @@ export class Indexer implements LedgerIndex {
         const base = ms.index - 1;
         if ((await this.db.nodeState.ledgerIndex()) !== base) return; // not the next milestone: leave it to a rebuild
         const state = await this.readState();
-        if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuildInto(batch, base);
+        // the rebuild lands before this batch, at the ledger this batch starts from
+        if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuild(base);
       }
       addMilestoneWrites(this.store, batch, result, ms.index);
       this.indexedIndex = ms.index;
@@ -247,8 +314,8 @@ export class Indexer implements LedgerIndex {
     });
 
   /**
-   * Brings the indexes to the ledger now: a rebuild in its own batch when the marker does not
-   * match the ledger index. It first lets every batch the writer has filled reach the disk, and
+   * Brings the indexes to the ledger now: a rebuild (in bounded batches) when the marker does
+   * not match the ledger index. It first lets every batch the writer has filled reach the disk, and
    * holds the writer back meanwhile, so no milestone carrying index writes lands during it; when
    * the ledger index still moved (a confirmation begun before the writer was registered), the
    * next milestone's batch finishes the job.
@@ -262,11 +329,7 @@ export class Indexer implements LedgerIndex {
       }
       const before = await this.db.nodeState.ledgerIndex();
       const state = await this.readState();
-      if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) {
-        const batch = this.store.batch();
-        await this.rebuildInto(batch, before);
-        await batch.write({ sync: true });
-      }
+      if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) await this.rebuild(before);
       if ((await this.db.nodeState.ledgerIndex()) === before) {
         this.indexedIndex = before;
         this.synced = true;
@@ -274,39 +337,80 @@ export class Indexer implements LedgerIndex {
     });
   }
 
-  /** Adds to `batch`: every index entry deleted, then those of the unspent outputs at `ledgerIndex`. */
-  private async rebuildInto(batch: WriteBatch, ledgerIndex: number): Promise<void> {
+  /**
+   * Rebuilds the indexes of the unspent outputs at `ledgerIndex` (the database's ledger, which
+   * does not move meanwhile: see `sync` and `writeMilestone`), in batches of bounded size, so
+   * that memory does not grow with the ledger (docs/performance.md, "Loading a large ledger"):
+   * 1. the marker is deleted, synced: from here until step 5 a crash or a failure leaves no
+   *    marker, reads answer NotReady, and the next start (or sync) rebuilds again;
+   * 2. every index entry is deleted, with any sort entries an interrupted rebuild left;
+   * 3. one pass over the unspent outputs writes the listing and chain entries, and each field
+   *    list entry as a sort entry (IndexerSort ‖ list ‖ position), LevelDB doing the sorting;
+   * 4. the sort entries read back in key order come list after list, each in position order,
+   *    and the lists are written whole from them a chunk at a time (`ListWriter`), then the
+   *    sort entries are deleted;
+   * 5. the marker naming `ledgerIndex` is written last, synced: LevelDB's log lands in order,
+   *    so every batch before it is on disk once it is.
+   */
+  private async rebuild(ledgerIndex: number): Promise<void> {
     const db = this.db;
-    await db.indexer.clear(batch);
-    // field lists are written whole, so their entries are gathered first
-    const lists = new ListGroups();
+    const first = this.store.batch();
+    db.indexer.delState(first);
+    await first.write({ sync: true });
+    await db.indexer.clear();
+    const out = new RebuildBatches(this.store, this.options);
+
     let ids: Uint8Array[] = [];
-    const flush = async () => {
+    const index = async () => {
       const records = await db.outputs.getMany(ids);
-      records.forEach((r, i) => {
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i];
         if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-        const o = {
+        const forms = indexForms({
           outputId: ids[i]!,
           output: decodeOutput(r.outputBytes),
           bookedIndex: r.bookedIndex,
           bookedTimestamp: r.bookedTimestamp,
-        };
-        const forms = indexForms(o);
-        for (const [key, value] of forms.entries) batch.put(key, value);
-        for (const { list, entry } of forms.lists) lists.of(list).puts.push(entry);
-      });
+        });
+        for (const [key, value] of forms.entries) out.current.put(key, value);
+        for (const { list, entry } of forms.lists)
+          db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
+        if (out.full) await out.flush();
+      }
       ids = [];
     };
     for await (const id of db.unspent.keys()) {
       ids.push(id);
-      if (ids.length === 1000) await flush();
+      if (ids.length === REBUILD_READ) await index();
     }
-    await flush();
-    for (const { list, puts } of lists.all()) {
-      puts.sort((a, b) => compareBytes(a.position, b.position));
-      addWholeList(batch, list, puts);
+    await index();
+    await out.flush();
+    await out.drain(); // the sort entries are read back next
+
+    const lists = new ListWriter(() => out.current);
+    const sorted = db.indexer.openSortEntries();
+    try {
+      for (;;) {
+        const page = await sorted.take(REBUILD_READ);
+        for (const [key, facts] of page) {
+          const at = indexerSortEntryOf(key, POSITION_LENGTH);
+          if (!at || !facts) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a sort entry does not decode");
+          lists.add(at.list, { position: at.position, facts });
+          if (out.full) await out.flush();
+        }
+        if (page.length < REBUILD_READ) break;
+      }
+    } finally {
+      await sorted.close();
     }
-    db.indexer.putState(batch, encodeState(ledgerIndex));
+    lists.end();
+    await out.flush();
+    await out.drain();
+    await db.indexer.clearSortEntries();
+
+    const last = this.store.batch();
+    db.indexer.putState(last, encodeState(ledgerIndex));
+    await last.write({ sync: true });
   }
 
   private async readState(): Promise<IndexerState | undefined> {

@@ -33,13 +33,14 @@ export function parameterOptions(milestone: MilestonePayload, into: Map<number, 
 /**
  * The batch being filled, and the one being written: `flush` waits for the write before and
  * starts writing the filled batch, so reading the file overlaps LevelDB's work; batches land in
- * order, one at a time. `drain` waits for the last write.
+ * order, one at a time. `drain` waits for the last write. They are bulk batches, whose memory
+ * is freed once written (`KvStore.bulkBatch`): an import writes thousands of them.
  */
 export class BatchWriter {
   private batch: WriteBatch;
   private writing: Promise<void> = Promise.resolve();
   constructor(private readonly store: KvStore) {
-    this.batch = store.batch();
+    this.batch = store.bulkBatch();
   }
 
   get current(): WriteBatch {
@@ -49,7 +50,7 @@ export class BatchWriter {
   async flush(sync = false): Promise<void> {
     await this.writing;
     const b = this.batch;
-    this.batch = this.store.batch();
+    this.batch = this.store.bulkBatch();
     this.writing = b.write({ sync });
     // a failed write is reported by the next flush or drain
     this.writing.catch(() => {});

@@ -1,5 +1,5 @@
 import type { WriteBatch } from "./kvStore.js";
-import { EMPTY_VALUE } from "./records.js";
+import { MARKER_VALUE } from "./records.js";
 
 /**
  * Every key prefix of the database, one byte each, never reused. The layout of each key and
@@ -11,18 +11,18 @@ import { EMPTY_VALUE } from "./records.js";
  * |-----------------------|--------------------------------------|------------------------------------------------------------------|
  * | Block                 | blockId[32]                          | block bytes (TIP-24)                                             |
  * | BlockMetadata         | blockId[32]                          | BlockMetadataRecord (records.ts)                                 |
- * | Child                 | parentId[32] ‖ childId[32]           | (empty)                                                          |
+ * | Child                 | parentId[32] ‖ childId[32]           | 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * | MilestoneByIndex      | index u32 BE                         | milestoneId[32] ‖ blockId[32] ‖ timestamp u32                    |
  * | MilestoneById         | milestoneId[32]                      | index u32                                                        |
  * | Output                | outputId[34]                         | blockId[32] ‖ bookedIndex u32 ‖ bookedTimestamp u32 ‖ spent u8 ‖ |
  * |                       |                                      |   (spent 1: spendingTxId[32] ‖ spentIndex u32 ‖ spentTimestamp   |
  * |                       |                                      |   u32) ‖ proof length u16 ‖ proof ‖ output                       |
- * | Unspent               | outputId[34]                         | (empty)                                                          |
+ * | Unspent               | outputId[34]                         | 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * | LedgerDiff            | milestoneIndex u32 BE                | created count u32 ‖ outputIds ‖ consumed count u32 ‖ outputIds   |
  * | TransactionBlock      | transactionId[32]                    | blockId[32] of the block that included it ‖ output count u16     |
  * | ProtocolParameters    | targetMilestoneIndex u32 BE          | protocol parameters bytes (TIP-22/32)                            |
  * | SolidEntryPoint       | blockId[32]                          | milestoneIndex u32                                               |
- * | Unreferenced          | blockId[32]                          | (empty): stored, not yet referenced by a milestone               |
+ * | Unreferenced          | blockId[32]                          | 0x00 (a marker): stored, not yet referenced by a milestone       |
  * | NodeState             | ascii name                           | per entry (see `NodeStateKey`)                                   |
  * | Receipt               | migratedAt u32 BE ‖ milestoneIndex   | the receipt milestone option (TIP-34, type byte included) of     |
  * |                       |   u32 BE                             |   that milestone, as Hornet keys its receipts                    |
@@ -34,12 +34,15 @@ import { EMPTY_VALUE } from "./records.js";
  * |                       |   value ‖ seq u32 BE                 |   length u16 ‖ OutputFacts)… in position order                   |
  * | IndexerFieldDir       | outputType u8 ‖ field u8 ‖ len u8 ‖  | the list's chunks in position order: (seq u32 BE ‖ last          |
  * |                       |   value                              |   createdAt u32 BE ‖ outputId[34])…                              |
+ * | IndexerSort           | outputType u8 ‖ field u8 ‖ len u8 ‖  | OutputFacts: one field list entry while a rebuild sorts them     |
+ * |                       |   value ‖ createdAt u32 BE ‖         |   (empty outside a rebuild)                                      |
+ * |                       |   outputId[34]                       |                                                                  |
  * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
  * | AddressBalance        | address[33]                          | total amount u64 ‖ unspent output count u32                      |
  * | AddressConditional    | address[33] ‖ outputId[34]           | amount u64 ‖ timelock u32 ‖ expiration u32 (0: none)             |
- * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| (empty)                                                          |
+ * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * |                       |   outputId[34] ‖ spent u8 (0 or 1)   |                                                                  |
  *
  * An Output record holds all a read of one output shows, so that read is one point read: where
@@ -73,7 +76,10 @@ import { EMPTY_VALUE } from "./records.js";
  * unlock condition, state controller, governor, immutable alias, storage deposit return,
  * expiration return, sender or issuer as 33 serialized bytes, or a tag's bytes). The outputs of
  * one field value (a list) are kept in chunks of up to 64 entries with a directory per list
- * (indexer/fieldLists.ts), so a page of a listing is a few point reads.
+ * (indexer/fieldLists.ts), so a page of a listing is a few point reads. IndexerSort (0x2a) is a
+ * rebuild's scratch space: every field list entry is written there keyed by list then position,
+ * so reading it back in key order yields the lists one after another, each in position order,
+ * and the chunks are written from that read with memory for one chunk (indexer/indexer.ts).
  */
 export enum Bucket {
   Block = 0x01,
@@ -104,6 +110,7 @@ export enum Bucket {
   AddressConditional = 0x27,
   AddressUpdate = 0x28,
   IndexerFieldDir = 0x29,
+  IndexerSort = 0x2a,
 }
 
 /** Named single values of the NodeState bucket. */
@@ -204,7 +211,7 @@ export function putChildLinks(batch: WriteBatch, parentIds: readonly Uint8Array[
   key.set(childId, 33);
   for (const parentId of parentIds) {
     key.set(parentId, 1);
-    batch.put(key, EMPTY_VALUE);
+    batch.put(key, MARKER_VALUE);
   }
 }
 
@@ -242,6 +249,7 @@ export const INDEXER_BUCKETS: readonly Bucket[] = [
   Bucket.IndexerOutput,
   Bucket.IndexerField,
   Bucket.IndexerFieldDir,
+  Bucket.IndexerSort,
 ];
 
 /** `IndexerChain ‖ outputType ‖ chainId`. */
@@ -285,6 +293,26 @@ export function indexerFieldChunkKey(list: Uint8Array, seq: number): Uint8Array 
 /** `IndexerFieldDir ‖ list`: the directory of a field list's chunks. */
 export function indexerFieldDirKey(list: Uint8Array): Uint8Array {
   return idKey(Bucket.IndexerFieldDir, list);
+}
+
+/** `IndexerSort ‖ list ‖ position`: one field list entry while a rebuild sorts them. */
+export function indexerSortKey(list: Uint8Array, position: Uint8Array): Uint8Array {
+  const key = new Uint8Array(1 + list.length + position.length);
+  key[0] = Bucket.IndexerSort;
+  key.set(list, 1);
+  key.set(position, 1 + list.length);
+  return key;
+}
+
+/** The list and the position of an IndexerSort key (the list names its value's length); undefined when it does not parse. */
+export function indexerSortEntryOf(
+  key: Uint8Array,
+  positionLength: number,
+): { list: Uint8Array; position: Uint8Array } | undefined {
+  if (key.length < 4 || key[0] !== Bucket.IndexerSort) return undefined;
+  const listEnd = 1 + 3 + key[3]!;
+  if (key.length !== listEnd + positionLength) return undefined;
+  return { list: key.subarray(1, listEnd), position: key.subarray(listEnd) };
 }
 
 /** `Receipt ‖ migratedAt u32 BE ‖ milestoneIndex u32 BE`; without the milestone index, the prefix of one migratedAt. */

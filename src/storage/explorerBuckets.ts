@@ -16,11 +16,11 @@ import {
   decodeAddressConditional,
   decodeIndexState,
   decodeMilestoneBlock,
-  EMPTY_VALUE,
   encodeAddressConditional,
   encodeIndexState,
   encodeMilestoneBlock,
   type IndexStateRecord,
+  MARKER_VALUE,
   type MilestoneBlockRecord,
 } from "./records.js";
 import { corrupt, decodeStored, Repository } from "./repository.js";
@@ -152,7 +152,7 @@ export class AddressBuckets {
 
   /** Adds one ledger update of `address` to `batch`. */
   putUpdate(batch: WriteBatch, address: Uint8Array, u: AddressUpdateEntry): void {
-    batch.put(addressUpdateKey(address, u.milestoneIndex, u.outputId, u.spent), EMPTY_VALUE);
+    batch.put(addressUpdateKey(address, u.milestoneIndex, u.outputId, u.spent), MARKER_VALUE);
   }
 
   /**

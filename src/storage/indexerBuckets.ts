@@ -1,9 +1,17 @@
-import { bucketPrefix, INDEXER_BUCKETS, INDEXER_STATE_KEY, indexerChainKey, indexerFieldDirKey } from "./buckets.js";
-import type { KvStore, WriteBatch } from "./kvStore.js";
+import {
+  Bucket,
+  bucketPrefix,
+  INDEXER_BUCKETS,
+  INDEXER_STATE_KEY,
+  indexerChainKey,
+  indexerFieldDirKey,
+  indexerSortKey,
+} from "./buckets.js";
+import type { KvStore, RangeReader, WriteBatch } from "./kvStore.js";
 
 /**
  * The indexer's buckets (IndexerState, IndexerChain, IndexerOutput, IndexerField,
- * IndexerFieldDir) as the indexer reads and writes them outside its listings: the state marker,
+ * IndexerFieldDir, IndexerSort) as the indexer reads and writes them outside its listings: the state marker,
  * chain lookups, a rebuild's clearing. Their keys are built in `buckets.ts`; their values are
  * the indexer's own layouts (`indexer/facts.ts`, `indexer/fieldLists.ts`, the marker in
  * `indexer/indexer.ts`). Listings read ranges of these keys through `KvStore.openRange`.
@@ -30,11 +38,32 @@ export class IndexerBuckets {
     return this.store.get(indexerChainKey(outputType, chainId));
   }
 
-  /** Adds the deletion of every index entry (not the marker) to `batch` (a rebuild). */
-  async clear(batch: WriteBatch): Promise<void> {
-    for (const bucket of INDEXER_BUCKETS) {
-      for await (const key of this.store.scanKeys({ prefix: bucketPrefix(bucket) })) batch.del(key);
-    }
+  /** Adds the deletion of the marker to `batch` (the first write of a rebuild). */
+  delState(batch: WriteBatch): void {
+    batch.del(INDEXER_STATE_KEY);
+  }
+
+  /**
+   * Deletes every index entry (not the marker), a rebuild's leftover sort entries included, in
+   * LevelDB's own loop and not atomically: only with the marker already gone (a rebuild).
+   */
+  async clear(): Promise<void> {
+    for (const bucket of INDEXER_BUCKETS) await this.store.clearRange({ prefix: bucketPrefix(bucket) });
+  }
+
+  /** Deletes a rebuild's sort entries (IndexerSort) once the lists are written from them. */
+  clearSortEntries(): Promise<void> {
+    return this.store.clearRange({ prefix: bucketPrefix(Bucket.IndexerSort) });
+  }
+
+  /** Adds one field list entry to the sort entries of a rebuild (IndexerSort ‖ list ‖ position → facts). */
+  putSortEntry(batch: WriteBatch, list: Uint8Array, position: Uint8Array, facts: Uint8Array): void {
+    batch.put(indexerSortKey(list, position), facts);
+  }
+
+  /** The sort entries in key order (list, then position), read a page at a time; close it when done. */
+  openSortEntries(): RangeReader {
+    return this.store.openRange({ prefix: bucketPrefix(Bucket.IndexerSort), values: true });
   }
 
   /** The name of every field list (the IndexerFieldDir keys without their bucket byte), in key order. */

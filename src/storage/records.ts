@@ -9,8 +9,18 @@ import { WriteStream } from "../codec/writeStream.js";
  * the value read from the store (its own buffer), not copies.
  */
 
-/** The value of marker keys, whose key alone says it all (Unreferenced, Unspent, Child…). */
+/** An empty byte field (an output record without a proof). */
 export const EMPTY_VALUE = new Uint8Array(0);
+
+/**
+ * The value of a marker entry, whose key alone says it all (Unspent, Unreferenced, Child,
+ * AddressUpdate): one zero byte, which no reader looks at. Not an empty value: classic-level
+ * copies every key and value it is handed into a native buffer and frees the copy only when it
+ * is not empty, so each empty value written leaked about 35 bytes (350 MB over the import of a
+ * ledger of 10,000,000 outputs). Databases written before hold empty values there; both read
+ * alike.
+ */
+export const MARKER_VALUE = Uint8Array.of(0);
 
 /** Ledger inclusion state of a referenced block (TIP-25 `ledgerInclusionState`). */
 export const InclusionState = { NoTransaction: 0, Included: 1, Conflicting: 2 } as const;

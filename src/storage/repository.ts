@@ -4,7 +4,7 @@ import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { Bucket, bucketPrefix, idKey, indexKey, indexOfKey } from "./buckets.js";
 import { StorageErrorCode } from "./errors.js";
 import type { KvStore, WriteBatch } from "./kvStore.js";
-import { EMPTY_VALUE } from "./records.js";
+import { MARKER_VALUE } from "./records.js";
 
 /**
  * One bucket's reads and writes (Lodestar's `db/repositories/`): an ID or index in, the decoded
@@ -214,6 +214,6 @@ export class KeySet extends Repository<Uint8Array, true> {
 
   /** Adds the marker of `id` to `batch`. */
   add(batch: WriteBatch, id: Uint8Array): void {
-    batch.put(this.key(id), EMPTY_VALUE);
+    batch.put(this.key(id), MARKER_VALUE);
   }
 }

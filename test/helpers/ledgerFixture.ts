@@ -69,6 +69,13 @@ export class TestLedger {
     this.node = await openNode(this.dir, { powWorkers: 0, ...this.overrides });
   }
 
+  /** Closes the node, runs `meanwhile` (on its data directory), then opens the node again. */
+  async whileClosed(meanwhile: () => Promise<void>): Promise<void> {
+    await this.node.close();
+    await meanwhile();
+    this.node = await openNode(this.dir, { powWorkers: 0, ...this.overrides });
+  }
+
   /** The API over the node (closed with the ledger) and a JWT for its protected routes. */
   async serve(): Promise<{ app: FastifyInstance; token: string }> {
     this.app = buildServer(this.node, "silent");

@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
+import { fork } from "node:child_process";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { serializeAddressBytes } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { OutputType } from "../../../src/codec/types.js";
@@ -10,10 +13,12 @@ import {
   INDEXER_STATE_KEY,
   IndexedField,
   Indexer,
+  IndexerErrorCode,
+  isIndexerError,
   type OutputQuery,
 } from "../../../src/indexer/index.js";
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
-import { Bucket } from "../../../src/storage/index.js";
+import { Bucket, defaultKvStoreOptions, KvStore } from "../../../src/storage/index.js";
 import {
   aliasAddressOf,
   buildHistory,
@@ -205,6 +210,89 @@ describe("indexer over a real ledger", () => {
     indexer = rebuilt;
   });
 
+  it("redoes a rebuild in batches that failed midway, and serves nothing of it meanwhile", async () => {
+    const whole = await dumpIndexes(ledger);
+    const store = ledger.node.store;
+    // a whole rebuild in batches of 5 writes takes several of them
+    let batches = 0;
+    await store.batch().del(INDEXER_STATE_KEY).write();
+    const counted = new Indexer({ store }, { rebuildBatchWrites: 5, onRebuildBatch: (n) => void (batches = n) });
+    await counted.sync();
+    assert.ok(batches >= 6, `${batches} batches`);
+    assert.deepEqual(await dumpIndexes(ledger), whole);
+
+    // the same, failing once three batches are written (the listings and some sort entries)
+    await store.batch().del(INDEXER_STATE_KEY).write();
+    const failing = new Indexer(
+      { store },
+      {
+        rebuildBatchWrites: 5,
+        onRebuildBatch: (n) => {
+          if (n === 3) throw new Error("injected write failure");
+        },
+      },
+    );
+    await assert.rejects(failing.sync(), /injected write failure/);
+    assert.equal(failing.isSynced, false);
+    assert.equal(await store.get(INDEXER_STATE_KEY), undefined, "no marker until the last write");
+    let sortEntries = 0;
+    for await (const _ of store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) })) sortEntries++;
+    assert.ok(sortEntries > 0, "the rebuild stopped between its passes");
+    await assert.rejects(failing.outputs({ type: OutputType.Basic, pageSize: 10 }), (e) =>
+      isIndexerError(e, IndexerErrorCode.NotReady),
+    );
+
+    // the next open redoes it, and leaves no sort entry behind
+    await ledger.reopen();
+    indexer = ledger.node.indexer;
+    await indexer.catchUp();
+    assert.equal(indexer.isSynced, true);
+    assert.deepEqual(await dumpIndexes(ledger), whole);
+    for await (const _ of ledger.node.store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) }))
+      assert.fail("a sort entry left");
+  });
+
+  it("redoes a rebuild killed (SIGKILL) in the middle of either pass on the next open", async () => {
+    const whole = await dumpIndexes(ledger);
+    let batches = 0;
+    await ledger.node.store.batch().del(INDEXER_STATE_KEY).write();
+    await new Indexer(
+      { store: ledger.node.store },
+      { rebuildBatchWrites: 5, onRebuildBatch: (n) => void (batches = n) },
+    ).sync();
+    assert.ok(batches >= 6, `${batches} batches`);
+    // in the pass over the outputs, and once the lists are written (before the marker)
+    for (const killAt of [2, batches]) {
+      await ledger.whileClosed(async () => {
+        const path = join(ledger.dir, "db");
+        const child = fork(fileURLToPath(new URL("../../helpers/rebuildChild.js", import.meta.url)), [
+          path,
+          `${killAt}`,
+        ]);
+        const said = await new Promise((resolve, reject) => {
+          child.once("message", resolve);
+          child.once("exit", (code) => reject(new Error(`the rebuilding child exited (${code})`)));
+        });
+        assert.equal(said, "midway");
+        const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+        child.kill("SIGKILL");
+        assert.equal(await exited, "SIGKILL");
+        const store = await KvStore.open({ ...defaultKvStoreOptions, path });
+        try {
+          assert.equal(await store.get(INDEXER_STATE_KEY), undefined, "no marker until the last write");
+        } finally {
+          await store.close();
+        }
+      });
+      await ledger.node.indexer.catchUp();
+      assert.equal(ledger.node.indexer.isSynced, true);
+      assert.deepEqual(await dumpIndexes(ledger), whole, `killed after ${killAt} of ${batches} batches`);
+      for await (const _ of ledger.node.store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) }))
+        assert.fail("a sort entry left");
+    }
+    indexer = ledger.node.indexer;
+  });
+
   it("catches up with milestones confirmed while no indexer was attached", async () => {
     await ledger.reopen();
     ledger.node.events.detachIndex(ledger.node.indexer);
@@ -279,7 +367,7 @@ describe("indexer attached while the coordinator is issuing milestones", () => {
     }
   });
 
-  it("rebuilds inside the next milestone's batch when a confirmation slipped past its writer", async () => {
+  it("rebuilds before the next milestone's batch when a confirmation slipped past its writer", async () => {
     const ledger = await TestLedger.open("indexer-slip");
     try {
       const dev = devWallet();
