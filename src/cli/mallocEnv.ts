@@ -6,8 +6,8 @@
  *
  * - `MALLOC_ARENA_MAX=2`: by default every thread that allocates (LevelDB's compaction thread,
  *   libuv's four workers, V8's platform threads, the verify worker) may get an arena of its
- *   own, up to eight per core, and memory freed in one is never reused by another; growing to
- *   300,000 blocks, ten arenas held 186 MB.
+ *   own, up to eight per core, and memory freed in one serves only the threads on it; at
+ *   150,000 blocks of bench scale the threads' arenas held 187 MB.
  * - `MALLOC_MMAP_THRESHOLD_=131072`: allocations of 128 KiB and more (a milestone's LevelDB
  *   batch as it grows, large Buffers) get pages of their own, handed back to the system when
  *   freed. Without it glibc raises the threshold to the largest such block freed (up to
