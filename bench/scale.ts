@@ -35,6 +35,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildServer } from "../src/api/server.js";
+import { mallocEnvApplied } from "../src/cli/mallocEnv.js";
 import { toHex } from "../src/codec/hex.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions, type NodeOptions } from "../src/node/options.js";
@@ -242,6 +243,10 @@ try {
         value: growthPeakMB,
         unit: "MB",
         target: check(growthPeakMB <= RSS_LIMIT_MB, `<= ${fmt(RSS_LIMIT_MB)} MB`),
+        // the node's malloc settings come from its launcher (src/cli/mallocEnv.ts)
+        baseline: mallocEnvApplied()
+          ? "malloc settings as npm start"
+          : "glibc's default malloc: run through npm run bench",
       },
       { name: `database on disk after ${fmt(BLOCKS)} blocks`, value: g.dbSizeMB, unit: "MB" },
       {
@@ -269,6 +274,7 @@ try {
       lastSegmentPerSec: Math.round(last),
       segmentRatio: Number(ratio.toFixed(3)),
       peakRssMB: Math.round(growthPeakMB),
+      mallocSettings: mallocEnvApplied() ? 1 : 0,
       dbSizeMB: Math.round(g.dbSizeMB),
       generatorUsPerPayload: Number(g.generatorUsPerPayload.toFixed(1)),
       conflicting: g.conflicting,

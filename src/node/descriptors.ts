@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { defaultKvStoreOptions } from "../storage/index.js";
 
 /**
  * How the node shares the process's open-file limit (read once at start): LevelDB's table files,
@@ -21,14 +22,8 @@ export interface DescriptorPlan {
 
 /** Descriptors the process keeps for itself beyond the database and the connections. */
 const PROCESS_RESERVE = 128;
-/**
- * Table files LevelDB keeps open at most. LevelDB maps each open table file into memory (up to
- * 1,000 of them) and every page read from one counts in the process's RSS for as long as it is
- * open: with its default of 1,000 open files a scan of a large ledger (an index rebuild after a
- * snapshot import) held about 2 MB per file, 2 GB at 10,000,000 outputs. 128 files bound that
- * to about 256 MB (docs/performance.md, "Loading a large ledger").
- */
-const MAX_DATABASE_FILES = 128;
+/** The store's bound of open files, which also bounds the table files it maps into memory. */
+const MAX_DATABASE_FILES = defaultKvStoreOptions.maxOpenFiles;
 const P2P_CONNECTIONS = 64;
 
 /**
@@ -49,7 +44,7 @@ export function openFileLimit(): number | undefined {
 
 /** The plan for `limit` descriptors (an unknown limit is taken as 65,536, a common default). */
 export function planDescriptors(limit: number = openFileLimit() ?? 65_536): DescriptorPlan {
-  // a quarter of the limit for the database (at least 64 files, MAX_DATABASE_FILES at most)
+  // a quarter of the limit for the database (at least 64 files, the store's bound at most)
   const databaseFiles = Math.max(64, Math.min(MAX_DATABASE_FILES, Math.floor(limit / 4)));
   const p2pConnections = Math.max(8, Math.min(P2P_CONNECTIONS, Math.floor(limit / 16)));
   const clientConnections = Math.max(32, limit - PROCESS_RESERVE - databaseFiles - p2pConnections);

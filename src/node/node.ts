@@ -26,6 +26,7 @@ import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { attachNetwork, buildComponents, type NodeComponents, semanticValidator } from "./components.js";
 import { DevTools, isDevNetwork } from "./devTools.js";
+import { limitHeapGrowth } from "./heapGrowth.js";
 import { type NodeSecrets, type OpenedDatabase, openDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 import { spammerSeedOf } from "./spammerOptions.js";
@@ -134,6 +135,7 @@ export class LedgerNode {
    * copy of the file it was given.
    */
   static async open(given: NodeOptions, onError: (e: unknown) => void = () => {}): Promise<LedgerNode> {
+    limitHeapGrowth();
     const db = await openDatabase(given);
     // a follower's milestones come as its coordinator issues them (its health reads the mode)
     const options =

@@ -11,13 +11,24 @@ import { StorageErrorCode } from "./errors.js";
 export interface KvStoreOptions {
   /** Directory of the LevelDB database. */
   path: string;
-  /** LevelDB block cache in bytes. */
+  /** LevelDB block cache in bytes: table blocks as decompressed (the files are Snappy-compressed). */
   cacheSize: number;
-  /** Table files LevelDB keeps open at most (its share of the open-file limit, node/descriptors.ts). */
+  /**
+   * Files LevelDB keeps open at most (its share of the open-file limit, node/descriptors.ts).
+   * An open table file is mapped into memory, up to 1,000 of them on 64-bit, and every page a
+   * read touched stays in the process's RSS until the file is closed: with LevelDB's default
+   * of 1,000 the mapped pages grew with the database (454 MB of RSS at 1,000,000 blocks).
+   */
   maxOpenFiles: number;
 }
 
-export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 64 * 1024 * 1024, maxOpenFiles: 1000 };
+/**
+ * 16 MiB of block cache and 128 open files: at most 118 mapped tables of 2 MiB (LevelDB keeps
+ * 10 of the files for itself), so the database's share of RSS stays bounded whatever its size
+ * (docs/performance.md, "Memory while growing"). A read in a table not open costs opening it:
+ * its index and filter blocks, read from the OS page cache.
+ */
+export const defaultKvStoreOptions: Omit<KvStoreOptions, "path"> = { cacheSize: 16 * 1024 * 1024, maxOpenFiles: 128 };
 
 type Db = ClassicLevel<Uint8Array, Uint8Array>;
 

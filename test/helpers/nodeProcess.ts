@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { withMallocEnv } from "../../src/cli/mallocEnv.js";
 import { type CoreClient, iota, type Json } from "./iota.js";
 import { freePort, removeDir, tempDir } from "./node.js";
 import { waitFor } from "./waitFor.js";
@@ -110,8 +111,9 @@ export class NodeProcess {
       ...this.args,
       ...extra,
     ];
+    // launched as `npm start` launches it (its malloc settings)
     const env = {
-      ...process.env,
+      ...withMallocEnv(process.env),
       ...(this.p2pPort === undefined ? {} : { LEDGER_NODE_MIN_POW_SCORE: "10" }),
       ...runtime.env,
     };
