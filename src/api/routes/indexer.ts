@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { fromHex, toHex } from "../../codec/hex.js";
+import { fromHex, toHex, toHexEach } from "../../codec/hex.js";
 import { POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
@@ -182,13 +182,14 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
       async (request): Promise<IndexerListingJson> => {
         const params = queryParams(request.query, listing.params);
         const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
-        const ix = await indexer();
+        // the indexes follow the ledger milestone by milestone: no catching up to wait for
+        const ix = node.indexer.isSynced ? node.indexer : await indexer();
         const page = await ix.outputs(query);
         return {
           ledgerIndex: page.ledgerIndex,
           pageSize,
           ...(page.next ? { cursor: formatIndexerCursor(page.next, pageSize) } : {}),
-          items: page.items.map(toHex),
+          items: toHexEach(page.items),
         };
       },
       STRINGIFIED,
