@@ -9,7 +9,7 @@ import type { ApiNode } from "./apiNode.js";
  * again. An answer is kept for the latest milestone it was made at and served only while that
  * milestone is still the latest (the tangle puts a new `MilestoneInfo` in place at every move);
  * pruning and a revert clear everything (they change what an answer shows without a new
- * milestone). Bounded by entries and characters; the oldest answer goes first.
+ * milestone). Bounded by entries and characters (keys and answers); the oldest answer goes first.
  */
 export class MilestoneAnswers {
   private readonly answers = new Map<string, string>();
@@ -33,14 +33,16 @@ export class MilestoneAnswers {
 
   /** Keeps `answer`, made at `milestone`, for `key`; an answer of an older milestone is not kept. */
   set(milestone: MilestoneInfo, key: string, answer: string): void {
-    if (milestone !== this.milestone || answer.length > this.maxChars / 16 || this.answers.has(key)) return;
-    while (this.answers.size >= this.maxEntries || this.chars + answer.length > this.maxChars) {
+    // a key is the client's text (a path and query) and counts as much as an answer
+    const chars = key.length + answer.length;
+    if (milestone !== this.milestone || chars > this.maxChars / 16 || this.answers.has(key)) return;
+    while (this.answers.size >= this.maxEntries || this.chars + chars > this.maxChars) {
       const [oldest, text] = this.answers.entries().next().value!;
       this.answers.delete(oldest);
-      this.chars -= text.length;
+      this.chars -= oldest.length + text.length;
     }
     this.answers.set(key, answer);
-    this.chars += answer.length;
+    this.chars += chars;
   }
 
   clear(): void {

@@ -8,6 +8,7 @@ import { OutputType } from "../../codec/types.js";
 import type { TangleView } from "../../tangle/tangleView.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
+import { JSON_CONTENT_TYPE } from "../httpConventions.js";
 import { MilestoneAnswers } from "../milestoneAnswers.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { closedObject, hexOfBytes, integer, openObject, type Schema, string, Tag } from "../schemas/common.js";
@@ -128,8 +129,6 @@ function commitmentField(tangle: TangleView, index: number): string {
   return id === undefined ? "" : `,"commitmentId":"${id}"`;
 }
 
-const JSON_UTF8 = "application/json; charset=utf-8";
-
 export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
   // Answers made at the latest milestone, by lower-case output ID: an output polled between two
   // milestones is read and written once (milestoneAnswers.ts).
@@ -155,7 +154,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
       const latest = tangle.latestMilestone;
       // an answer made at this milestone already: the same text (only answers of valid IDs are kept)
       const kept = typeof raw === "string" ? answers.get(latest, raw.toLowerCase()) : undefined;
-      if (kept !== undefined) return reply.header("content-type", JSON_UTF8).send(kept);
+      if (kept !== undefined) return reply.header("content-type", JSON_CONTENT_TYPE).send(kept);
       const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
 
       // 1. the output's record: its booking, its spending and the proof of its ID, in one
@@ -193,7 +192,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
         `${commitmentField(tangle, record.bookedIndex)}}${spentJson},` +
         `"latestCommitmentId":"${latestCommitmentId(latest)}"}}`;
       answers.set(latest, hexId, body);
-      return reply.header("content-type", JSON_UTF8).send(body);
+      return reply.header("content-type", JSON_CONTENT_TYPE).send(body);
     },
   );
 }

@@ -35,13 +35,14 @@ describe("MilestoneAnswers", () => {
     assert.equal(answers.get(m, "a"), undefined);
     assert.equal(answers.get(m, "d"), "d".repeat(10));
     // one answer above a sixteenth of the characters is never kept; the characters bound the rest
-    answers.set(m, "big", "x".repeat(101));
+    answers.set(m, "big", "x".repeat(98));
     assert.equal(answers.get(m, "big"), undefined);
     const byChars = new MilestoneAnswers(100, 1600);
     byChars.get(m, "");
-    for (let i = 0; i < 20; i++) byChars.set(m, `k${i}`, "y".repeat(100));
+    // keys count too: "k10".."k19" and 97 characters are 100 each
+    for (let i = 10; i < 30; i++) byChars.set(m, `k${i}`, "y".repeat(97));
     assert.equal(byChars.size, 16);
-    assert.equal(byChars.get(m, "k3"), undefined);
-    assert.equal(byChars.get(m, "k19"), "y".repeat(100));
+    assert.equal(byChars.get(m, "k13"), undefined);
+    assert.equal(byChars.get(m, "k29"), "y".repeat(97));
   });
 });
