@@ -1,6 +1,4 @@
-import type { FastifyInstance } from "fastify";
 import type { MilestoneInfo } from "../tangle/events.js";
-import type { ApiNode } from "./apiNode.js";
 
 /**
  * Answer texts of a read route that stay the same while the ledger stays at one milestone
@@ -9,7 +7,9 @@ import type { ApiNode } from "./apiNode.js";
  * again. An answer is kept for the latest milestone it was made at and served only while that
  * milestone is still the latest (the tangle puts a new `MilestoneInfo` in place at every move);
  * pruning and a revert clear everything (they change what an answer shows without a new
- * milestone). Bounded by entries and characters (keys and answers); the oldest answer goes first.
+ * milestone: api/server.ts clears them on those events). Bounded by entries and characters
+ * (keys and answers); the oldest answer goes first. One instance serves the routes that keep
+ * answers, each with keys of its own form (an output ID, a path with its query).
  */
 export class MilestoneAnswers {
   private readonly answers = new Map<string, string>();
@@ -52,18 +52,5 @@ export class MilestoneAnswers {
 
   get size(): number {
     return this.answers.size;
-  }
-
-  /** Clears the answers on the node's pruning and reverts while `app` is up (attached on ready, detached on close). */
-  attach(app: FastifyInstance, node: ApiNode): void {
-    let detach: (() => void)[] = [];
-    app.addHook("onReady", async () => {
-      const events = node.tangle.events;
-      detach = [events.on("pruned", () => this.clear()), events.on("reverted", () => this.clear())];
-    });
-    app.addHook("onClose", async () => {
-      for (const off of detach.splice(0)) off();
-      this.clear();
-    });
   }
 }

@@ -129,11 +129,15 @@ function commitmentField(tangle: TangleView, index: number): string {
   return id === undefined ? "" : `,"commitmentId":"${id}"`;
 }
 
-export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
-  // Answers made at the latest milestone, by lower-case output ID: an output polled between two
-  // milestones is read and written once (milestoneAnswers.ts).
-  const answers = new MilestoneAnswers();
-  answers.attach(app, node);
+/**
+ * `answers`: answers made at the latest milestone, kept by lower-case output ID, so an output
+ * polled between two milestones is read and written once (milestoneAnswers.ts).
+ */
+export function registerCoreV3Routes(
+  app: FastifyInstance,
+  node: ApiNode,
+  answers: MilestoneAnswers = new MilestoneAnswers(),
+): void {
   // The latest milestone's commitment ID, which every read shows: made once per milestone.
   let latestCommitment = { index: -1, id: "" };
   const latestCommitmentId = (latest: { index: number; milestoneId: Uint8Array }): string => {

@@ -156,7 +156,15 @@ function article(what: string): string {
 
 // ---------------------------------------------------------------- routes
 
-export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void {
+/**
+ * `pages`: listing pages read at the latest milestone, kept by path and query, so a wallet
+ * polling its address between two milestones is answered from memory (milestoneAnswers.ts).
+ */
+export function registerIndexerRoutes(
+  app: FastifyInstance,
+  node: ApiNode,
+  pages: MilestoneAnswers = new MilestoneAnswers(),
+): void {
   // The node keeps the indexes in step with the ledger; a read first lets them catch up when
   // they lag (a rebuild after a milestone slipped past them).
   const indexer = async () => {
@@ -177,11 +185,7 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
     });
   }
 
-  // Pages read at the latest milestone, by path and query: a wallet polling its address between
-  // two milestones is answered from here (milestoneAnswers.ts). Only a page of the indexes at
-  // the latest milestone is kept, never one of indexes that lag behind it.
-  const pages = new MilestoneAnswers();
-  pages.attach(app, node);
+  // only a page of indexes at the latest milestone is kept, never one of indexes that lag behind it
   for (const listing of LISTINGS) {
     registerRoute(
       app,
