@@ -20,8 +20,13 @@
  * responses framed by Content-Length), because node's `http` client saturates first: with
  * `http.Agent({keepAlive: true})` the client thread was ~90% busy while the bare server was
  * ~33% busy, which measures the client rather than the server.
+ *
+ * `--profile DIR`: a CPU profile of the main thread (where both servers run) over each timed read
+ * round, bare and v3, and over the timed submissions, written to DIR (docs/performance.md reads them).
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { connect, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -174,6 +179,24 @@ const ROUNDS = argN("--rounds", 5);
 const CONNECTIONS = argN("--connections", 32);
 const BLOCKS = argN("--blocks", 4000);
 const WARMUP_BLOCKS = Math.min(1000, Math.ceil(BLOCKS / 4));
+const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
+
+/** Starts a CPU profile of this thread; the function it answers writes it to `name` in PROFILE_DIR. */
+async function profile(name: string): Promise<() => Promise<void>> {
+  if (!PROFILE_DIR) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  // 100 µs: a read takes tens of µs, the default 1 ms sees too few of them
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    await mkdir(PROFILE_DIR, { recursive: true });
+    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 const get = (port: number, path: string) =>
   Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
@@ -185,15 +208,41 @@ const postJson = (port: number, path: string, body: string) => {
   );
 };
 
+/**
+ * CPU time this process's main thread has used, in µs (Linux's per-thread counters, 10 ms ticks;
+ * 0 elsewhere). Both servers run on the main thread and the client on a worker, so per request
+ * it is the server's own work, which hardly moves when other work shares the machine.
+ */
+function mainThreadCpuUs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Requests per second of `path` over `CONNECTIONS` connections for `SECONDS`, after a short warm-up. */
-async function readRate(port: number, path: string): Promise<{ perSec: number; failed: number }> {
+async function readRate(
+  port: number,
+  path: string,
+): Promise<{ perSec: number; failed: number; responses: number; cpuUs: number }> {
   const requests = [get(port, path)];
-  const [, timed] = await loadFromWorker(port, CONNECTIONS, [
+  // the warm-up's CPU time is counted too, and its answers with it
+  const cpu0 = mainThreadCpuUs();
+  const [warm, timed] = await loadFromWorker(port, CONNECTIONS, [
     { requests, cycle: true, maxMs: 200 },
     { requests, cycle: true, maxMs: SECONDS * 1000 },
   ]);
+  const cpuUs = mainThreadCpuUs() - cpu0;
   const ok = timed!.statuses[200] ?? 0;
-  return { perSec: (ok * 1000) / timed!.elapsedMs, failed: timed!.responses - ok };
+  return {
+    perSec: (ok * 1000) / timed!.elapsedMs,
+    failed: timed!.responses - ok,
+    responses: warm!.responses + timed!.responses,
+    cpuUs,
+  };
 }
 
 const median = (xs: number[]): number => {
@@ -213,18 +262,34 @@ async function readRates(nodePort: number, v3Path: string, problems: string[]) {
   const { port: barePort } = bare.server.address() as { port: number };
   const bareRounds: number[] = [];
   const v3Rounds: number[] = [];
+  const cpu = { bare: { us: 0, n: 0 }, v3: { us: 0, n: 0 } };
   try {
     for (let round = 0; round < ROUNDS; round++) {
+      const stopBare = await profile(`api-bare-read-${round}`);
       const b = await readRate(barePort, "/bare");
+      await stopBare();
+      const stopProfile = await profile(`api-v3-read-${round}`);
       const v = await readRate(nodePort, v3Path);
+      await stopProfile();
       if (b.failed + v.failed > 0) problems.push(`round ${round}: ${b.failed} bare and ${v.failed} v3 reads failed`);
       bareRounds.push(b.perSec);
       v3Rounds.push(v.perSec);
+      cpu.bare.us += b.cpuUs;
+      cpu.bare.n += b.responses;
+      cpu.v3.us += v.cpuUs;
+      cpu.v3.n += v.responses;
     }
   } finally {
     await bare.close();
   }
-  return { bareHandlerPerSec: median(bareRounds), v3ReadPerSec: median(v3Rounds), bareRounds, v3Rounds };
+  return {
+    bareHandlerPerSec: median(bareRounds),
+    v3ReadPerSec: median(v3Rounds),
+    bareRounds,
+    v3Rounds,
+    bareCpuUsPerRequest: cpu.bare.us / Math.max(1, cpu.bare.n),
+    v3CpuUsPerRequest: cpu.v3.us / Math.max(1, cpu.v3.n),
+  };
 }
 
 /** Genesis → three basic outputs, signed by the dev key; returns the payload. */
@@ -321,10 +386,12 @@ async function submitRate(node: LedgerNode, port: number, problems: string[]): P
     `mined ${WARMUP_BLOCKS + BLOCKS} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
   );
   const requests = blocks.json.map((body) => postJson(port, "/api/core/v2/blocks", body));
+  const stopProfile = await profile("api-submit");
   const [warm, timed] = await loadFromWorker(port, CONNECTIONS, [
     { requests: requests.slice(0, WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },
     { requests: requests.slice(WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },
   ]);
+  await stopProfile();
   const created = timed!.statuses[201] ?? 0;
   if ((warm!.statuses[201] ?? 0) !== WARMUP_BLOCKS || created !== BLOCKS) {
     problems.push(
@@ -394,6 +461,9 @@ async function main(): Promise<void> {
     bareHandlerPerSec: Math.round(bareHandlerPerSec),
     v3ReadPerSec: Math.round(v3ReadPerSec),
     readRatio: Math.round(readRatio * 1000) / 1000,
+    // the main thread's CPU per answer (both servers run there): steadier than rates on a shared machine
+    bareCpuUsPerRequest: Math.round(reads.bareCpuUsPerRequest),
+    v3CpuUsPerRequest: Math.round(reads.v3CpuUsPerRequest),
     jsonSubmitPerSec: Math.round(jsonSubmitPerSec),
   });
 }

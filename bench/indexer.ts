@@ -18,9 +18,14 @@
  * Baseline and both routes alternate in R rounds of S seconds; the median round of each is
  * reported. Load: C keep-alive connections, one request in flight each, from a minimal HTTP/1.1
  * client on a worker thread (`_httpLoad.ts`), so the client does not saturate before the server.
+ *
+ * `--profile DIR`: a CPU profile of the main thread (where both servers run) over each timed
+ * round of the indexer query, written to DIR (docs/performance.md reads them).
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
@@ -50,6 +55,23 @@ const TARGET_OUTPUTS = 100;
 const OUTPUTS_PER_MILESTONE = 1000;
 const MILESTONE_PAGE_SIZE = 100;
 const BASE_TIME = 1_700_000_000;
+const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
+
+/** Starts a CPU profile of this thread (a sample every 100 µs); the function it answers writes it to `name` in PROFILE_DIR. */
+async function profile(name: string): Promise<() => Promise<void>> {
+  if (!PROFILE_DIR) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    await mkdir(PROFILE_DIR, { recursive: true });
+    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 const ed25519 = (hash: Uint8Array): Ed25519Address => ({ type: 0, pubKeyHash: hash });
 
@@ -111,7 +133,30 @@ async function fillMilestones(store: KvStore, count: number): Promise<void> {
   await batch.write({ sync: true });
 }
 
+/**
+ * CPU time this process's main thread has used, in µs (Linux's per-thread counters, 10 ms ticks;
+ * 0 elsewhere). The servers run on the main thread and the client on a worker, so per answer it
+ * is the server's own work, which hardly moves when other work shares the machine.
+ */
+function mainThreadCpuUs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Main-thread CPU µs and answers (warm-up included) per measured path, over all rounds. */
+const cpuOf = new Map<string, { us: number; answers: number }>();
+const cpuPerAnswer = (path: string) => {
+  const c = cpuOf.get(path);
+  return c && c.answers > 0 ? Math.round(c.us / c.answers) : 0;
+};
+
 async function rate(port: number, path: string, problems: string[]): Promise<number> {
+  const cpu0 = mainThreadCpuUs();
   const r = await loadFromWorker({
     port,
     connections: CONNECTIONS,
@@ -120,6 +165,11 @@ async function rate(port: number, path: string, problems: string[]): Promise<num
     maxMs: SECONDS * 1000,
   });
   if (r.failed > 0) problems.push(`${r.failed} requests of ${path} failed`);
+  const c = cpuOf.get(path) ?? { us: 0, answers: 0 };
+  // the warm-up's answers are not counted by the client: taken at the measured rate
+  c.us += mainThreadCpuUs() - cpu0;
+  c.answers += r.ok + r.failed + ((r.ok + r.failed) * 200) / r.elapsedMs;
+  cpuOf.set(path, c);
   return (r.ok * 1000) / r.elapsedMs;
 }
 
@@ -166,7 +216,9 @@ async function main(): Promise<void> {
 
     for (let round = 0; round < ROUNDS; round++) {
       rounds.bare.push(await rate(barePort, "/bare", problems));
+      const stopProfile = await profile(`indexer-query-${round}`);
       rounds.indexer.push(await rate(port, indexerPath, problems));
+      await stopProfile();
       rounds.milestones.push(await rate(port, milestonesPath, problems));
     }
   } finally {
@@ -212,6 +264,10 @@ async function main(): Promise<void> {
     bareHandlerPerSec: Math.round(bareHandlerPerSec),
     indexerQueriesPerSec: Math.round(indexerQueriesPerSec),
     milestonesListPerSec: Math.round(milestonesListPerSec),
+    // the main thread's CPU per answer (both servers run there): steadier than rates on a shared machine
+    bareCpuUsPerRequest: cpuPerAnswer("/bare"),
+    indexerCpuUsPerRequest: cpuPerAnswer([...cpuOf.keys()].find((p) => p.startsWith("/api/indexer")) ?? ""),
+    milestonesCpuUsPerRequest: cpuPerAnswer([...cpuOf.keys()].find((p) => p.startsWith("/api/explorer")) ?? ""),
   });
 }
 

@@ -14,6 +14,9 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest, LogContro
  * check (auth.ts) included.
  */
 
+/** The content type fastify gives a serialized JSON answer; a route that writes its JSON text itself sends it too. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /** Which web pages (origins) may call the API from a browser. */
 export interface ApiCorsOptions {
   /**

@@ -19,6 +19,7 @@ import {
 } from "./httpConventions.js";
 import { type MetricsListeners, registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
 import type { MetricsScraper } from "./metrics/scraper.js";
+import { MilestoneAnswers } from "./milestoneAnswers.js";
 import type { BrokerOptions } from "./mqtt/broker.js";
 import { registerEventApi } from "./mqtt/eventApi.js";
 import type { EventPublisher } from "./mqtt/publisher.js";
@@ -163,11 +164,13 @@ export function buildServer(
   registerAuth(app, node, options.auth);
   const metrics = registerMetrics(app, node, budget);
   const eventApi = registerEventApi(app, node, options.eventApi, budget);
-  attachListeners(app, node, metrics, eventApi.publisher);
+  // answers of the read routes kept while the latest milestone stays (milestoneAnswers.ts)
+  const answers = new MilestoneAnswers();
+  attachListeners(app, node, metrics, eventApi.publisher, answers);
   registerNodeRoutes(app, node);
   registerCoreRoutes(app, node);
-  registerCoreV3Routes(app, node);
-  registerIndexerRoutes(app, node);
+  registerCoreV3Routes(app, node, answers);
+  registerIndexerRoutes(app, node, answers);
   registerIrcMetadataRoutes(app, node);
   registerExplorerRoutes(app, node);
   registerExplorerBlockRoutes(app, node);
@@ -187,9 +190,16 @@ export function buildServer(
 /**
  * The API's listeners of the node's events, all attached here once the server is ready and
  * detached when it closes (ARCHITECTURE.md, Who listens to what; the node's own are attached in
- * node/components.ts): the event API's publisher and the Prometheus counters.
+ * node/components.ts): the event API's publisher, the Prometheus counters and the read routes'
+ * kept answers.
  */
-function attachListeners(app: FastifyInstance, node: ApiNode, metrics: MetricsListeners, publisher: EventPublisher) {
+function attachListeners(
+  app: FastifyInstance,
+  node: ApiNode,
+  metrics: MetricsListeners,
+  publisher: EventPublisher,
+  answers: MilestoneAnswers,
+) {
   let attached: (() => void)[] = [];
   app.addHook("onReady", async () => {
     const events = node.tangle.events;
@@ -202,6 +212,9 @@ function attachListeners(app: FastifyInstance, node: ApiNode, metrics: MetricsLi
       events.on("milestoneConfirmed", (e) => metrics.gossip.milestoneConfirmed(e)),
       events.on("pruned", () => metrics.database.pruned()),
       events.on("reverted", (e) => publisher.reverted(e)),
+      // pruning and a revert change what a kept answer shows without a new milestone
+      events.on("pruned", () => answers.clear()),
+      events.on("reverted", () => answers.clear()),
     ];
   });
   app.addHook("onClose", async () => {

@@ -67,6 +67,31 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
+/**
+ * `toHex` of each of `items` (a listing's IDs): one native call for all of them when it serves,
+ * the text then cut per item, instead of a call per item.
+ */
+export function toHexEach(items: readonly Uint8Array[]): string[] {
+  let total = 0;
+  for (const b of items) total += b.length;
+  if (!native || items.length < 2 || total > 1 << 20) return items.map(toHex);
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const b of items) {
+    all.set(b, at);
+    at += b.length;
+  }
+  const hex = native.slice.call(all, 0, total);
+  const out: string[] = new Array(items.length);
+  at = 0;
+  for (let i = 0; i < items.length; i++) {
+    const n = 2 * items[i]!.length;
+    out[i] = `0x${hex.slice(at, at + n)}`;
+    at += n;
+  }
+  return out;
+}
+
 /** A u32 as the hex of its 4 little-endian bytes, without prefix (to append to an ID's hex). */
 export function hexU32Le(v: number): string {
   return LUT[v & 0xff]! + LUT[(v >>> 8) & 0xff]! + LUT[(v >>> 16) & 0xff]! + LUT[v >>> 24]!;

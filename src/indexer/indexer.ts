@@ -474,7 +474,8 @@ export class Indexer implements LedgerIndex {
         plan.list ? new ListHead(this.store, plan, plan.list, q, budget) : new RangeHead(this.store, plan, q, budget),
       );
       try {
-        await Promise.all(heads.map((h) => h.advance()));
+        // a field list's head reads synchronously: a promise only for a range that reads on
+        await settled(heads.map((h) => h.advance()));
         let last: Uint8Array | undefined;
         for (;;) {
           // the head whose current entry (a match, or where its examination stopped) comes first
@@ -508,11 +509,17 @@ export class Indexer implements LedgerIndex {
           items.push(key.slice(key.length - OUTPUT_ID_LENGTH));
         }
       } finally {
-        await Promise.all(heads.map((h) => h.close()));
+        await settled(heads.map((h) => h.close()));
       }
       return next ? { items, next } : { items };
     });
   }
+}
+
+/** Waits for the promises among `steps`; nothing to wait for when every step was done at once. */
+function settled(steps: (Promise<void> | undefined)[]): Promise<unknown> | undefined {
+  const pending = steps.filter((s) => s !== undefined);
+  return pending.length === 0 ? undefined : Promise.all(pending);
 }
 
 /** The current matching entry of one scanned range or list, in position order. */
@@ -523,7 +530,8 @@ interface Head {
   stoppedAt: Uint8Array | undefined;
   /** Moves to the next matching entry: at once when it is in memory, else the returned promise reads on. */
   advance(): Promise<void> | undefined;
-  close(): Promise<void>;
+  /** Releases what the head holds open: at once when nothing is, else the returned promise closes it. */
+  close(): Promise<void> | undefined;
 }
 
 /** Decides an entry by its facts, as the query asks beyond the range it was found in. */
@@ -576,7 +584,9 @@ class ListHead implements Head {
     return undefined;
   }
 
-  async close(): Promise<void> {}
+  close(): undefined {
+    return undefined;
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import { OutputType } from "../../codec/types.js";
 import type { TangleView } from "../../tangle/tangleView.js";
 import type { ApiNode } from "../apiNode.js";
 import { ApiError, notFound } from "../errors.js";
+import { JSON_CONTENT_TYPE } from "../httpConventions.js";
+import { MilestoneAnswers } from "../milestoneAnswers.js";
 import { getRoute, type RouteDefinition, registerRoute } from "../routeDefinition.js";
 import { closedObject, hexOfBytes, integer, openObject, type Schema, string, Tag } from "../schemas/common.js";
 import { blockId, outputIdParams, outputId as outputIdSchema, transactionId } from "../schemas/core.js";
@@ -127,7 +129,15 @@ function commitmentField(tangle: TangleView, index: number): string {
   return id === undefined ? "" : `,"commitmentId":"${id}"`;
 }
 
-export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void {
+/**
+ * `answers`: answers made at the latest milestone, kept by lower-case output ID, so an output
+ * polled between two milestones is read and written once (milestoneAnswers.ts).
+ */
+export function registerCoreV3Routes(
+  app: FastifyInstance,
+  node: ApiNode,
+  answers: MilestoneAnswers = new MilestoneAnswers(),
+): void {
   // The latest milestone's commitment ID, which every read shows: made once per milestone.
   let latestCommitment = { index: -1, id: "" };
   const latestCommitmentId = (latest: { index: number; milestoneId: Uint8Array }): string => {
@@ -143,15 +153,19 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
     // no promise per request
     (request, reply) => {
       const raw = (request.params as { outputId?: unknown }).outputId;
-      const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
       const tangle = node.tangle;
+      // the ledger as of the tangle's latest milestone, which moves only after its batch is written
+      const latest = tangle.latestMilestone;
+      // an answer made at this milestone already: the same text (only answers of valid IDs are kept)
+      const kept = typeof raw === "string" ? answers.get(latest, raw.toLowerCase()) : undefined;
+      if (kept !== undefined) return reply.header("content-type", JSON_CONTENT_TYPE).send(kept);
+      const outputId = fromHex(raw, "outputId", OUTPUT_ID_LENGTH);
 
       // 1. the output's record: its booking, its spending and the proof of its ID, in one
       // synchronous point read (served from LevelDB's caches it beats an async round trip)
       const record = node.db.outputs.getSync(outputId);
       if (!record) throw notFound(`output ${raw} not found`);
       // booked by a milestone whose batch is written but not yet taken in: not visible yet
-      const latest = tangle.latestMilestone;
       if (record.bookedIndex > latest.index) throw notFound(`output ${raw} not found`);
       const output = stored("output", () => decodeOutput(record.outputBytes));
       const v3Type = V3_OUTPUT_TYPES[output.type];
@@ -162,8 +176,7 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
         outputIdProofFromStored(record.bookedIndex, outputIndexOf(outputId), record.proof, record.outputBytes),
       );
 
-      // 3. metadata: the ledger as of the tangle's latest milestone, which moves only after its
-      // batch is written, so a spending newer than that is not shown yet
+      // 3. metadata as of the latest milestone: a spending newer than that is not shown yet
       const spent = record.spent;
       const spentJson =
         spent && spent.spentIndex <= latest.index
@@ -182,7 +195,8 @@ export function registerCoreV3Routes(app: FastifyInstance, node: ApiNode): void 
         `"included":{"slot":${record.bookedIndex},"transactionId":"${hexId.slice(0, 2 + 2 * ID_LENGTH)}"` +
         `${commitmentField(tangle, record.bookedIndex)}}${spentJson},` +
         `"latestCommitmentId":"${latestCommitmentId(latest)}"}}`;
-      return reply.header("content-type", "application/json; charset=utf-8").send(body);
+      answers.set(latest, hexId, body);
+      return reply.header("content-type", JSON_CONTENT_TYPE).send(body);
     },
   );
 }

@@ -1,9 +1,11 @@
-import type { FastifyInstance } from "fastify";
-import { fromHex, toHex } from "../../codec/hex.js";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { fromHex, toHex, toHexEach } from "../../codec/hex.js";
 import { POSITION_LENGTH } from "../../indexer/index.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound } from "../errors.js";
+import { JSON_CONTENT_TYPE } from "../httpConventions.js";
 import type { IndexerListingJson, IndexerLookupJson } from "../json/indexer.js";
+import { MilestoneAnswers } from "../milestoneAnswers.js";
 import { type RouteDefinition, registerRoute, STRINGIFIED } from "../routeDefinition.js";
 import {
   arrayOf,
@@ -154,7 +156,15 @@ function article(what: string): string {
 
 // ---------------------------------------------------------------- routes
 
-export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void {
+/**
+ * `pages`: listing pages read at the latest milestone, kept by path and query, so a wallet
+ * polling its address between two milestones is answered from memory (milestoneAnswers.ts).
+ */
+export function registerIndexerRoutes(
+  app: FastifyInstance,
+  node: ApiNode,
+  pages: MilestoneAnswers = new MilestoneAnswers(),
+): void {
   // The node keeps the indexes in step with the ledger; a read first lets them catch up when
   // they lag (a rebuild after a milestone slipped past them).
   const indexer = async () => {
@@ -175,21 +185,30 @@ export function registerIndexerRoutes(app: FastifyInstance, node: ApiNode): void
     });
   }
 
+  // only a page of indexes at the latest milestone is kept, never one of indexes that lag behind it
   for (const listing of LISTINGS) {
     registerRoute(
       app,
       listingRoute(listing),
-      async (request): Promise<IndexerListingJson> => {
+      async (request, reply): Promise<FastifyReply> => {
         const params = queryParams(request.query, listing.params);
+        const latest = node.tangle.latestMilestone;
+        const kept = pages.get(latest, request.url);
+        if (kept !== undefined) return reply.header("content-type", JSON_CONTENT_TYPE).send(kept);
         const { query, pageSize } = parseListingQuery(params, listing.type, node.tangle.protocolParameters.bech32Hrp);
-        const ix = await indexer();
+        // the indexes follow the ledger milestone by milestone: no catching up to wait for
+        const ix = node.indexer.isSynced ? node.indexer : await indexer();
         const page = await ix.outputs(query);
-        return {
+        const answer: IndexerListingJson = {
           ledgerIndex: page.ledgerIndex,
           pageSize,
           ...(page.next ? { cursor: formatIndexerCursor(page.next, pageSize) } : {}),
-          items: page.items.map(toHex),
+          items: toHexEach(page.items),
         };
+        // the text fastify's serializer for this route (STRINGIFIED) would send
+        const body = JSON.stringify(answer);
+        if (page.ledgerIndex === latest.index) pages.set(latest, request.url, body);
+        return reply.header("content-type", JSON_CONTENT_TYPE).send(body);
       },
       STRINGIFIED,
     );

@@ -14,6 +14,7 @@ import { encodeOutput, outputFromJson } from "../../../src/codec/outputs/output.
 import { merkleLeafHash, merkleRoot } from "../../../src/crypto/merkle.js";
 import { devGenesisOutput, GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
 import { buildHistory, type History, TestLedger } from "../../helpers/ledgerFixture.js";
+import { basic } from "../../helpers/txBuilder.js";
 
 interface FullOutput {
   output: Record<string, unknown>;
@@ -153,5 +154,33 @@ describe("GET /api/core/v3/outputs/:outputId/full", () => {
       { code: r.json().error.code, message: r.json().error.message },
       { code: 404, message: "could not find data" },
     );
+  });
+
+  // answers are kept while the latest milestone stays (api/milestoneAnswers.ts): last, as it spends an output
+  it("answers the same text again until a milestone moves the ledger, then shows the spending", async () => {
+    const remainder = h.split.outputs[5]!;
+    const url = (id: string) => `/api/core/v3/outputs/${id}/full`;
+    const id = toHex(remainder.outputId);
+    const first = await app.inject({ method: "GET", url: url(id) });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(first.json().metadata.spent, undefined);
+    for (const spelling of [id, `0x${id.slice(2).toUpperCase()}`]) {
+      const again = await app.inject({ method: "GET", url: url(spelling) });
+      assert.equal(again.body, first.body, spelling);
+      assert.equal(again.headers["content-type"], first.headers["content-type"]);
+    }
+    const spend = await ledger.send([remainder], [basic(h.dev.address, { amount: remainder.output.amount })], [h.dev]);
+    const ms = await ledger.milestone();
+    await ledger.assertIncluded(spend);
+    const after = (await full(id)) as FullOutput;
+    assert.deepEqual(after.metadata.spent, {
+      slot: ms.index,
+      transactionId: toHex(spend.transactionId),
+      commitmentId: commitmentId(ms.milestoneId, ms.index),
+    });
+    assert.equal(after.metadata.latestCommitmentId, commitmentId(ms.milestoneId, ms.index));
+    // an ID read before the milestone and not since gets the new ledger too
+    const other = await full(h.split.outputs[1]!.outputId);
+    assert.equal(other.metadata.latestCommitmentId, commitmentId(ms.milestoneId, ms.index));
   });
 });

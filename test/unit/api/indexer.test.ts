@@ -5,6 +5,7 @@ import { formatIndexerCursor, parseIndexerCursor } from "../../../src/api/routes
 import { addressToBech32, aliasAddressOf } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
 import { buildHistory, FUTURE, type History, TAG, TestLedger } from "../../helpers/ledgerFixture.js";
+import { basic } from "../../helpers/txBuilder.js";
 
 interface Listing {
   ledgerIndex: number;
@@ -156,5 +157,31 @@ describe("indexer routes (inx-indexer v1)", () => {
       assert.equal(r.statusCode, 400, `${q}: ${r.body}`);
       assert.equal(r.json().error.code, 400);
     }
+  });
+
+  // pages are kept while the latest milestone stays (api/milestoneAnswers.ts): last, as it moves the ledger
+  it("answers a page again with the same text until a milestone changes the ledger", async () => {
+    const url = `/api/indexer/v1/outputs/basic?address=${bech(h.alice.address)}`;
+    const first = await get(url);
+    assert.equal(first.statusCode, 200);
+    const again = await get(url);
+    assert.equal(again.body, first.body);
+    assert.equal(again.headers["content-type"], first.headers["content-type"]);
+    const remainder = h.split.outputs[5]!;
+    const pay = await ledger.send(
+      [remainder],
+      [
+        basic(h.alice.address),
+        basic(h.dev.address, { amount: remainder.output.amount - basic(h.alice.address).amount }),
+      ],
+      [h.dev],
+    );
+    const ms = await ledger.milestone();
+    await ledger.assertIncluded(pay);
+    assert.deepEqual(await listing(url), {
+      ledgerIndex: ms.index,
+      pageSize: 1000,
+      items: [o(1), o(2), toHex(pay.outputs[0]!.outputId)],
+    });
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { isCodecError } from "../../../src/codec/errors.js";
-import { fromHex, toHex, useNativeHex } from "../../../src/codec/hex.js";
+import { fromHex, toHex, toHexEach, useNativeHex } from "../../../src/codec/hex.js";
 
 /**
  * toHex takes two paths (a lookup table for short inputs, Node's native encoder from 12 bytes
@@ -34,6 +34,17 @@ for (const native of [true, false])
           assert.deepEqual(fromHex(expected.toUpperCase().replace("0X", "0x"), "x", n), Uint8Array.from(bytes));
         }
       }
+    });
+
+    it("encodes a list as toHex encodes each item: IDs, views, empty and mixed lengths", () => {
+      const backing = Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff);
+      const lists: Uint8Array[][] = [
+        [],
+        [backing.subarray(3, 37)],
+        Array.from({ length: 100 }, (_, i) => backing.subarray(i, i + 34)),
+        [backing.subarray(0, 0), backing.subarray(5, 6), backing.slice(9, 41), backing.subarray(50, 50)],
+      ];
+      for (const items of lists) assert.deepEqual(toHexEach(items), items.map(toHex), `${items.length} items`);
     });
 
     it("each decoded array is its own memory, whatever its size", () => {
