@@ -24,9 +24,7 @@
  * `--profile DIR`: a CPU profile of the main thread (where both servers run) over each timed read
  * round, bare and v3, and over the timed submissions, written to DIR (docs/performance.md reads them).
  */
-import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Session } from "node:inspector/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +48,8 @@ import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../src/node/devNet
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../src/pow/index.js";
+import { argN, argS } from "./_args.js";
+import { mainThreadCpuUs, startProfile } from "./_cpuTime.js";
 import { printFigures, printTable } from "./_table.js";
 
 // ---------------------------------------------------------------- load generator (worker thread)
@@ -169,34 +169,12 @@ function loadFromWorker(port: number, connections: number, phases: Phase[]): Pro
 
 // ---------------------------------------------------------------- measurements (main thread)
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const SECONDS = argN("--seconds", 1);
 const ROUNDS = argN("--rounds", 5);
 const CONNECTIONS = argN("--connections", 32);
 const BLOCKS = argN("--blocks", 4000);
 const WARMUP_BLOCKS = Math.min(1000, Math.ceil(BLOCKS / 4));
-const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
-
-/** Starts a CPU profile of this thread; the function it answers writes it to `name` in PROFILE_DIR. */
-async function profile(name: string): Promise<() => Promise<void>> {
-  if (!PROFILE_DIR) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  // 100 µs: a read takes tens of µs, the default 1 ms sees too few of them
-  await session.post("Profiler.setSamplingInterval", { interval: 100 });
-  await session.post("Profiler.start");
-  return async () => {
-    const { profile } = await session.post("Profiler.stop");
-    await mkdir(PROFILE_DIR, { recursive: true });
-    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
-}
+const PROFILE_DIR = argS("--profile");
 
 const get = (port: number, path: string) =>
   Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
@@ -207,21 +185,6 @@ const postJson = (port: number, path: string, body: string) => {
       `Accept: application/json\r\nContent-Length: ${length}\r\n\r\n${body}`,
   );
 };
-
-/**
- * CPU time this process's main thread has used, in µs (Linux's per-thread counters, 10 ms ticks;
- * 0 elsewhere). Both servers run on the main thread and the client on a worker, so per request
- * it is the server's own work, which hardly moves when other work shares the machine.
- */
-function mainThreadCpuUs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return 0;
-  }
-}
 
 /** Requests per second of `path` over `CONNECTIONS` connections for `SECONDS`, after a short warm-up. */
 async function readRate(
@@ -265,10 +228,10 @@ async function readRates(nodePort: number, v3Path: string, problems: string[]) {
   const cpu = { bare: { us: 0, n: 0 }, v3: { us: 0, n: 0 } };
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const stopBare = await profile(`api-bare-read-${round}`);
+      const stopBare = await startProfile(PROFILE_DIR, `api-bare-read-${round}`, { intervalUs: 100 });
       const b = await readRate(barePort, "/bare");
       await stopBare();
-      const stopProfile = await profile(`api-v3-read-${round}`);
+      const stopProfile = await startProfile(PROFILE_DIR, `api-v3-read-${round}`, { intervalUs: 100 });
       const v = await readRate(nodePort, v3Path);
       await stopProfile();
       if (b.failed + v.failed > 0) problems.push(`round ${round}: ${b.failed} bare and ${v.failed} v3 reads failed`);
@@ -386,7 +349,7 @@ async function submitRate(node: LedgerNode, port: number, problems: string[]): P
     `mined ${WARMUP_BLOCKS + BLOCKS} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s (not timed)`,
   );
   const requests = blocks.json.map((body) => postJson(port, "/api/core/v2/blocks", body));
-  const stopProfile = await profile("api-submit");
+  const stopProfile = await startProfile(PROFILE_DIR, "api-submit", { intervalUs: 100 });
   const [warm, timed] = await loadFromWorker(port, CONNECTIONS, [
     { requests: requests.slice(0, WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },
     { requests: requests.slice(WARMUP_BLOCKS), cycle: false, maxMs: 60_000 },

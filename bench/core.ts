@@ -11,9 +11,7 @@
  * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
  */
 import { createPublicKey, verify } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Session } from "node:inspector/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeBlock } from "../src/codec/block.js";
@@ -30,15 +28,12 @@ import { type ConeTransaction, type InputState, whiteFlag } from "../src/ledger/
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
+import { argN, argS, hasFlag } from "./_args.js";
+import { mainThreadCpuUs, startProfile, threadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, params, selfTransfer } from "./_transfers.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const BLOCKS = argN("--blocks", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
 const RUNS = argN("--runs", 3);
@@ -46,31 +41,7 @@ const RUNS = argN("--runs", 3);
  * `--profile DIR`: a CPU profile and an allocation profile of the main thread over each timed
  * throughput run (docs/performance.md reads them).
  */
-const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
-
-/** Starts a CPU profile of this thread; the function it answers writes it to `name` in PROFILE_DIR. */
-async function profile(name: string): Promise<() => Promise<void>> {
-  if (!PROFILE_DIR) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.start");
-  // and where the bytes the garbage collector reclaims are allocated (a sample every 32 KB)
-  await session.post("HeapProfiler.enable");
-  await session.post("HeapProfiler.startSampling", {
-    samplingInterval: 32_768,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
-  return async () => {
-    const { profile } = await session.post("Profiler.stop");
-    const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
-    await mkdir(PROFILE_DIR, { recursive: true });
-    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
-    await writeFile(join(PROFILE_DIR, `${name}.heapprofile`), JSON.stringify(allocations));
-    session.disconnect();
-  };
-}
+const PROFILE_DIR = argS("--profile");
 
 // ---------------------------------------------------------------- 1. white-flag of a 10k cone
 
@@ -166,33 +137,6 @@ function workload(n: number): Workload {
   return { txs, funded, payloads };
 }
 
-/**
- * CPU time this process's main thread has used, in µs (Linux's per-thread counters, 10 ms
- * ticks; 0 elsewhere). Unlike a rate, it hardly moves when other work shares the machine, so
- * it compares two builds on a loaded machine, and it is what the bound is about: the main
- * thread's work per block against the verify thread's (docs/performance.md).
- */
-function threadCpuUs(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of readdirSync("/proc/self/task")) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${t}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(t, ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100);
-    } catch {}
-  }
-  return out;
-}
-function mainThreadCpuUs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 async function throughput(
   { txs, funded, payloads }: Workload,
   withIndexes: boolean,
@@ -234,7 +178,9 @@ async function throughput(
   // timed: clients submit concurrently (as over HTTP), 256 blocks in flight, while the
   // coordinator issues milestones on its own timer (MILESTONE_MS), as in a node; the clock
   // stops when the milestone that references the last block is written
-  const stopProfile = await profile(`core-${withIndexes ? "indexed" : "ledger"}-${Date.now()}`);
+  const stopProfile = await startProfile(PROFILE_DIR, `core-${withIndexes ? "indexed" : "ledger"}-${Date.now()}`, {
+    allocations: true,
+  });
   const t0 = performance.now();
   const main0 = mainThreadCpuUs();
   const threads0 = threadCpuUs();
@@ -319,11 +265,11 @@ async function throughput(
   };
 }
 
-const work = workload(args.includes("--white-flag-only") ? 10_000 : Math.max(BLOCKS, 10_000));
-const wf = args.includes("--throughput-only")
+const work = workload(hasFlag("--white-flag-only") ? 10_000 : Math.max(BLOCKS, 10_000));
+const wf = hasFlag("--throughput-only")
   ? { ms: 0, coldMs: 0, included: 10_000, baselineVerifyMs: 0 }
   : await whiteFlagCone(work.funded.slice(0, 10_000));
-if (args.includes("--white-flag-only")) {
+if (hasFlag("--white-flag-only")) {
   console.log(JSON.stringify(wf));
   process.exit(0);
 }

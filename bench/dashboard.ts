@@ -36,15 +36,11 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
 import { launchChromium } from "../test/browser/helpers/browser.js";
+import { argN, argS } from "./_args.js";
 import { load } from "./_blockLoad.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const SECONDS = argN("--seconds", 8);
 /**
  * Load before the first phase: the JIT, the first milestones, and LevelDB past its first
@@ -59,13 +55,13 @@ const RATE = argN("--rate", 0);
  * the node's tips), so the machine's cores are the node's and Chromium's only. `--load http`:
  * bench events' load, JSON over HTTP from a worker thread, which shares the cores with both.
  */
-const LOAD = args.includes("--load") ? args[args.indexOf("--load") + 1] : "core";
+const LOAD = argS("--load") ?? "core";
 /**
  * `--profile FILE`: the Live tangle page's main thread profiled by Chromium's own profiler (CDP
  * `Profiler`) during its phases, written to FILE (a .cpuprofile, which Chromium's DevTools open),
  * and the functions that took the most of it printed.
  */
-const PROFILE = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
+const PROFILE = argS("--profile");
 /**
  * The phases of a round: no page (the baseline), a static page (the node's info as JSON: what a
  * headless Chromium showing anything costs on these cores, for reference), the Live tangle.

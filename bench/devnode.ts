@@ -37,15 +37,11 @@ import { blake2b256 } from "../src/crypto/index.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions, type MilestoneMode } from "../src/node/options.js";
 import { Bucket, InclusionState } from "../src/storage/index.js";
+import { argN, hasFlag } from "./_args.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, selfTransfer } from "./_transfers.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const TRANSFERS = argN("--transfers", 4_000);
 const IN_FLIGHT = argN("--in-flight", 64);
 const INTERVAL_MS = argN("--interval-ms", 1_000);
@@ -348,7 +344,7 @@ function coreBench(): { blocksPerSec: number; indexedBlocksPerSec: number } | un
     return undefined;
   }
 }
-const coreOwn = args.includes("--no-core-bench") ? undefined : coreBench();
+const coreOwn = hasFlag("--no-core-bench") ? undefined : coreBench();
 
 // ---------------------------------------------------------------- report
 

@@ -53,6 +53,7 @@ import { buildServer, defaultApiServerOptions } from "../src/api/server.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
+import { argN, hasFlag } from "./_args.js";
 import { load } from "./_blockLoad.js";
 import {
   type AttackReport,
@@ -65,15 +66,11 @@ import {
 import { type BenchRow, printFigures, printTable } from "./_table.js";
 
 const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const SUBSCRIBERS = argN("--subscribers", 100);
 const RATE = argN("--rate", 2000);
 const SECONDS = argN("--seconds", 5);
 const ROUNDS = argN("--rounds", 2);
-const ATTACK = args.includes("--attack");
+const ATTACK = hasFlag("--attack");
 /** Event API clients of 127.0.0.1 beyond the subscribers: the one that stops reading, the newcomers under attack. */
 const HEADROOM = 16;
 /** Blocks/s of 8 KB while one subscriber stops reading: 40 MB in a 5 s phase, past the kernel's socket buffers. */

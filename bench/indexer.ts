@@ -23,9 +23,7 @@
  * round of the indexer query, written to DIR (docs/performance.md reads them).
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { Session } from "node:inspector/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import Fastify from "fastify";
@@ -36,16 +34,13 @@ import { addIndexWrites, type IndexableOutput } from "../src/indexer/index.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { Bucket, encodeMilestoneRecord, indexKey, indexOfKey, type KvStore } from "../src/storage/index.js";
+import { argN, argS } from "./_args.js";
+import { mainThreadCpuUs, startProfile } from "./_cpuTime.js";
 import { getRequest, loadFromWorker } from "./_httpLoad.js";
 import { printFigures, printTable } from "./_table.js";
 
 // ---------------------------------------------------------------- setup (main thread)
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const OUTPUTS = argN("--outputs", 1_000_000);
 const MILESTONES = argN("--milestones", 100_000);
 const ROUNDS = argN("--rounds", 3);
@@ -55,23 +50,7 @@ const TARGET_OUTPUTS = 100;
 const OUTPUTS_PER_MILESTONE = 1000;
 const MILESTONE_PAGE_SIZE = 100;
 const BASE_TIME = 1_700_000_000;
-const PROFILE_DIR = args.includes("--profile") ? args[args.indexOf("--profile") + 1] : undefined;
-
-/** Starts a CPU profile of this thread (a sample every 100 µs); the function it answers writes it to `name` in PROFILE_DIR. */
-async function profile(name: string): Promise<() => Promise<void>> {
-  if (!PROFILE_DIR) return async () => {};
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  await session.post("Profiler.setSamplingInterval", { interval: 100 });
-  await session.post("Profiler.start");
-  return async () => {
-    const { profile } = await session.post("Profiler.stop");
-    await mkdir(PROFILE_DIR, { recursive: true });
-    await writeFile(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
-  };
-}
+const PROFILE_DIR = argS("--profile");
 
 const ed25519 = (hash: Uint8Array): Ed25519Address => ({ type: 0, pubKeyHash: hash });
 
@@ -131,21 +110,6 @@ async function fillMilestones(store: KvStore, count: number): Promise<void> {
     }
   }
   await batch.write({ sync: true });
-}
-
-/**
- * CPU time this process's main thread has used, in µs (Linux's per-thread counters, 10 ms ticks;
- * 0 elsewhere). The servers run on the main thread and the client on a worker, so per answer it
- * is the server's own work, which hardly moves when other work shares the machine.
- */
-function mainThreadCpuUs(): number {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 /** Main-thread CPU µs and answers (warm-up included) per measured path, over all rounds. */
@@ -216,7 +180,7 @@ async function main(): Promise<void> {
 
     for (let round = 0; round < ROUNDS; round++) {
       rounds.bare.push(await rate(barePort, "/bare", problems));
-      const stopProfile = await profile(`indexer-query-${round}`);
+      const stopProfile = await startProfile(PROFILE_DIR, `indexer-query-${round}`, { intervalUs: 100 });
       rounds.indexer.push(await rate(port, indexerPath, problems));
       await stopProfile();
       rounds.milestones.push(await rate(port, milestonesPath, problems));

@@ -36,13 +36,9 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions, type NodeOptions } from "../src/node/options.js";
 import { createSlicedCurl, powDigest, searchNonce, targetTrailingZeros, withNonce } from "../src/pow/index.js";
 import { NULL_BLOCK_ID } from "../src/tangle/tangle.js";
+import { argN, hasFlag } from "./_args.js";
 import { printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const BLOCKS = argN("--blocks", 10_000);
 const MILESTONES = argN("--milestones", 1000);
 const DATA_BYTES = 220;
@@ -351,7 +347,7 @@ async function main(): Promise<void> {
   });
 }
 
-if (args.includes("--child")) void child();
+if (hasFlag("--child")) void child();
 else
   main().then(
     () => process.exit(0),

@@ -24,13 +24,9 @@ import { whiteFlag } from "../src/ledger/whiteFlag.js";
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { InclusionProofs, InclusionProofValidator, validateInclusionProof } from "../src/tangle/inclusionProof.js";
+import { argN } from "./_args.js";
 import { printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
 const BLOCKS = argN("--blocks", 10_000);
 const SECONDS = argN("--seconds", 2);
 

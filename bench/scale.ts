@@ -39,24 +39,20 @@ import { mallocEnvApplied } from "../src/cli/mallocEnv.js";
 import { toHex } from "../src/codec/hex.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions, type NodeOptions } from "../src/node/options.js";
+import { argN, argS, hasFlag } from "./_args.js";
 import { getRequest, loadFromWorker } from "./_httpLoad.js";
 import { type Growth, grow, RssSampler } from "./_scaleGrowth.js";
 import { generateSnapshot, LoadFailed, LoadingChild, TARGET_OUTPUTS } from "./_scaleOutputs.js";
 import { type BenchRow, printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : def;
-};
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const only = argS("--only");
 const BLOCKS = argN("--blocks", 1_000_000);
 const OUTPUTS = argN("--outputs", 10_000_000);
 const SEGMENT = argN("--segment", 100_000);
 const WALLETS = argN("--wallets", 20_000);
 const MILESTONE_MS = argN("--milestone-interval", 500);
 /** Writes a V8 heap snapshot into the working directory after the first and the second-to-last segment. */
-const HEAP_SNAPSHOTS = args.includes("--heap-snapshots");
+const HEAP_SNAPSHOTS = hasFlag("--heap-snapshots");
 const IN_FLIGHT = 256;
 const REQUESTS = 200;
 const BASE_OUTPUTS = Math.min(argN("--base-outputs", 1_000_000), OUTPUTS);
@@ -64,7 +60,7 @@ const RSS_LIMIT_MB = 1024;
 /** A loading child above this is killed (and reported) before it can starve the machine. */
 const KILL_ABOVE_MB = argN("--kill-above-mb", 8192);
 /** Where generated snapshots are kept and reused from (else the run's temporary directory, removed after). */
-const SNAPSHOT_DIR = args.includes("--snapshot-dir") ? args[args.indexOf("--snapshot-dir") + 1] : undefined;
+const SNAPSHOT_DIR = argS("--snapshot-dir");
 
 const MB = 1024 * 1024;
 const problems: string[] = [];

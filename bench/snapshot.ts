@@ -32,14 +32,10 @@ import {
   nodeStateKey,
   SCHEMA_VERSION,
 } from "../src/storage/index.js";
+import { argS } from "./_args.js";
 import { printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const arg = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const OUTPUTS = Number(arg("--outputs") ?? 1_000_000);
+const OUTPUTS = Number(argS("--outputs") ?? 1_000_000);
 const params = devProtocolParameters(0);
 const BATCH = 10_000;
 const TIMESTAMP = 1_700_000_000;
@@ -172,9 +168,9 @@ function child(which: "write" | "load", dir: string): { ms: number; maxRssMB: nu
   return JSON.parse(r.stdout.trim().split("\n").pop()!);
 }
 
-const which = arg("--phase");
+const which = argS("--phase");
 if (which === "write" || which === "load") {
-  await phase(which, arg("--dir")!);
+  await phase(which, argS("--dir")!);
 } else {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-snapshot-"));
   try {

@@ -70,18 +70,11 @@ import { blake2b256, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/i
 import { blocksTopic } from "../src/network/index.js";
 import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
 import { createSlicedCurl, powDigest, searchNonce, targetTrailingZeros, withNonce } from "../src/pow/index.js";
+import { argN } from "./_args.js";
 import { printFigures, printTable } from "./_table.js";
 
 // ---------------------------------------------------------------- options
 
-const args = process.argv.slice(2);
-const argN = (name: string, def: number) => {
-  const i = args.indexOf(name);
-  if (i < 0) return def;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v) || v < 0) throw new Error(`${name} takes a non-negative number, got "${args[i + 1]}"`);
-  return v;
-};
 const DURATION_S = argN("--duration", 600);
 const INTERVAL_MS = argN("--interval", 1000);
 const HONEST_RATE = argN("--honest-rate", 100);

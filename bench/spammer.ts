@@ -27,13 +27,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import mqtt from "mqtt";
 import { decodeBlock } from "../src/codec/block.js";
 import type { TaggedDataPayload } from "../src/codec/types.js";
+import { argS } from "./_args.js";
 import { printFigures, printTable } from "./_table.js";
 
-const args = process.argv.slice(2);
-const arg = (name: string, def: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1]! : def;
-};
+const arg = (name: string, def: string) => argS(name) ?? def;
 const SECONDS = Number(arg("--seconds", "60"));
 const RATES = arg("--rates", "50,200,1000").split(",").map(Number);
 const MIN_POW = arg("--min-pow-score", "0");

@@ -1,0 +1,69 @@
+/**
+ * What the benches measure besides rates: CPU time by thread and CPU profiles. CPU time hardly
+ * moves when other work shares the machine, where rates move by up to three times
+ * (docs/performance.md), so the benches print it beside their rates.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
+
+/** CPU time a thread of this process has used, in µs (Linux's per-thread counters, 10 ms ticks; 0 elsewhere). */
+function taskCpuUs(tid: string | number): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    // utime and stime, the 14th and 15th fields, counted after the parenthesized name
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU time this process's main thread has used, in µs. */
+export function mainThreadCpuUs(): number {
+  return taskCpuUs(process.pid);
+}
+
+/** CPU time of every thread of this process, in µs, by thread ID. */
+export function threadCpuUs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of readdirSync("/proc/self/task")) out.set(t, taskCpuUs(t));
+  return out;
+}
+
+/**
+ * Starts a CPU profile of this thread (and, with `allocations`, an allocation profile: a sample
+ * every 32 KB, collected objects included) when `dir` is given; the function it answers stops
+ * it and writes `name`.cpuprofile (and `name`.heapprofile) to `dir`.
+ */
+export async function startProfile(
+  dir: string | undefined,
+  name: string,
+  options: { intervalUs?: number; allocations?: boolean } = {},
+): Promise<() => Promise<void>> {
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  if (options.intervalUs) await session.post("Profiler.setSamplingInterval", { interval: options.intervalUs });
+  await session.post("Profiler.start");
+  if (options.allocations) {
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 32_768,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    if (options.allocations) {
+      const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
+      await writeFile(join(dir, `${name}.heapprofile`), JSON.stringify(allocations));
+    }
+    session.disconnect();
+  };
+}
