@@ -174,7 +174,8 @@ export class WriteBatch {
         // quarter of an index rebuild's time); these are bytes in the store's one encoding
         // already, so they go to classic-level's implementation of it (`_batch`, abstract-level's
         // interface for implementations), which needs an open database
-        if (this.db.status !== "open") throw new Error(`the database is ${this.db.status}`);
+        if (this.db.status !== "open")
+          throw new LedgerNodeError(StorageErrorCode.WriteFailed, `the database is ${this.db.status}`);
         await (this.db as unknown as BulkWriter)._batch(ops, { sync: options.sync });
       }
     } catch (e) {
