@@ -1,40 +1,16 @@
-import { bytesEqual, compareBytes, toHex } from "../codec/hex.js";
+import { bytesEqual, compareBytes } from "../codec/hex.js";
 import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
-import { decodeOutput } from "../codec/outputs/output.js";
-import { ReadStream } from "../codec/readStream.js";
-import { WriteStream } from "../codec/writeStream.js";
 import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
-import {
-  indexerSortEntryOf,
-  type KvStore,
-  type RangeEntry,
-  type RangeReader,
-  Repositories,
-  type WriteBatch,
-} from "../storage/index.js";
+import { type KvStore, type RangeEntry, type RangeReader, Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode, isIndexerError } from "./errors.js";
-import {
-  chainIdOf,
-  decodeOutputFacts,
-  encodeOutputFacts,
-  type IndexableOutput,
-  type IndexedOutputType,
-  outputFacts,
-} from "./facts.js";
-import { addListWrites, type ListChanges, type ListEntry, ListReader, ListWriter } from "./fieldLists.js";
-import {
-  chainKey,
-  fieldList,
-  listingKey,
-  outputListPrefix,
-  POSITION_LENGTH,
-  type Position,
-  positionBytes,
-  positionOfKey,
-} from "./keys.js";
+import { decodeOutputFacts, type IndexedOutputType } from "./facts.js";
+import { ListReader } from "./fieldLists.js";
+import { addMilestoneWrites, decodeState, INDEXER_VERSION, type IndexerState } from "./indexWrites.js";
+import { POSITION_LENGTH, type Position, positionOfKey } from "./keys.js";
 import { matches, needsFacts, type OutputQuery, planScans, type ScanPlan } from "./query.js";
+import { type RebuildOptions, rebuildIndexes } from "./rebuild.js";
 
 /** Most entries one range read takes from LevelDB at a time. */
 const MAX_RANGE_READ = 1001;
@@ -61,172 +37,10 @@ export const MAX_EXAMINED_PER_REQUEST = 10_000;
  * the marker before and after, so `ledgerIndex` and the items always come from the same state.
  */
 
-/** Layout version of the indexer buckets; bump when a key or value layout changes (forces a rebuild). */
-export const INDEXER_VERSION = 2;
-
-/**
- * Writes a rebuild hands to LevelDB at a time. A batch's operations sit in native memory until
- * it is written (about 300 bytes per output's listing and sort entries), so this bounds the
- * rebuild's memory whatever the size of the ledger.
- */
-export const REBUILD_BATCH_WRITES = 20_000;
-/** Unspent outputs (and sort entries) a rebuild reads at a time. */
-const REBUILD_READ = 1000;
-
-export interface RebuildOptions {
-  /** Writes per batch of a rebuild (default REBUILD_BATCH_WRITES). */
-  rebuildBatchWrites?: number;
-  /** Called once each batch of a rebuild is written, with how many are (a failure thrown here fails the rebuild). */
-  onRebuildBatch?: (written: number) => void | Promise<void>;
-}
-
-/**
- * The batches of a rebuild: one is filled while the one before is written (reading and
- * decoding overlap LevelDB's work), and batches land in order, one at a time.
- */
-class RebuildBatches {
-  current: WriteBatch;
-  private writing: Promise<void> = Promise.resolve();
-  private written = 0;
-  private readonly limit: number;
-
-  constructor(
-    private readonly store: KvStore,
-    private readonly options: RebuildOptions,
-  ) {
-    this.current = store.bulkBatch();
-    this.limit = options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
-  }
-
-  /** Whether the current batch holds a batch's worth of writes (then `flush` it). */
-  get full(): boolean {
-    return this.current.size >= this.limit;
-  }
-
-  /** Waits for the batch being written, then starts writing the current one. */
-  async flush(): Promise<void> {
-    await this.writing;
-    if (this.current.size === 0) return;
-    const batch = this.current;
-    this.current = this.store.bulkBatch();
-    this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.written));
-    // a failed write is reported by the next flush or drain
-    this.writing.catch(() => {});
-  }
-
-  async drain(): Promise<void> {
-    await this.writing;
-  }
-}
-
 /** Reads that saw the marker move are retried this many times. */
 const READ_ATTEMPTS = 8;
 /** How long a rebuild waits for milestone batches already filled to be written. */
 const LAND_WAIT_MS = 10_000;
-
-interface IndexerState {
-  version: number;
-  ledgerIndex: number;
-}
-
-function encodeState(ledgerIndex: number): Uint8Array {
-  return new WriteStream(8).u32(INDEXER_VERSION).u32(ledgerIndex).finish();
-}
-
-function decodeState(bytes: Uint8Array): IndexerState {
-  const r = new ReadStream(bytes);
-  const s = { version: r.u32("indexerState.version"), ledgerIndex: r.u32("indexerState.ledgerIndex") };
-  r.expectEnd("indexerState");
-  return s;
-}
-
-/**
- * What the indexes hold for one unspent output (nothing for a treasury output): its entry in
- * the listing of its kind and its chain entry, as keys and values, and its entry in each field
- * list it belongs to (kept in chunks, fieldLists.ts). The facts are computed once for all.
- */
-function indexForms(o: IndexableOutput): {
-  entries: [Uint8Array, Uint8Array][];
-  lists: { list: Uint8Array; entry: ListEntry }[];
-} {
-  const facts = outputFacts(o);
-  if (!facts) return { entries: [], lists: [] };
-  const type = o.output.type as IndexedOutputType;
-  const value = encodeOutputFacts(facts);
-  const at: Position = { createdAt: o.bookedTimestamp, outputId: o.outputId };
-  const entries: [Uint8Array, Uint8Array][] = [[listingKey(outputListPrefix(type), at), value]];
-  const chainId = chainIdOf(o);
-  if (chainId) entries.push([chainKey(type, chainId), o.outputId]);
-  const entry: ListEntry = { position: positionBytes(at), facts: value };
-  return { entries, lists: facts.fields.map((f) => ({ list: fieldList(type, f), entry })) };
-}
-
-/** The per-entry keys and values the indexes hold for one unspent output (listing and chain). */
-export function indexEntries(o: IndexableOutput): [Uint8Array, Uint8Array][] {
-  return indexForms(o).entries;
-}
-
-/** The field lists one unspent output belongs to, with its entry in them. */
-export function fieldEntries(o: IndexableOutput): { list: Uint8Array; entry: ListEntry }[] {
-  return indexForms(o).lists;
-}
-
-/** Changes gathered per field list, by the list's bytes. */
-class ListGroups {
-  private readonly groups = new Map<string, ListChanges>();
-
-  of(list: Uint8Array): ListChanges {
-    const id = toHex(list);
-    let c = this.groups.get(id);
-    if (!c) {
-      c = { list, puts: [], dels: [] };
-      this.groups.set(id, c);
-    }
-    return c;
-  }
-
-  all(): IterableIterator<ListChanges> {
-    return this.groups.values();
-  }
-}
-
-/**
- * The index writes of a set of ledger changes (one milestone's, or a bulk load's): the entries
- * of every consumed output that existed before are removed, those of every created output that
- * is still unspent are added (outputs created and consumed within the milestone never appear).
- * A chain moved by a state transition is deleted with its old output and put again with the
- * new one; LevelDB applies a batch in order, so the put wins. Field lists are read as stored, so
- * the changes of one batch must not depend on another batch not yet written.
- */
-export function addIndexWrites(
-  store: KvStore,
-  batch: WriteBatch,
-  changes: { consumed: readonly { output: IndexableOutput }[]; created: readonly IndexableOutput[] },
-): void {
-  const lists = new ListGroups();
-  for (const s of changes.consumed) {
-    const forms = indexForms(s.output);
-    for (const [key] of forms.entries) batch.del(key);
-    for (const { list, entry } of forms.lists) lists.of(list).dels.push(entry.position);
-  }
-  for (const o of changes.created) {
-    const forms = indexForms(o);
-    for (const [key, value] of forms.entries) batch.put(key, value);
-    for (const { list, entry } of forms.lists) lists.of(list).puts.push(entry);
-  }
-  addListWrites(store, batch, lists.all());
-}
-
-/** The index writes of one milestone and the marker naming its ledger index. */
-export function addMilestoneWrites(
-  store: KvStore,
-  batch: WriteBatch,
-  result: WhiteFlagResult,
-  ledgerIndex: number,
-): void {
-  addIndexWrites(store, batch, result);
-  Repositories.of(store).indexer.putState(batch, encodeState(ledgerIndex));
-}
 
 /** One page of a listing. */
 export interface OutputPage {
@@ -306,7 +120,8 @@ export class Indexer implements LedgerIndex {
         if ((await this.db.nodeState.ledgerIndex()) !== base) return; // not the next milestone: leave it to a rebuild
         const state = await this.readState();
         // the rebuild lands before this batch, at the ledger this batch starts from
-        if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base) await this.rebuild(base);
+        if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== base)
+          await rebuildIndexes(this.store, base, this.options);
       }
       addMilestoneWrites(this.store, batch, result, ms.index);
       this.indexedIndex = ms.index;
@@ -329,88 +144,13 @@ export class Indexer implements LedgerIndex {
       }
       const before = await this.db.nodeState.ledgerIndex();
       const state = await this.readState();
-      if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before) await this.rebuild(before);
+      if (state?.version !== INDEXER_VERSION || state.ledgerIndex !== before)
+        await rebuildIndexes(this.store, before, this.options);
       if ((await this.db.nodeState.ledgerIndex()) === before) {
         this.indexedIndex = before;
         this.synced = true;
       }
     });
-  }
-
-  /**
-   * Rebuilds the indexes of the unspent outputs at `ledgerIndex` (the database's ledger, which
-   * does not move meanwhile: see `sync` and `writeMilestone`), in batches of bounded size, so
-   * that memory does not grow with the ledger (docs/performance.md, "Loading a large ledger"):
-   * 1. the marker is deleted, synced: from here until step 5 a crash or a failure leaves no
-   *    marker, reads answer NotReady, and the next start (or sync) rebuilds again;
-   * 2. every index entry is deleted, with any sort entries an interrupted rebuild left;
-   * 3. one pass over the unspent outputs writes the listing and chain entries, and each field
-   *    list entry as a sort entry (IndexerSort ‖ list ‖ position), LevelDB doing the sorting;
-   * 4. the sort entries read back in key order come list after list, each in position order,
-   *    and the lists are written whole from them a chunk at a time (`ListWriter`), then the
-   *    sort entries are deleted;
-   * 5. the marker naming `ledgerIndex` is written last, synced: LevelDB's log lands in order,
-   *    so every batch before it is on disk once it is.
-   */
-  private async rebuild(ledgerIndex: number): Promise<void> {
-    const db = this.db;
-    const first = this.store.batch();
-    db.indexer.delState(first);
-    await first.write({ sync: true });
-    await db.indexer.clear();
-    const out = new RebuildBatches(this.store, this.options);
-
-    let ids: Uint8Array[] = [];
-    const index = async () => {
-      const records = await db.outputs.getMany(ids);
-      for (let i = 0; i < records.length; i++) {
-        const r = records[i];
-        if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-        const forms = indexForms({
-          outputId: ids[i]!,
-          output: decodeOutput(r.outputBytes),
-          bookedIndex: r.bookedIndex,
-          bookedTimestamp: r.bookedTimestamp,
-        });
-        for (const [key, value] of forms.entries) out.current.put(key, value);
-        for (const { list, entry } of forms.lists)
-          db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
-        if (out.full) await out.flush();
-      }
-      ids = [];
-    };
-    for await (const id of db.unspent.keys()) {
-      ids.push(id);
-      if (ids.length === REBUILD_READ) await index();
-    }
-    await index();
-    await out.flush();
-    await out.drain(); // the sort entries are read back next
-
-    const lists = new ListWriter(() => out.current);
-    const sorted = db.indexer.openSortEntries();
-    try {
-      for (;;) {
-        const page = await sorted.take(REBUILD_READ);
-        for (const [key, facts] of page) {
-          const at = indexerSortEntryOf(key, POSITION_LENGTH);
-          if (!at || !facts) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a sort entry does not decode");
-          lists.add(at.list, { position: at.position, facts });
-          if (out.full) await out.flush();
-        }
-        if (page.length < REBUILD_READ) break;
-      }
-    } finally {
-      await sorted.close();
-    }
-    lists.end();
-    await out.flush();
-    await out.drain();
-    await db.indexer.clearSortEntries();
-
-    const last = this.store.batch();
-    db.indexer.putState(last, encodeState(ledgerIndex));
-    await last.write({ sync: true });
   }
 
   private async readState(): Promise<IndexerState | undefined> {

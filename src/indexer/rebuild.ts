@@ -1,0 +1,138 @@
+import { decodeOutput } from "../codec/outputs/output.js";
+import { indexerSortEntryOf, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { IndexerErrorCode } from "./errors.js";
+import { ListWriter } from "./fieldLists.js";
+import { encodeState, indexForms } from "./indexWrites.js";
+import { POSITION_LENGTH } from "./keys.js";
+
+/**
+ * Writes a rebuild hands to LevelDB at a time. A batch's operations sit in native memory until
+ * it is written (about 300 bytes per output's listing and sort entries), so this bounds the
+ * rebuild's memory whatever the size of the ledger.
+ */
+export const REBUILD_BATCH_WRITES = 20_000;
+/** Unspent outputs (and sort entries) a rebuild reads at a time. */
+const REBUILD_READ = 1000;
+
+export interface RebuildOptions {
+  /** Writes per batch of a rebuild (default REBUILD_BATCH_WRITES). */
+  rebuildBatchWrites?: number;
+  /** Called once each batch of a rebuild is written, with how many are (a failure thrown here fails the rebuild). */
+  onRebuildBatch?: (written: number) => void | Promise<void>;
+}
+
+/**
+ * The batches of a rebuild: one is filled while the one before is written (reading and
+ * decoding overlap LevelDB's work), and batches land in order, one at a time.
+ */
+class RebuildBatches {
+  current: WriteBatch;
+  private writing: Promise<void> = Promise.resolve();
+  private written = 0;
+  private readonly limit: number;
+
+  constructor(
+    private readonly store: KvStore,
+    private readonly options: RebuildOptions,
+  ) {
+    this.current = store.bulkBatch();
+    this.limit = options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
+  }
+
+  /** Whether the current batch holds a batch's worth of writes (then `flush` it). */
+  get full(): boolean {
+    return this.current.size >= this.limit;
+  }
+
+  /** Waits for the batch being written, then starts writing the current one. */
+  async flush(): Promise<void> {
+    await this.writing;
+    if (this.current.size === 0) return;
+    const batch = this.current;
+    this.current = this.store.bulkBatch();
+    this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.written));
+    // a failed write is reported by the next flush or drain
+    this.writing.catch(() => {});
+  }
+
+  async drain(): Promise<void> {
+    await this.writing;
+  }
+}
+
+/**
+ * Rebuilds the indexes of the unspent outputs at `ledgerIndex` (the database's ledger, which
+ * does not move meanwhile: see `Indexer.sync` and `Indexer.writeMilestone`), in batches of bounded size, so
+ * that memory does not grow with the ledger (docs/performance.md, "Loading a large ledger"):
+ * 1. the marker is deleted, synced: from here until step 5 a crash or a failure leaves no
+ *    marker, reads answer NotReady, and the next start (or sync) rebuilds again;
+ * 2. every index entry is deleted, with any sort entries an interrupted rebuild left;
+ * 3. one pass over the unspent outputs writes the listing and chain entries, and each field
+ *    list entry as a sort entry (IndexerSort ‖ list ‖ position), LevelDB doing the sorting;
+ * 4. the sort entries read back in key order come list after list, each in position order,
+ *    and the lists are written whole from them a chunk at a time (`ListWriter`), then the
+ *    sort entries are deleted;
+ * 5. the marker naming `ledgerIndex` is written last, synced: LevelDB's log lands in order,
+ *    so every batch before it is on disk once it is.
+ */
+export async function rebuildIndexes(store: KvStore, ledgerIndex: number, options: RebuildOptions): Promise<void> {
+  const db = Repositories.of(store);
+  const first = store.batch();
+  db.indexer.delState(first);
+  await first.write({ sync: true });
+  await db.indexer.clear();
+  const out = new RebuildBatches(store, options);
+
+  let ids: Uint8Array[] = [];
+  const index = async () => {
+    const records = await db.outputs.getMany(ids);
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+      const forms = indexForms({
+        outputId: ids[i]!,
+        output: decodeOutput(r.outputBytes),
+        bookedIndex: r.bookedIndex,
+        bookedTimestamp: r.bookedTimestamp,
+      });
+      for (const [key, value] of forms.entries) out.current.put(key, value);
+      for (const { list, entry } of forms.lists)
+        db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
+      if (out.full) await out.flush();
+    }
+    ids = [];
+  };
+  for await (const id of db.unspent.keys()) {
+    ids.push(id);
+    if (ids.length === REBUILD_READ) await index();
+  }
+  await index();
+  await out.flush();
+  await out.drain(); // the sort entries are read back next
+
+  const lists = new ListWriter(() => out.current);
+  const sorted = db.indexer.openSortEntries();
+  try {
+    for (;;) {
+      const page = await sorted.take(REBUILD_READ);
+      for (const [key, facts] of page) {
+        const at = indexerSortEntryOf(key, POSITION_LENGTH);
+        if (!at || !facts) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a sort entry does not decode");
+        lists.add(at.list, { position: at.position, facts });
+        if (out.full) await out.flush();
+      }
+      if (page.length < REBUILD_READ) break;
+    }
+  } finally {
+    await sorted.close();
+  }
+  lists.end();
+  await out.flush();
+  await out.drain();
+  await db.indexer.clearSortEntries();
+
+  const last = store.batch();
+  db.indexer.putState(last, encodeState(ledgerIndex));
+  await last.write({ sync: true });
+}
