@@ -368,6 +368,7 @@ export class Pruner {
     db.milestoneIndexes.del(batch, ms.milestoneId);
     db.milestones.del(batch, index);
     await batch.write({ sync: false });
+    this.tangle.forgetMilestoneId(index);
   }
 
   /** A transaction's record goes only when none of its outputs is unspent any more. */

@@ -525,6 +525,11 @@ export class Tangle implements TangleView {
     return id;
   }
 
+  /** A pruned milestone's ID is no longer known (its record is gone: commitments show none). */
+  forgetMilestoneId(index: number): void {
+    this.milestoneIds.delete(index);
+  }
+
   private rememberMilestoneId(index: number, id: Uint8Array): void {
     if (this.milestoneIds.size >= MILESTONE_IDS_MAX) this.milestoneIds.delete(this.milestoneIds.keys().next().value!);
     this.milestoneIds.set(index, id);
