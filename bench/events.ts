@@ -398,6 +398,7 @@ async function main(): Promise<void> {
       maxClientsPerAddress: options.mqttMaxClientsPerAddress,
       maxTotalSubscriptions: options.mqttMaxSubscriptions,
       maxTotalQueuedBytes: options.mqttMaxQueuedMiB * 1024 * 1024,
+      maxLagMs: options.mqttMaxLagSeconds * 1000,
     },
   });
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -126,6 +126,12 @@ export const nodeCommand = command({
       "MiB queued for all event API clients together at most (the biggest holders are dropped first)",
     ),
     flag(
+      "mqttMaxLagSeconds",
+      "mqtt-max-lag-seconds",
+      integer,
+      "seconds an event API subscriber may fall behind (its oldest unsent event) before it is disconnected",
+    ),
+    flag(
       "prometheusPort",
       "prometheus-port",
       integer,

@@ -93,6 +93,7 @@ async function startNode(options: NodeOptions): Promise<void> {
       maxClientsPerAddress: options.mqttMaxClientsPerAddress,
       maxTotalSubscriptions: options.mqttMaxSubscriptions,
       maxTotalQueuedBytes: options.mqttMaxQueuedMiB * 1024 * 1024,
+      maxLagMs: options.mqttMaxLagSeconds * 1000,
     },
   });
   const explorer =

@@ -83,6 +83,8 @@ export interface NodeOptions {
   mqttMaxSubscriptions: number;
   /** Bytes queued for all event API clients together at most, in MiB; the biggest holders are dropped first. */
   mqttMaxQueuedMiB: number;
+  /** How far behind an event API subscriber may fall (its oldest unsent event), in seconds, before it is disconnected. */
+  mqttMaxLagSeconds: number;
   /** Origins (`scheme://host[:port]`) allowed to call the API from a browser; `*`: any, empty: none. */
   apiCorsOrigins: string[];
   /** Origins (`scheme://host[:port]`, `*`: any) the dashboard may load images from (NFT images); none by default. */
@@ -166,4 +168,5 @@ export const defaultNodeOptions: NodeOptions = {
   mqttMaxClientsPerAddress: 256,
   mqttMaxSubscriptions: 100_000,
   mqttMaxQueuedMiB: 256,
+  mqttMaxLagSeconds: 10,
 };

@@ -26,8 +26,9 @@ import { acceptSubscription, type CurrentState } from "./topics.js";
  *   event once, under its own filter as the topic, which is what `@iota/mqtt.js` matches on (as
  *   inx-mqtt publishes);
  * - connections are held in a pool of the node's connection budget (connectionBudget.ts), and
- *   the bytes queued for all of them together stay under `maxTotalQueuedBytes`: past it, the
- *   connections holding the most are dropped first.
+ *   the bytes queued for all of them together stay under `maxTotalQueuedBytes` (a batch in many
+ *   sockets counted once): past it, the stalled and the furthest behind are dropped first;
+ * - a client whose socket still holds events older than `maxLagMs` is dropped.
  */
 
 export interface BrokerOptions extends SessionLimits {
@@ -46,8 +47,17 @@ export interface BrokerOptions extends SessionLimits {
   maxClients: number;
   /** Connected clients of one address at most. */
   maxClientsPerAddress: number;
-  /** Bytes queued for all clients together (here and unsent in their sockets) at most. */
+  /**
+   * Bytes queued for all clients together at most: here (per client) and unsent in their
+   * sockets (each batch once, however many sockets hold it).
+   */
   maxTotalQueuedBytes: number;
+  /**
+   * How far behind a client may fall, in ms: the age of the oldest batch its socket has not sent
+   * yet. Past it, it is disconnected (as `slow`): events that old are of no use to it, and while
+   * it holds them no other reader's can be let go.
+   */
+  maxLagMs: number;
   /** Current-state reads in flight at once. */
   currentStateConcurrency: number;
   /** The network's bech32 HRP, for the address topics. */
@@ -67,6 +77,7 @@ export const defaultBrokerOptions: Omit<BrokerOptions, "hrp"> = {
   maxClientsPerAddress: 256,
   maxQueuedBytes: 8 * 1024 * 1024,
   maxTotalQueuedBytes: 256 * 1024 * 1024,
+  maxLagMs: 10_000,
   maxPacketBytes: 256 * 1024,
   connectTimeoutMs: 5_000,
   maxKeepAliveSeconds: 60,
@@ -87,7 +98,7 @@ export interface BrokerStats {
   connected: Record<EventTransport, number>;
   /** Subscriptions held now, all clients together. */
   subscriptions: number;
-  /** Bytes queued for clients, here and unsent in their sockets (sampled every 100 ms). */
+  /** Bytes queued for clients, here and unsent in their sockets, each batch once (read every 100 ms). */
   queuedBytes: number;
   /** Subscriptions refused (an unknown topic, a malformed ID, the total budget spent). */
   refusedSubscriptions: number;
@@ -125,8 +136,6 @@ export class EventBroker implements SessionHost {
   private readonly sessions = new Set<MqttSession>();
   private readonly flusher: Flusher;
   private readonly total = new QueueTotal();
-  /** The sockets' unsent bytes at the latest sample. */
-  private sampledUnsent = 0;
   private sampler: NodeJS.Timeout | undefined;
   private readonly reads: CurrentStateReads<MqttSession, Message>;
   private readonly lines: RateLimitedLog;
@@ -150,7 +159,7 @@ export class EventBroker implements SessionHost {
     /** The event API's pool in the node's connection budget. */
     pool?: ConnectionPool,
   ) {
-    this.flusher = new Flusher(options.flushDelayMs, options.maxWritesPerSecond);
+    this.flusher = new Flusher(options.flushDelayMs, options.maxWritesPerSecond, this.total);
     this.lines = new RateLimitedLog(log);
     this.pool =
       pool ?? new ConnectionBudget().pool({ max: options.maxClients, maxPerAddress: options.maxClientsPerAddress });
@@ -211,11 +220,12 @@ export class EventBroker implements SessionHost {
     const holders = this.index.holders(topic);
     if (holders === undefined) return;
     const packet = encodePublish(topic, typeof payload === "function" ? payload() : payload);
+    this.total.queued += packet.length;
     if (holders instanceof Set) {
-      for (const session of holders) session.send(packet);
+      for (const session of holders) session.fanOut(packet);
       this.stats.delivered += holders.size;
     } else {
-      holders.send(packet);
+      holders.fanOut(packet);
       this.stats.delivered++;
     }
     this.checkTotal();
@@ -230,10 +240,11 @@ export class EventBroker implements SessionHost {
       if (holders === undefined) continue;
       body ??= payload();
       const packet = encodePublish(topic, body);
+      this.total.queued += packet.length;
       for (const session of holders instanceof Set ? holders : [holders]) {
         if (seen.has(session)) continue;
         seen.add(session);
-        session.send(packet);
+        session.fanOut(packet);
         this.stats.delivered++;
       }
     }
@@ -254,7 +265,7 @@ export class EventBroker implements SessionHost {
       filters: this.index.filterCount,
       levels: this.index.levelCount,
       pendingReads: this.reads.size,
-      queuedBytes: this.total.bytes,
+      queuedBytes: this.total.held,
       pooled: this.pool.size,
     };
   }
@@ -316,55 +327,47 @@ export class EventBroker implements SessionHost {
     if (this.sessions.size === 0 && this.sampler !== undefined) {
       clearInterval(this.sampler);
       this.sampler = undefined;
-      this.sampledUnsent = 0;
     }
-  }
-
-  /** Sums the sockets' unsent bytes (every SAMPLE_MS: O(clients) ten times a second, not per message). */
-  private sample(): void {
-    let unsent = 0;
-    const now = Date.now();
-    for (const session of this.sessions) {
-      const u = session.conn.unsent;
-      session.noteUnsent(u, now);
-      unsent += u;
-    }
-    this.sampledUnsent = unsent;
-    this.stats.queuedBytes = this.total.bytes + unsent;
-    this.checkTotal();
-  }
-
-  /** O(1): the running total and the latest sample against the bound. */
-  private checkTotal(): void {
-    if (this.total.bytes + this.sampledUnsent > this.options.maxTotalQueuedBytes) this.shed();
   }
 
   /**
-   * Drops the connections holding the most queued bytes until all together are within the bound,
-   * those whose socket has stopped taking bytes first (a reader momentarily behind is not the
-   * one to drop while a client that stopped reading holds less).
+   * Every SAMPLE_MS (O(clients) ten times a second, not per message): notes each socket's unsent
+   * bytes (a backlog that never shrinks is a stall) and drops the clients that fell more than
+   * `maxLagMs` behind.
+   */
+  private sample(): void {
+    const now = Date.now();
+    for (const session of this.sessions) {
+      session.noteUnsent(session.conn.unsent, now);
+      const lag = session.conn.lagMs(now);
+      if (lag > this.options.maxLagMs) session.end("slow", `${lag} ms behind (at most ${this.options.maxLagMs})`);
+    }
+    this.stats.queuedBytes = this.total.held;
+  }
+
+  /** O(1): the running totals against the bound. */
+  private checkTotal(): void {
+    if (this.total.held > this.options.maxTotalQueuedBytes) this.shed();
+  }
+
+  /**
+   * Drops connections until all together hold no more than the bound: those whose socket has
+   * stopped taking bytes first (a reader momentarily behind is not the one to drop while a
+   * client that stopped reading holds less), then the furthest behind (their batches are the
+   * oldest, held by the fewest others), then those holding the most. A dropped connection lets go
+   * of its queue and of the batches only it still held.
    */
   private shed(): void {
     const max = this.options.maxTotalQueuedBytes;
-    let unsent = 0;
+    const now = Date.now();
     const holders: [MqttSession, number, number][] = [];
-    for (const session of this.sessions) {
-      const u = session.conn.unsent;
-      unsent += u;
-      holders.push([session, session.conn.queuedBytes + u, u]);
+    for (const session of this.sessions) holders.push([session, session.conn.lagMs(now), session.conn.held]);
+    holders.sort((a, b) => Number(b[0].stalled) - Number(a[0].stalled) || b[1] - a[1] || b[2] - a[2]);
+    for (const [session, , held] of holders) {
+      if (this.total.held <= max) break;
+      session.end("budget", `held ${held} bytes; all clients together more than ${max}`);
     }
-    let total = this.total.bytes + unsent;
-    if (total > max) {
-      holders.sort((a, b) => Number(b[0].stalled) - Number(a[0].stalled) || b[1] - a[1]);
-      for (const [session, held, u] of holders) {
-        if (total <= max) break;
-        total -= held;
-        unsent -= u;
-        session.end("budget", `held ${held} bytes of ${max} for all clients`);
-      }
-    }
-    this.sampledUnsent = unsent;
-    this.stats.queuedBytes = this.total.bytes + unsent;
+    this.stats.queuedBytes = this.total.held;
   }
 }
 

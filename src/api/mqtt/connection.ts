@@ -27,8 +27,12 @@ export interface ConnectionLimits {
 
 /** The socket under a connection: how to send bytes, how much is still unsent, how to close. */
 export interface Transport {
-  /** Writes a batch's bytes (shared with other connections' writes: never modified), in one write. */
-  write(batch: Batch): void;
+  /**
+   * Writes a batch's bytes (shared with other connections' writes: never modified), in one
+   * write; `sent` is called once they have left (handed to the kernel) or will not (an error, a
+   * close).
+   */
+  write(batch: Batch, sent: () => void): void;
   /** Bytes handed to the transport and not yet written to the network. */
   readonly unsent: number;
   /**
@@ -74,9 +78,21 @@ export const DROP_REASONS: readonly DropReason[] = [
   "budget",
 ];
 
-/** The bytes queued in every connection together (a running total: O(1) per packet). */
+/**
+ * The bytes held for every connection together, as running totals: the packets queued for a
+ * flush, each counted once however many queues hold it (the broker counts an event's packet as
+ * it publishes it, a session its own packets; the flusher sets it back to 0 once it has taken
+ * every queue), and the batches handed to the sockets and not sent yet, each counted once
+ * however many sockets hold it (a thousand subscribers behind on the same events hold one copy
+ * of them).
+ */
 export class QueueTotal {
-  bytes = 0;
+  queued = 0;
+  inSockets = 0;
+
+  get held(): number {
+    return this.queued + this.inSockets;
+  }
 }
 
 export class SubscriberConnection {
@@ -85,6 +101,8 @@ export class SubscriberConnection {
   queuedBytes = 0;
   /** The socket's unsent bytes when last read (see `deliver`). */
   private knownUnsent = 0;
+  /** Batches handed to the socket and not sent yet, oldest first (a socket sends in order). */
+  private inSocket: Batch[] = [];
   /** Incoming packet framing: the fixed header being read, then the bytes of its body still to come. */
   private header: number[] = [];
   private bodyLeft = 0;
@@ -123,7 +141,8 @@ export class SubscriberConnection {
 
   /**
    * Queues one whole MQTT packet for the client (shared with other clients' queues: never
-   * modified). Called for every packet and subscriber: a few field updates, nothing more.
+   * modified; the sender counts it in the `QueueTotal`). Called for every packet and
+   * subscriber: a few field updates, nothing more.
    */
   deliver(packet: Buffer): void {
     if (this.closed) return;
@@ -140,7 +159,6 @@ export class SubscriberConnection {
     if (this.queue.length === 0) this.flusher.schedule(this);
     this.queue.push(packet);
     this.queuedBytes = held;
-    this.total.bytes += packet.length;
   }
 
   /** Takes what is queued, for the flusher to write (undefined: nothing, or closed). */
@@ -153,8 +171,23 @@ export class SubscriberConnection {
 
   /** Hands a batch to the socket (the flusher's, or this connection's own queue). */
   write(batch: Batch): void {
-    this.transport.write(batch);
+    batch.hold(this.total);
+    this.inSocket.push(batch);
+    this.transport.write(batch, () => this.sent());
     this.knownUnsent = this.transport.unsent;
+  }
+
+  /** The socket sent its oldest batch (or gave up on it). */
+  private sent(): void {
+    // a closed connection let go of its batches already
+    if (this.closed) return;
+    this.inSocket.shift()?.release(this.total);
+  }
+
+  /** How long ago the oldest batch the socket has not sent yet was made, in ms (0: it holds none). */
+  lagMs(now: number): number {
+    const oldest = this.inSocket[0];
+    return oldest === undefined ? 0 : now - oldest.madeAt;
   }
 
   /** Hands what is queued to the socket at once. */
@@ -170,11 +203,13 @@ export class SubscriberConnection {
     this.closed = true;
     this.clearQueue();
     this.flusher.cancel(this);
+    // what the socket still holds is dropped with it (or, graceful, soon)
+    for (const batch of this.inSocket) batch.release(this.total);
+    this.inSocket = [];
     this.transport.close(graceful);
   }
 
   private clearQueue(): void {
-    this.total.bytes -= this.queuedBytes;
     this.queue = [];
     this.queuedBytes = 0;
   }

@@ -128,19 +128,20 @@ function isWebSocketError(error: Error): boolean {
 function attachWebSocket(broker: EventBroker, socket: WebSocket, address: string): void {
   const raw = (socket as unknown as { _socket?: Socket })._socket;
   const transport: Transport = {
-    write: (batch) => {
+    write: (batch, sent) => {
       // closing (a close frame sent or received, RFC 6455 §5.5.1): no data frame may follow
-      if (socket.readyState !== socket.OPEN) return;
+      if (socket.readyState !== socket.OPEN) return sent();
       if (raw === undefined) {
-        socket.send(batch.data, { binary: true });
+        socket.send(batch.data, { binary: true }, sent);
         return;
       }
-      if (!raw.writable) return;
+      if (!raw.writable) return sent();
       const frames = batch.encoded(webSocketFrames);
-      if (frames.length === 1) raw.write(frames[0]!);
+      if (frames.length === 1) raw.write(frames[0]!, sent);
       else {
         raw.cork();
-        for (const frame of frames) raw.write(frame);
+        for (let i = 0; i < frames.length - 1; i++) raw.write(frames[i]!);
+        raw.write(frames[frames.length - 1]!, sent);
         raw.uncork();
       }
     },
@@ -194,8 +195,8 @@ export function createMqttServer(broker: EventBroker): Server {
 function attachSocket(broker: EventBroker, socket: Socket): void {
   socket.setNoDelay(true);
   const transport: Transport = {
-    write: (batch) => {
-      socket.write(batch.data);
+    write: (batch, sent) => {
+      socket.write(batch.data, sent);
     },
     get unsent() {
       return socket.writableLength;

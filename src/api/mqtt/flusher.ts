@@ -1,4 +1,4 @@
-import type { SubscriberConnection } from "./connection.js";
+import { QueueTotal, type SubscriberConnection } from "./connection.js";
 
 /**
  * How the packets queued for subscribers reach their sockets: in batches, one write per
@@ -25,16 +25,34 @@ const MAX_DELAY_MS = 50;
 /** Batches a flush keeps at hand to match the next queues against (one per distinct set of topics, usually). */
 const RECENT_BATCHES = 4;
 
-/** Packets for one or more connections, in order, and their bytes made once for all of them. */
+/**
+ * Packets for one or more connections, in order, and their bytes made once for all of them.
+ * Its bytes count once in the bytes held for all connections (`QueueTotal.inSockets`) from the
+ * first socket it is handed to until the last of them has sent it, however many sockets hold it.
+ */
 export class Batch {
   private joined: Buffer | undefined;
   private readonly encodings = new Map<(batch: Batch) => Buffer[], Buffer[]>();
+  /** Sockets that hold it unsent. */
+  private holders = 0;
+  /** When it was made (Date.now()): how old what a socket still holds of it is. */
+  readonly madeAt = Date.now();
 
   constructor(
     readonly packets: readonly Buffer[],
     /** Bytes of `packets`. */
     readonly length: number,
   ) {}
+
+  /** One more socket holds it unsent (the first counts its bytes in `total`). */
+  hold(total: QueueTotal): void {
+    if (this.holders++ === 0) total.inSockets += this.length;
+  }
+
+  /** A socket sent it, or closed (the last lets its bytes go from `total`). */
+  release(total: QueueTotal): void {
+    if (--this.holders === 0) total.inSockets -= this.length;
+  }
 
   /** The packets as one Buffer (joined once, shared by every connection of the batch: never modified). */
   get data(): Buffer {
@@ -77,6 +95,8 @@ export class Flusher {
     private readonly minDelayMs: number,
     /** Socket writes per second, all connections together, that the delay aims to stay under. */
     private readonly maxWritesPerSecond = Number.POSITIVE_INFINITY,
+    /** The bytes held for all connections: none is queued once a flush took every queue. */
+    private readonly total = new QueueTotal(),
   ) {
     this.delayMs = minDelayMs;
   }
@@ -107,6 +127,8 @@ export class Flusher {
       }
       conn.write(batch);
     }
+    // every connection with a queue was in `dirty` (a queue's first packet schedules it)
+    this.total.queued = 0;
     const spread = (conns.length * 1000) / this.maxWritesPerSecond;
     this.delayMs = Math.max(this.minDelayMs, Math.min(MAX_DELAY_MS, spread));
   }

@@ -83,7 +83,7 @@ export class MqttSession implements Slot {
     private readonly limits: SessionLimits,
     private readonly host: SessionHost,
     flusher: Flusher,
-    total: QueueTotal,
+    private readonly total: QueueTotal,
   ) {
     this.conn = new SubscriberConnection(transport, limits, flusher, total, (reason) => this.end(reason));
     this.parser = mqttPacket.parser({ protocolVersion: PROTOCOL_LEVEL });
@@ -107,8 +107,14 @@ export class MqttSession implements Slot {
     this.parser.parse(chunk);
   }
 
-  /** Queues a packet for the client. */
+  /** Queues a packet of this client's own (an answer, a current state) for it. */
   send(packet: Buffer): void {
+    this.total.queued += packet.length;
+    this.conn.deliver(packet);
+  }
+
+  /** Queues an event's packet, queued for other clients too (the broker counted it once). */
+  fanOut(packet: Buffer): void {
     this.conn.deliver(packet);
   }
 

@@ -34,26 +34,83 @@ describe("event API budgets", () => {
     }
   });
 
-  it("drops the connections holding the most queued bytes first when all together pass the bound", async () => {
-    // the flusher waits long enough that everything published below is still queued here
-    const h = await openBroker({ maxTotalQueuedBytes: 200_000, maxQueuedBytes: 1_000_000, flushDelayMs: 200 });
+  it("drops the stopped reader first when the bytes held for all together pass the bound", async () => {
+    // greedy stops reading, modest reads: what greedy's socket cannot send piles up past 8 MiB
+    const h = await openBroker({ maxTotalQueuedBytes: 8 * 1024 * 1024, maxQueuedBytes: 64 * 1024 * 1024 });
     try {
-      const greedy = await h.client();
-      await greedy.subscribeAsync(["blocks", "blocks/tagged-data"]);
+      const greedy = await h.raw();
+      greedy.socket.write(connectPacket({ clientId: "greedy" }));
+      greedy.socket.write(subscribePacket(["blocks", "blocks/tagged-data"]));
       const modest = await h.client();
       await modest.subscribeAsync("blocks");
-      const greedyGone = closeOf(greedy);
-      const block = Buffer.alloc(30_000, 1);
-      // greedy holds two packets per round, modest one: after three rounds 240 KB in all
-      for (let round = 0; round < 3; round++) {
+      await within(
+        (async () => {
+          while (h.broker.stats.subscriptions < 3) await sleep(10);
+        })(),
+        2_000,
+        "three subscriptions",
+      );
+      greedy.socket.pause();
+      const block = Buffer.alloc(100_000, 1);
+      for (let round = 0; round < 400 && h.broker.stats.dropped.budget === 0; round++) {
         h.broker.publish("blocks", block);
         h.broker.publish("blocks/tagged-data", block);
+        await sleep(2);
       }
       assert.equal(h.broker.stats.dropped.budget, 1);
-      await within(greedyGone, 2_000, "the greediest connection closed");
-      assert.ok(modest.connected);
-      assert.ok(h.broker.held().queuedBytes <= 200_000);
+      assert.ok(modest.connected, "the reader stays");
+      assert.equal(h.broker.stats.connected.mqtt, 1);
+      assert.ok(h.broker.held().queuedBytes <= 8 * 1024 * 1024);
       assert.ok(h.lines.some((l) => /passed their bound/.test(l)));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("counts events held by many stopped readers once, and drops each reader once it is too far behind", async () => {
+    // 32 MiB for all together; 10 readers stop reading, then 24 MB of events go to each of them
+    // (loopback's buffers take some 6 MB of them): counted per socket they would hold far more
+    // than the bound, held once they are within it
+    const h = await openBroker({
+      maxTotalQueuedBytes: 32 * 1024 * 1024,
+      maxQueuedBytes: 64 * 1024 * 1024,
+      flushDelayMs: 1,
+      maxLagMs: 1_500,
+    });
+    try {
+      const readers = await Promise.all(Array.from({ length: 10 }, () => h.raw()));
+      readers.forEach((r, k) => {
+        r.socket.write(connectPacket({ clientId: `r${k}` }));
+        r.socket.write(subscribePacket(["blocks"]));
+      });
+      await within(
+        (async () => {
+          while (h.broker.stats.subscriptions < 10) await sleep(10);
+        })(),
+        2_000,
+        "ten subscriptions",
+      );
+      for (const r of readers) r.socket.pause();
+      const block = Buffer.alloc(100_000, 9);
+      for (let i = 0; i < 240; i++) {
+        h.broker.publish("blocks", block);
+        if (i % 10 === 9) await sleep(5); // flushed as they go
+      }
+      await sleep(200);
+      const unsent = h.broker.held().queuedBytes;
+      assert.equal(h.broker.stats.dropped.budget, 0, "within the bound: the batches are held once");
+      assert.ok(unsent > 0 && unsent <= 24_100_000, `held ${unsent} bytes, at most the events published`);
+      // nothing of the last 1.5 s was read: each is dropped as too slow, and all it held goes
+      // (a paused socket does not see its reset: the broker's count says)
+      await within(
+        (async () => {
+          while (h.broker.stats.dropped.slow < 10) await sleep(20);
+        })(),
+        5_000,
+        "the readers too far behind dropped",
+      );
+      assert.ok(h.lines.some((l) => /fell too far behind/.test(l)));
+      assert.equal(h.broker.held().queuedBytes, 0);
     } finally {
       await h.close();
     }
