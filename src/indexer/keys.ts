@@ -27,8 +27,13 @@ export { INDEXER_STATE_KEY };
 
 /** `createdAt u32 BE ‖ outputId`. */
 export function positionBytes(p: Position): Uint8Array {
+  // byte by byte: a DataView would move the small array's bytes off V8's heap (5 % of a rebuild)
   const out = new Uint8Array(POSITION_LENGTH);
-  new DataView(out.buffer).setUint32(0, p.createdAt, false);
+  const t = p.createdAt;
+  out[0] = t >>> 24;
+  out[1] = (t >>> 16) & 0xff;
+  out[2] = (t >>> 8) & 0xff;
+  out[3] = t & 0xff;
   out.set(p.outputId, 4);
   return out;
 }

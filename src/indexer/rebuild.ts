@@ -2,6 +2,7 @@ import { decodeOutput } from "../codec/outputs/output.js";
 import { indexerSortEntryOf, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
+import type { IndexableOutput } from "./facts.js";
 import { ListWriter } from "./fieldLists.js";
 import { encodeState, indexForms } from "./indexWrites.js";
 import { POSITION_LENGTH } from "./keys.js";
@@ -90,15 +91,12 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
       if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-      const forms = indexForms({
+      addLoadEntries(db, out.current, {
         outputId: ids[i]!,
         output: decodeOutput(r.outputBytes),
         bookedIndex: r.bookedIndex,
         bookedTimestamp: r.bookedTimestamp,
       });
-      for (const [key, value] of forms.entries) out.current.put(key, value);
-      for (const { list, entry } of forms.lists)
-        db.indexer.putSortEntry(out.current, list, entry.position, entry.facts);
       if (out.full) await out.flush();
     }
     ids = [];
@@ -109,6 +107,16 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
   }
   await index();
   await out.flush();
+  await writeSortedLists(store, out, ledgerIndex);
+}
+
+/**
+ * Steps 4 and 5 of a rebuild (or of a bulk load, `IndexerLoad`): once the batches of step 3 are
+ * written, the lists are written from the sort entries, the sort entries deleted, and the
+ * marker naming `ledgerIndex` written last, synced.
+ */
+async function writeSortedLists(store: KvStore, out: RebuildBatches, ledgerIndex: number): Promise<void> {
+  const db = Repositories.of(store);
   await out.drain(); // the sort entries are read back next
 
   const lists = new ListWriter(() => out.current);
@@ -135,4 +143,43 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
   const last = store.batch();
   db.indexer.putState(last, encodeState(ledgerIndex));
   await last.write({ sync: true });
+}
+
+/** Step 3 for one unspent output: its listing and chain entries, and its field list entries as sort entries. */
+function addLoadEntries(db: Repositories, batch: WriteBatch, o: IndexableOutput): void {
+  const forms = indexForms(o);
+  for (const [key, value] of forms.entries) batch.put(key, value);
+  for (const { list, entry } of forms.lists) db.indexer.putSortEntry(batch, list, entry.position, entry.facts);
+}
+
+/**
+ * The indexes of a ledger loaded in bulk into an empty database (a snapshot import), written
+ * with it: each unspent output's entries of step 3 go into the batch its output goes in, as it is
+ * streamed (`add`: nothing is read back), and `finish`, once the load is complete, does steps 4
+ * and 5. A load that changed outputs after streaming them (a rollback, a delta) is left to the
+ * indexer's own rebuild, which deletes what `add` wrote. A crash before `finish` wrote the
+ * marker leaves none, so the next start rebuilds.
+ */
+export class IndexerLoad {
+  private readonly db: Repositories;
+
+  constructor(
+    private readonly store: KvStore,
+    private readonly options: RebuildOptions = {},
+  ) {
+    this.db = Repositories.of(store);
+  }
+
+  add(
+    batch: WriteBatch,
+    o: { outputId: Uint8Array; outputBytes: Uint8Array; bookedIndex: number; bookedTimestamp: number },
+  ): void {
+    const { outputId, bookedIndex, bookedTimestamp } = o;
+    addLoadEntries(this.db, batch, { outputId, output: decodeOutput(o.outputBytes), bookedIndex, bookedTimestamp });
+  }
+
+  /** Steps 4 and 5, at the loaded ledger's index. */
+  async finish(ledgerIndex: number): Promise<void> {
+    await writeSortedLists(this.store, new RebuildBatches(this.store, this.options), ledgerIndex);
+  }
 }

@@ -2,6 +2,7 @@ import { access, mkdir } from "node:fs/promises";
 import { bytesEqual } from "../codec/hex.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
+import { IndexerLoad } from "../indexer/rebuild.js";
 import { type NetworkConfig, networkConfigPath, readNetworkConfig } from "../network/index.js";
 import { isSnapshotError, SnapshotErrorCode } from "../snapshot/errors.js";
 import {
@@ -85,13 +86,19 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
     await assertNoIncompleteImport(store);
     const importedSnapshot = startFrom !== undefined && (await isEmptyDatabase(store));
     if (startFrom && importedSnapshot) {
-      await importSnapshot(store, {
+      // the indexes are written with the ledger as it streams in, not read back from it after
+      // (docs/performance.md, "Loading a large ledger"); a delta or a rollback leaves them to
+      // the indexer's rebuild at start
+      const indexes = new IndexerLoad(store);
+      const imported = await importSnapshot(store, {
         fullPath: options.snapshot,
         ...(options.deltaSnapshot ? { deltaPath: options.deltaSnapshot } : {}),
         expectedNetworkName: networkName,
         unverified: options.snapshotUnverified,
         verified: startFrom,
+        sink: indexes,
       });
+      if (imported.sinkHoldsLedger) await indexes.finish(imported.ledgerIndex);
     }
     // 4. the role: coordinator when it holds as many of the network's keys as a milestone
     // needs; a key the network does not list (one made after a snapshot import, say) does not

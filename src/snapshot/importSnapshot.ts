@@ -18,6 +18,7 @@ import {
   type FullSnapshotHeader,
   type MilestoneDiff,
   outputRecordOf,
+  type SnapshotOutput,
   SnapshotType,
 } from "./format.js";
 import {
@@ -87,6 +88,17 @@ export interface ImportSnapshotOptions {
    * proves it reads the very bytes that were checked (same SHA-256).
    */
   verified?: { full: VerifiedFull; delta?: VerifiedDelta };
+  /**
+   * What else is written for each unspent output of the full snapshot, into the batch the
+   * output goes in, as it is streamed: the node's indexes (indexer/rebuild.ts, `IndexerLoad`),
+   * so that nothing has to read the ledger back after the import.
+   */
+  sink?: ImportSink;
+}
+
+/** Writes of its own for each output a full snapshot's ledger streams (see `sink`). */
+export interface ImportSink {
+  add(batch: WriteBatch, output: SnapshotOutput): void;
 }
 
 export interface ImportedSnapshot {
@@ -102,6 +114,12 @@ export interface ImportedSnapshot {
   solidEntryPoints: Uint8Array[];
   fullHeader: FullSnapshotHeader;
   deltaHeader?: DeltaSnapshotHeader;
+  /**
+   * Whether the sink was handed the imported ledger exactly: every output it was handed is
+   * unspent at `ledgerIndex` and no other is (false when milestones were rolled back or a delta
+   * applied after the outputs streamed, or without a sink).
+   */
+  sinkHoldsLedger: boolean;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -208,6 +226,8 @@ interface ImportRun {
   read: { file: string; bytesRead: number; fileSize: number };
   /** Outputs per batch, twice (each output is two writes). */
   outputOps: number;
+  /** Whether outputs changed after they streamed to the sink (a rollback, a delta). */
+  changedAfterSink: boolean;
 }
 
 /** The amount of serialized output bytes (type u8, then amount u64; TIP-18). */
@@ -229,6 +249,7 @@ async function writeImport(
     total: 0n,
     read: { file: options.fullPath, bytesRead: 0, fileSize: 0 },
     outputOps: 2 * Math.max(1, options.batchSize ?? 1000),
+    changedAfterSink: false,
   };
   await importFullLedger(run, full);
   let ledgerIndex = header.targetMilestoneIndex;
@@ -260,6 +281,7 @@ async function writeImport(
     solidEntryPoints: seps,
     fullHeader: header,
     ...(delta ? { deltaHeader: delta.header } : {}),
+    sinkHoldsLedger: options.sink !== undefined && !run.changedAfterSink && delta === undefined,
   };
 }
 
@@ -295,6 +317,7 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
       async output(o) {
         db.outputs.put(out.current, o.outputId, outputRecordOf(o));
         db.unspent.add(out.current, o.outputId);
+        run.options.sink?.add(out.current, o);
         run.total += amountOf(o.outputBytes);
         await flushWhenFull(run);
       },
@@ -302,6 +325,7 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
         parameterOptions(d.milestone, run.params);
         const index = d.milestone.index;
         if (index > target) {
+          run.changedAfterSink = true;
           await out.flush();
           await out.drain(); // the checks read what the batches before wrote
           await checkRollback(db, d);

@@ -15,6 +15,7 @@ export {
   IMPORT_IN_PROGRESS_SCHEMA_VERSION,
   type ImportedSnapshot,
   type ImportProgress,
+  type ImportSink,
   type ImportSnapshotOptions,
   type ImportState,
   importSnapshot,

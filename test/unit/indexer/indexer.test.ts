@@ -14,10 +14,12 @@ import {
   IndexedField,
   Indexer,
   IndexerErrorCode,
+  IndexerLoad,
   isIndexerError,
   type OutputQuery,
 } from "../../../src/indexer/index.js";
 import { GENESIS_OUTPUT_ID } from "../../../src/node/devNetwork.js";
+import { importSnapshot, writeFullSnapshot } from "../../../src/snapshot/index.js";
 import { Bucket, defaultKvStoreOptions, KvStore } from "../../../src/storage/index.js";
 import {
   aliasAddressOf,
@@ -42,14 +44,15 @@ const addr = (field: IndexedField, a: Parameters<typeof serializeAddressBytes>[0
  * every field list's entries (their chunking may differ between a rebuild and step-by-step
  * upkeep; their content may not).
  */
-async function dumpIndexes(ledger: TestLedger): Promise<string[]> {
+async function dumpIndexes(ledger: TestLedger | KvStore): Promise<string[]> {
+  const store = ledger instanceof KvStore ? ledger : ledger.node.store;
   const out: string[] = [];
-  for (const bucket of [Bucket.IndexerState, Bucket.IndexerChain, Bucket.IndexerOutput]) {
-    for await (const [k, v] of ledger.node.store.scan({ prefix: Uint8Array.of(bucket) })) {
+  for (const bucket of [Bucket.IndexerState, Bucket.IndexerChain, Bucket.IndexerOutput, Bucket.IndexerSort]) {
+    for await (const [k, v] of store.scan({ prefix: Uint8Array.of(bucket) })) {
       out.push(`${toHex(k)}=${toHex(v)}`);
     }
   }
-  for await (const { list, entries } of allLists(ledger.node.store)) {
+  for await (const { list, entries } of allLists(store)) {
     for (const e of entries) out.push(`${toHex(list)}/${toHex(e.position)}=${toHex(e.facts)}`);
   }
   return out;
@@ -208,6 +211,35 @@ describe("indexer over a real ledger", () => {
     assert.equal(rebuilt.isSynced, true);
     assert.deepEqual(await dumpIndexes(ledger), incremental);
     indexer = rebuilt;
+  });
+
+  it("writes the same indexes with a snapshot's ledger as it imports it, and the indexer finds them built", async () => {
+    const ledgerIndex = ledger.node.tangle.latestMilestone.index;
+    const file = join(ledger.dir, "indexed-load.snapshot");
+    await writeFullSnapshot(ledger.node.store, ledgerIndex, file);
+    const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(ledger.dir, "loaded") });
+    try {
+      const indexes = new IndexerLoad(store);
+      const imported = await importSnapshot(store, {
+        fullPath: file,
+        expectedNetworkName: ledger.node.tangle.protocolParameters.networkName,
+        sink: indexes,
+      });
+      assert.equal(imported.sinkHoldsLedger, true);
+      await indexes.finish(imported.ledgerIndex);
+      // the very entries the source built milestone by milestone, no sort entry left
+      assert.deepEqual(await dumpIndexes(store), await dumpIndexes(ledger));
+      let rebuilt = 0;
+      const loaded = new Indexer({ store }, { onRebuildBatch: () => void rebuilt++ });
+      await loaded.sync();
+      assert.equal(loaded.isSynced, true);
+      assert.equal(rebuilt, 0, "built by the load: no rebuild");
+      const page = await loaded.outputs({ type: OutputType.Basic, pageSize: 1000 });
+      assert.equal(page.ledgerIndex, ledgerIndex);
+      assert.ok(page.items.length > 1);
+    } finally {
+      await store.close();
+    }
   });
 
   it("redoes a rebuild in batches that failed midway, and serves nothing of it meanwhile", async () => {
