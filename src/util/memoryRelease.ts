@@ -50,7 +50,7 @@ export class MemoryRelease {
 }
 
 /** V8's full collection (`gc`), exposed at run time; undefined where the flag cannot be set. */
-function fullCollection(): (() => void) | undefined {
+export function fullCollection(): (() => void) | undefined {
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (typeof exposed === "function") return exposed;
   try {
