@@ -1,7 +1,10 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { indexerSortEntryOf, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
+import { type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
+import { ExternalSort } from "./externalSort.js";
 import type { IndexableOutput } from "./facts.js";
 import { ListWriter } from "./fieldLists.js";
 import { encodeState, indexForms } from "./indexWrites.js";
@@ -17,6 +20,10 @@ export const REBUILD_BATCH_WRITES = 20_000;
 const REBUILD_READ = 1000;
 
 export interface RebuildOptions {
+  /** The directory the field list entries are sorted in (its own; default: one in the system's temporary directory). */
+  sortDir?: string;
+  /** Field list entries sorted in memory at a time (default 200,000: some 40 MB of heap). */
+  sortRunEntries?: number;
   /** Writes per batch of a rebuild (default REBUILD_BATCH_WRITES). */
   rebuildBatchWrites?: number;
   /** Called once each batch of a rebuild is written, with how many are (a failure thrown here fails the rebuild). */
@@ -68,12 +75,12 @@ class RebuildBatches {
  * that memory does not grow with the ledger (docs/performance.md, "Loading a large ledger"):
  * 1. the marker is deleted, synced: from here until step 5 a crash or a failure leaves no
  *    marker, reads answer NotReady, and the next start (or sync) rebuilds again;
- * 2. every index entry is deleted, with any sort entries an interrupted rebuild left;
- * 3. one pass over the unspent outputs writes the listing and chain entries, and each field
- *    list entry as a sort entry (IndexerSort ‖ list ‖ position), LevelDB doing the sorting;
- * 4. the sort entries read back in key order come list after list, each in position order,
- *    and the lists are written whole from them a chunk at a time (`ListWriter`), then the
- *    sort entries are deleted;
+ * 2. every index entry is deleted (with the sort entries an older version left: IndexerSort);
+ * 3. one pass over the unspent outputs writes the listing and chain entries, and hands each
+ *    field list entry (list ‖ position → facts) to a sort outside the database, in files of the
+ *    sort's directory (`ExternalSort`);
+ * 4. the sorted entries come list after list, each in position order, and the lists are written
+ *    whole from them a chunk at a time (`ListWriter`); the sort's files are removed;
  * 5. the marker naming `ledgerIndex` is written last, synced: LevelDB's log lands in order,
  *    so every batch before it is on disk once it is.
  */
@@ -84,6 +91,7 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
   await first.write({ sync: true });
   await db.indexer.clear();
   const out = new RebuildBatches(store, options);
+  const sort = new ExternalSort(sortDirOf(options), options.sortRunEntries);
 
   let ids: Uint8Array[] = [];
   const index = async () => {
@@ -91,7 +99,7 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
       if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-      addLoadEntries(db, out.current, {
+      addLoadEntries(out.current, sort, {
         outputId: ids[i]!,
         output: decodeOutput(r.outputBytes),
         bookedIndex: r.bookedIndex,
@@ -101,55 +109,62 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
     }
     ids = [];
   };
-  for await (const id of db.unspent.keys()) {
-    ids.push(id);
-    if (ids.length === REBUILD_READ) await index();
+  try {
+    for await (const id of db.unspent.keys()) {
+      ids.push(id);
+      if (ids.length === REBUILD_READ) await index();
+    }
+    await index();
+    await out.flush();
+    await writeSortedLists(store, out, sort, ledgerIndex);
+  } finally {
+    await sort.close();
   }
-  await index();
-  await out.flush();
-  await writeSortedLists(store, out, ledgerIndex);
 }
 
 /**
- * Steps 4 and 5 of a rebuild (or of a bulk load, `IndexerLoad`): once the batches of step 3 are
- * written, the lists are written from the sort entries, the sort entries deleted, and the
- * marker naming `ledgerIndex` written last, synced.
+ * Steps 4 and 5 of a rebuild (or of a bulk load, `IndexerLoad`): the lists written from the
+ * sorted entries, then the marker naming `ledgerIndex`, synced, once every batch before it is.
  */
-async function writeSortedLists(store: KvStore, out: RebuildBatches, ledgerIndex: number): Promise<void> {
-  const db = Repositories.of(store);
-  await out.drain(); // the sort entries are read back next
-
+async function writeSortedLists(
+  store: KvStore,
+  out: RebuildBatches,
+  sort: ExternalSort,
+  ledgerIndex: number,
+): Promise<void> {
   const lists = new ListWriter(() => out.current);
-  const sorted = db.indexer.openSortEntries();
-  try {
-    for (;;) {
-      const page = await sorted.take(REBUILD_READ);
-      for (const [key, facts] of page) {
-        const at = indexerSortEntryOf(key, POSITION_LENGTH);
-        if (!at || !facts) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "a sort entry does not decode");
-        lists.add(at.list, { position: at.position, facts });
-        if (out.full) await out.flush();
-      }
-      if (page.length < REBUILD_READ) break;
-    }
-  } finally {
-    await sorted.close();
+  for await (const [key, facts] of sort.sorted()) {
+    // list ‖ position: the position is the key's last bytes
+    const at = key.length - POSITION_LENGTH;
+    lists.add(key.subarray(0, at), { position: key.subarray(at), facts });
+    if (out.full) await out.flush();
   }
   lists.end();
   await out.flush();
   await out.drain();
-  await db.indexer.clearSortEntries();
 
   const last = store.batch();
-  db.indexer.putState(last, encodeState(ledgerIndex));
+  Repositories.of(store).indexer.putState(last, encodeState(ledgerIndex));
   await last.write({ sync: true });
 }
 
-/** Step 3 for one unspent output: its listing and chain entries, and its field list entries as sort entries. */
-function addLoadEntries(db: Repositories, batch: WriteBatch, o: IndexableOutput): void {
+/** Step 3 for one unspent output: its listing and chain entries, and its field list entries to sort. */
+function addLoadEntries(batch: WriteBatch, sort: ExternalSort, o: IndexableOutput): void {
   const forms = indexForms(o);
   for (const [key, value] of forms.entries) batch.put(key, value);
-  for (const { list, entry } of forms.lists) db.indexer.putSortEntry(batch, list, entry.position, entry.facts);
+  for (const { list, entry } of forms.lists) {
+    const key = new Uint8Array(list.length + entry.position.length);
+    key.set(list);
+    key.set(entry.position, list.length);
+    sort.add(key, entry.facts);
+  }
+}
+
+let sortDirs = 0;
+
+/** The sort's directory: the options', or one of its own in the system's temporary directory. */
+function sortDirOf(options: RebuildOptions): string {
+  return options.sortDir ?? join(tmpdir(), `ledger-node-index-sort-${process.pid}-${Date.now()}-${sortDirs++}`);
 }
 
 /**
@@ -161,13 +176,15 @@ function addLoadEntries(db: Repositories, batch: WriteBatch, o: IndexableOutput)
  * marker leaves none, so the next start rebuilds.
  */
 export class IndexerLoad {
-  private readonly db: Repositories;
+  private readonly sort: ExternalSort;
+  private readonly out: RebuildBatches;
 
   constructor(
     private readonly store: KvStore,
-    private readonly options: RebuildOptions = {},
+    options: RebuildOptions = {},
   ) {
-    this.db = Repositories.of(store);
+    this.sort = new ExternalSort(sortDirOf(options), options.sortRunEntries);
+    this.out = new RebuildBatches(store, options);
   }
 
   add(
@@ -175,11 +192,16 @@ export class IndexerLoad {
     o: { outputId: Uint8Array; outputBytes: Uint8Array; bookedIndex: number; bookedTimestamp: number },
   ): void {
     const { outputId, bookedIndex, bookedTimestamp } = o;
-    addLoadEntries(this.db, batch, { outputId, output: decodeOutput(o.outputBytes), bookedIndex, bookedTimestamp });
+    addLoadEntries(batch, this.sort, { outputId, output: decodeOutput(o.outputBytes), bookedIndex, bookedTimestamp });
   }
 
   /** Steps 4 and 5, at the loaded ledger's index. */
   async finish(ledgerIndex: number): Promise<void> {
-    await writeSortedLists(this.store, new RebuildBatches(this.store, this.options), ledgerIndex);
+    await writeSortedLists(this.store, this.out, this.sort, ledgerIndex);
+  }
+
+  /** Removes what the sort wrote (after `finish`, or instead of it). */
+  close(): Promise<void> {
+    return this.sort.close();
   }
 }

@@ -1,4 +1,5 @@
 import { access, mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { bytesEqual } from "../codec/hex.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
@@ -35,6 +36,11 @@ import type { NodeOptions } from "./options.js";
  * file read, the snapshot files checked, the store opened, a snapshot imported into an empty
  * one, the role decided from the key files and the genesis written on a fresh one.
  */
+
+/** Where the indexes' rebuild (and a snapshot load) sort the field lists: the node's data directory, not memory. */
+export function indexSortDir(dataDir: string): string {
+  return join(dataDir, "index-sort");
+}
 
 /** The node's secrets, read from its key files (keyFiles.ts). */
 export interface NodeSecrets {
@@ -89,16 +95,20 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
       // the indexes are written with the ledger as it streams in, not read back from it after
       // (docs/performance.md, "Loading a large ledger"); a delta or a rollback leaves them to
       // the indexer's rebuild at start
-      const indexes = new IndexerLoad(store);
-      const imported = await importSnapshot(store, {
-        fullPath: options.snapshot,
-        ...(options.deltaSnapshot ? { deltaPath: options.deltaSnapshot } : {}),
-        expectedNetworkName: networkName,
-        unverified: options.snapshotUnverified,
-        verified: startFrom,
-        sink: indexes,
-      });
-      if (imported.sinkHoldsLedger) await indexes.finish(imported.ledgerIndex);
+      const indexes = new IndexerLoad(store, { sortDir: indexSortDir(options.dataDir) });
+      try {
+        const imported = await importSnapshot(store, {
+          fullPath: options.snapshot,
+          ...(options.deltaSnapshot ? { deltaPath: options.deltaSnapshot } : {}),
+          expectedNetworkName: networkName,
+          unverified: options.snapshotUnverified,
+          verified: startFrom,
+          sink: indexes,
+        });
+        if (imported.sinkHoldsLedger) await indexes.finish(imported.ledgerIndex);
+      } finally {
+        await indexes.close();
+      }
     }
     // 4. the role: coordinator when it holds as many of the network's keys as a milestone
     // needs; a key the network does not list (one made after a snapshot import, say) does not

@@ -34,9 +34,8 @@ import { MARKER_VALUE } from "./records.js";
  * |                       |   value ‖ seq u32 BE                 |   length u16 ‖ OutputFacts)… in position order                   |
  * | IndexerFieldDir       | outputType u8 ‖ field u8 ‖ len u8 ‖  | the list's chunks in position order: (seq u32 BE ‖ last          |
  * |                       |   value                              |   createdAt u32 BE ‖ outputId[34])…                              |
- * | IndexerSort           | outputType u8 ‖ field u8 ‖ len u8 ‖  | OutputFacts: one field list entry while a rebuild sorts them     |
- * |                       |   value ‖ createdAt u32 BE ‖         |   (empty outside a rebuild)                                      |
- * |                       |   outputId[34]                       |                                                                  |
+ * | IndexerSort           | (retired)                            | a rebuild's sort entries in older versions; a rebuild deletes    |
+ * |                       |                                      |   what one of them left                                          |
  * | MilestoneBlock        | milestoneIndex u32 BE ‖              | blockId[32] ‖ payloadType u32 (0xffffffff: no payload)           |
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
@@ -76,10 +75,9 @@ import { MARKER_VALUE } from "./records.js";
  * unlock condition, state controller, governor, immutable alias, storage deposit return,
  * expiration return, sender or issuer as 33 serialized bytes, or a tag's bytes). The outputs of
  * one field value (a list) are kept in chunks of up to 64 entries with a directory per list
- * (indexer/fieldLists.ts), so a page of a listing is a few point reads. IndexerSort (0x2a) is a
- * rebuild's scratch space: every field list entry is written there keyed by list then position,
- * so reading it back in key order yields the lists one after another, each in position order,
- * and the chunks are written from that read with memory for one chunk (indexer/indexer.ts).
+ * (indexer/fieldLists.ts), so a page of a listing is a few point reads. A rebuild sorts the
+ * field list entries outside the database (indexer/externalSort.ts); IndexerSort (0x2a) was
+ * where older versions sorted them, and stays retired.
  */
 export enum Bucket {
   Block = 0x01,
@@ -293,26 +291,6 @@ export function indexerFieldChunkKey(list: Uint8Array, seq: number): Uint8Array 
 /** `IndexerFieldDir ‖ list`: the directory of a field list's chunks. */
 export function indexerFieldDirKey(list: Uint8Array): Uint8Array {
   return idKey(Bucket.IndexerFieldDir, list);
-}
-
-/** `IndexerSort ‖ list ‖ position`: one field list entry while a rebuild sorts them. */
-export function indexerSortKey(list: Uint8Array, position: Uint8Array): Uint8Array {
-  const key = new Uint8Array(1 + list.length + position.length);
-  key[0] = Bucket.IndexerSort;
-  key.set(list, 1);
-  key.set(position, 1 + list.length);
-  return key;
-}
-
-/** The list and the position of an IndexerSort key (the list names its value's length); undefined when it does not parse. */
-export function indexerSortEntryOf(
-  key: Uint8Array,
-  positionLength: number,
-): { list: Uint8Array; position: Uint8Array } | undefined {
-  if (key.length < 4 || key[0] !== Bucket.IndexerSort) return undefined;
-  const listEnd = 1 + 3 + key[3]!;
-  if (key.length !== listEnd + positionLength) return undefined;
-  return { list: key.subarray(1, listEnd), position: key.subarray(listEnd) };
 }
 
 /** `Receipt ‖ migratedAt u32 BE ‖ milestoneIndex u32 BE`; without the milestone index, the prefix of one migratedAt. */

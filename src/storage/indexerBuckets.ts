@@ -1,13 +1,5 @@
-import {
-  Bucket,
-  bucketPrefix,
-  INDEXER_BUCKETS,
-  INDEXER_STATE_KEY,
-  indexerChainKey,
-  indexerFieldDirKey,
-  indexerSortKey,
-} from "./buckets.js";
-import type { KvStore, RangeReader, WriteBatch } from "./kvStore.js";
+import { bucketPrefix, INDEXER_BUCKETS, INDEXER_STATE_KEY, indexerChainKey, indexerFieldDirKey } from "./buckets.js";
+import type { KvStore, WriteBatch } from "./kvStore.js";
 
 /**
  * The indexer's buckets (IndexerState, IndexerChain, IndexerOutput, IndexerField,
@@ -49,21 +41,6 @@ export class IndexerBuckets {
    */
   async clear(): Promise<void> {
     for (const bucket of INDEXER_BUCKETS) await this.store.clearRange({ prefix: bucketPrefix(bucket) });
-  }
-
-  /** Deletes a rebuild's sort entries (IndexerSort) once the lists are written from them. */
-  clearSortEntries(): Promise<void> {
-    return this.store.clearRange({ prefix: bucketPrefix(Bucket.IndexerSort) });
-  }
-
-  /** Adds one field list entry to the sort entries of a rebuild (IndexerSort ‖ list ‖ position → facts). */
-  putSortEntry(batch: WriteBatch, list: Uint8Array, position: Uint8Array, facts: Uint8Array): void {
-    batch.put(indexerSortKey(list, position), facts);
-  }
-
-  /** The sort entries in key order (list, then position), read a page at a time; close it when done. */
-  openSortEntries(): RangeReader {
-    return this.store.openRange({ prefix: bucketPrefix(Bucket.IndexerSort), values: true });
   }
 
   /** The name of every field list (the IndexerFieldDir keys without their bucket byte), in key order. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { fork } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -248,12 +249,16 @@ describe("indexer over a real ledger", () => {
     // a whole rebuild in batches of 5 writes takes several of them
     let batches = 0;
     await store.batch().del(INDEXER_STATE_KEY).write();
-    const counted = new Indexer({ store }, { rebuildBatchWrites: 5, onRebuildBatch: (n) => void (batches = n) });
+    // and sorting its lists in runs of 3 entries, merged from their files
+    const counted = new Indexer(
+      { store },
+      { rebuildBatchWrites: 5, sortRunEntries: 3, onRebuildBatch: (n) => void (batches = n) },
+    );
     await counted.sync();
     assert.ok(batches >= 6, `${batches} batches`);
     assert.deepEqual(await dumpIndexes(ledger), whole);
 
-    // the same, failing once three batches are written (the listings and some sort entries)
+    // the same, failing once three batches are written (some listings; the lists are sorted apart)
     await store.batch().del(INDEXER_STATE_KEY).write();
     const failing = new Indexer(
       { store },
@@ -267,21 +272,20 @@ describe("indexer over a real ledger", () => {
     await assert.rejects(failing.sync(), /injected write failure/);
     assert.equal(failing.isSynced, false);
     assert.equal(await store.get(INDEXER_STATE_KEY), undefined, "no marker until the last write");
-    let sortEntries = 0;
-    for await (const _ of store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) })) sortEntries++;
-    assert.ok(sortEntries > 0, "the rebuild stopped between its passes");
+    let listings = 0;
+    for await (const _ of store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerOutput) })) listings++;
+    assert.ok(listings > 0 && listings < whole.length, "the rebuild stopped midway");
     await assert.rejects(failing.outputs({ type: OutputType.Basic, pageSize: 10 }), (e) =>
       isIndexerError(e, IndexerErrorCode.NotReady),
     );
 
-    // the next open redoes it, and leaves no sort entry behind
+    // the next open redoes it (sorting in the data directory), and leaves no sort file behind
     await ledger.reopen();
     indexer = ledger.node.indexer;
     await indexer.catchUp();
     assert.equal(indexer.isSynced, true);
     assert.deepEqual(await dumpIndexes(ledger), whole);
-    for await (const _ of ledger.node.store.scanKeys({ prefix: Uint8Array.of(Bucket.IndexerSort) }))
-      assert.fail("a sort entry left");
+    assert.equal(existsSync(join(ledger.dir, "index-sort")), false);
   });
 
   it("redoes a rebuild killed (SIGKILL) in the middle of either pass on the next open", async () => {

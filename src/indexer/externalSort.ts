@@ -1,0 +1,226 @@
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { open, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+/**
+ * Sorts more (key, value) entries by key than fit in memory, outside the database: runs of at
+ * most `runEntries` are sorted in memory and written to files in `dir` one after the other, then
+ * read back merged. An index rebuild's field list entries (one or more per unspent output, in
+ * the order of their lists, which is no order of the outputs) went through LevelDB before:
+ * written, compacted with the ledger, read back and deleted; at 10,000,000 outputs a random key
+ * among sequential ones made every compaction rewrite most of its level (docs/performance.md,
+ * "Loading a large ledger").
+ *
+ * A key is kept as a latin1 string (one character per byte: strings compare as the bytes do,
+ * and V8 sorts them natively). A run file is records of `keyLength u16 ‖ key ‖ valueLength u16
+ * ‖ value`. The directory is the sort's own: emptied when the sort starts, removed by `close`.
+ */
+export class ExternalSort {
+  private entries: [key: string, value: Uint8Array][] = [];
+  private runs: string[] = [];
+  private started = false;
+  /** Run files made so far (their names). */
+  private written = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly runEntries = 200_000,
+  ) {}
+
+  /** Adds an entry (kept by reference until its run is written: do not change its bytes). */
+  add(key: Uint8Array, value: Uint8Array): void {
+    this.entries.push([Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1"), value]);
+    if (this.entries.length >= this.runEntries) this.spill();
+  }
+
+  /** Every entry added, in key order (equal keys in no particular order). */
+  async *sorted(): AsyncGenerator<[key: Uint8Array, value: Uint8Array]> {
+    if (this.runs.length === 0) {
+      const entries = this.take();
+      for (const [k, v] of entries) yield [Buffer.from(k, "latin1"), v];
+      return;
+    }
+    if (this.entries.length > 0) this.spill();
+    // at most MAX_OPEN_RUNS files open at once: past it, runs are merged into longer runs first
+    while (this.runs.length > MAX_OPEN_RUNS) {
+      const group = this.runs.splice(0, MAX_OPEN_RUNS);
+      const path = this.runPath();
+      const out = new RunWriter(path);
+      for await (const [k, v] of merged(group)) out.add(k, v);
+      out.close();
+      await Promise.all(group.map((p) => rm(p, { force: true })));
+      this.runs.push(path);
+    }
+    for await (const [k, v] of merged(this.runs)) yield [Buffer.from(k, "latin1"), v];
+  }
+
+  /** Removes the run files and the directory. */
+  async close(): Promise<void> {
+    this.entries = [];
+    this.runs = [];
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** The entries held in memory, sorted, and let go. */
+  private take(): [string, Uint8Array][] {
+    const entries = this.entries;
+    this.entries = [];
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return entries;
+  }
+
+  /** Writes the entries held in memory as a sorted run (synchronously: a run is some 20 MB). */
+  private spill(): void {
+    if (!this.started) {
+      // the directory is this sort's alone: what an interrupted one left goes
+      rmSync(this.dir, { recursive: true, force: true });
+      mkdirSync(this.dir, { recursive: true });
+      this.started = true;
+    }
+    const path = this.runPath();
+    const out = new RunWriter(path);
+    for (const [k, v] of this.take()) out.add(k, v);
+    out.close();
+    this.runs.push(path);
+  }
+
+  private runPath(): string {
+    return join(this.dir, `run-${this.written++}`);
+  }
+}
+
+/** Run files open at once while merging (within the descriptors the node keeps for itself: node/descriptors.ts). */
+export const MAX_OPEN_RUNS = 16;
+
+/** Bytes a run writer gathers before it writes them. */
+const WRITE_BYTES = 1024 * 1024;
+
+/** A run file written entry by entry, a megabyte at a time (synchronously). */
+class RunWriter {
+  private readonly fd: number;
+  private readonly buf = Buffer.allocUnsafe(WRITE_BYTES);
+  private at = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, "w");
+  }
+
+  add(key: string, value: Uint8Array): void {
+    const size = 4 + key.length + value.length;
+    if (this.at + size > this.buf.length) this.write();
+    if (size > this.buf.length) throw new RangeError("a sort entry longer than a run writer's buffer");
+    const buf = this.buf;
+    buf.writeUInt16LE(key.length, this.at);
+    this.at += 2 + buf.write(key, this.at + 2, "latin1");
+    buf.writeUInt16LE(value.length, this.at);
+    buf.set(value, this.at + 2);
+    this.at += 2 + value.length;
+  }
+
+  close(): void {
+    try {
+      this.write();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+
+  private write(): void {
+    let done = 0;
+    while (done < this.at) done += writeSync(this.fd, this.buf, done, this.at - done);
+    this.at = 0;
+  }
+}
+
+/** The entries of `runs` merged in key order (a binary heap of the runs by their next key). */
+async function* merged(runs: string[]): AsyncGenerator<[key: string, value: Uint8Array]> {
+  const readers = await Promise.all(runs.map((path) => RunReader.open(path)));
+  try {
+    const heap: RunReader[] = [];
+    for (const r of readers) if (await r.advance()) heap.push(r);
+    for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
+    while (heap.length > 0) {
+      const top = heap[0]!;
+      yield [top.key, top.value];
+      if (!(await top.advance())) {
+        const last = heap.pop()!;
+        if (heap.length === 0) break;
+        heap[0] = last;
+      }
+      siftDown(heap, 0);
+    }
+  } finally {
+    await Promise.all(readers.map((r) => r.close()));
+  }
+}
+
+/** Bytes a run reader reads from its file at a time. */
+const READ_BYTES = 256 * 1024;
+
+/** One run file read entry by entry, a chunk at a time. */
+class RunReader {
+  key = "";
+  value: Uint8Array = new Uint8Array(0);
+  private buf = Buffer.alloc(0);
+  private at = 0;
+  private eof = false;
+
+  private constructor(private readonly file: Awaited<ReturnType<typeof open>>) {}
+
+  static async open(path: string): Promise<RunReader> {
+    return new RunReader(await open(path, "r"));
+  }
+
+  /** Reads the next entry into `key` and `value`; false at the end of the run. */
+  async advance(): Promise<boolean> {
+    if (!(await this.need(2))) {
+      if (this.at < this.buf.length) throw new RangeError("a sort run ends inside an entry");
+      return false;
+    }
+    const keyLength = this.buf.readUInt16LE(this.at);
+    if (!(await this.need(2 + keyLength + 2))) throw new RangeError("a sort run ends inside an entry");
+    const valueLength = this.buf.readUInt16LE(this.at + 2 + keyLength);
+    if (!(await this.need(4 + keyLength + valueLength))) throw new RangeError("a sort run ends inside an entry");
+    // `need` may have moved the bytes to a new buffer: offsets from `at` again
+    const keyStart = this.at + 2;
+    this.key = this.buf.toString("latin1", keyStart, keyStart + keyLength);
+    const v = keyStart + keyLength + 2;
+    this.value = this.buf.subarray(v, v + valueLength);
+    this.at = v + valueLength;
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await this.file.close();
+  }
+
+  /** Whether `n` bytes are at hand from `at`, reading more when not; false only at the end of the file. */
+  private async need(n: number): Promise<boolean> {
+    while (this.buf.length - this.at < n) {
+      if (this.eof) return false;
+      // the rest, then more, in a new buffer: the values handed out before stay as they are
+      const rest = this.buf.subarray(this.at);
+      const next = Buffer.allocUnsafe(rest.length + Math.max(READ_BYTES, n));
+      rest.copy(next, 0);
+      const { bytesRead } = await this.file.read(next, rest.length, next.length - rest.length, null);
+      if (bytesRead === 0) this.eof = true;
+      this.buf = next.subarray(0, rest.length + bytesRead);
+      this.at = 0;
+    }
+    return true;
+  }
+}
+
+function siftDown(heap: RunReader[], i: number): void {
+  const n = heap.length;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let least = i;
+    if (l < n && heap[l]!.key < heap[least]!.key) least = l;
+    if (r < n && heap[r]!.key < heap[least]!.key) least = r;
+    if (least === i) return;
+    [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+    i = least;
+  }
+}

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { ExternalSort } from "../../../src/indexer/externalSort.js";
+
+/**
+ * The external sort of an index rebuild (indexer/externalSort.ts): entries in runs written to
+ * files and merged come out in key order, with their values, whatever the run size and however
+ * the files' reads cut the entries, and the files go with `close`.
+ */
+describe("external sort", () => {
+  let parent: string;
+  before(async () => {
+    parent = await mkdtemp(join(tmpdir(), "ledger-node-sort-test-"));
+  });
+  after(async () => {
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  const entries = (n: number) =>
+    Array.from({ length: n }, (_, i) => {
+      // keys of varied length sharing prefixes (as field lists do), each its own (as a list
+      // entry's position is), values of varied length
+      const key = new Uint8Array([i % 3, ...randomBytes(1 + (i % 40)), i >>> 8, i & 0xff]);
+      return { key, value: new Uint8Array(randomBytes(i % 300)) };
+    });
+  const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+  const expected = (all: { key: Uint8Array; value: Uint8Array }[]) =>
+    [...all].sort((a, b) => Buffer.compare(a.key, b.key)).map((e) => `${hex(e.key)}=${hex(e.value)}`);
+
+  // runs of 1 and 7: merged in several rounds (at most MAX_OPEN_RUNS files open)
+  for (const [n, runEntries] of [
+    [300, 1],
+    [20_000, 7],
+    [20_000, 5_000],
+    [20_000, 1_000_000],
+  ] as const) {
+    it(`sorts ${n.toLocaleString("en-US")} entries in runs of ${runEntries.toLocaleString("en-US")}`, async () => {
+      const dir = join(parent, `runs-${runEntries}`);
+      const all = entries(n);
+      const sort = new ExternalSort(dir, runEntries);
+      for (const e of all) sort.add(e.key, e.value);
+      const files = existsSync(dir) ? readdirSync(dir).length : 0;
+      assert.equal(files, runEntries >= n ? 0 : Math.floor(n / runEntries), "runs written as they fill");
+      const out: string[] = [];
+      for await (const [k, v] of sort.sorted()) out.push(`${hex(k)}=${hex(v)}`);
+      assert.deepEqual(out, expected(all));
+      await sort.close();
+      assert.equal(existsSync(dir), false, "the files are gone");
+    });
+  }
+
+  it("empties a directory an interrupted sort left, and sorts nothing to nothing", async () => {
+    const dir = join(parent, "reused");
+    const first = new ExternalSort(dir, 2);
+    for (const e of entries(10)) first.add(e.key, e.value);
+    assert.equal(readdirSync(dir).length, 5);
+    // interrupted: never closed; the next sort in the same directory starts from nothing
+    const second = new ExternalSort(dir, 2);
+    const all = entries(5);
+    for (const e of all) second.add(e.key, e.value);
+    const out: string[] = [];
+    for await (const [k, v] of second.sorted()) out.push(`${hex(k)}=${hex(v)}`);
+    assert.deepEqual(out, expected(all));
+    await second.close();
+    const none = new ExternalSort(join(parent, "none"));
+    for await (const _ of none.sorted()) assert.fail("an entry from nowhere");
+    await none.close();
+  });
+});
