@@ -26,7 +26,7 @@ import { IndexerErrorCode } from "./errors.js";
  * controller (alias) or its immutable alias (foundry); treasury outputs have none.
  */
 
-const ADDRESS_LEDGER_VERSION = 1;
+export const ADDRESS_LEDGER_VERSION = 1;
 const READ_ATTEMPTS = 5;
 
 /** The owner address of an output; undefined for a treasury output. */
@@ -60,7 +60,7 @@ export interface AddressEntry {
   conditional: ConditionalOutput[];
 }
 
-function conditionalOf(outputId: Uint8Array, output: Output): ConditionalOutput | undefined {
+export function conditionalOf(outputId: Uint8Array, output: Output): ConditionalOutput | undefined {
   if (output.type === OutputType.Treasury) return undefined;
   let timelock = 0;
   let expiration = 0;

@@ -1,5 +1,6 @@
 // Public surface of the indexer layer: secondary indexes over the unspent ledger.
 export * from "./addressLedger.js";
+export * from "./addressLoad.js";
 export * from "./errors.js";
 export * from "./explorerIndex.js";
 export * from "./facts.js";

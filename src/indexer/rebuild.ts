@@ -187,12 +187,9 @@ export class IndexerLoad {
     this.out = new RebuildBatches(store, options);
   }
 
-  add(
-    batch: WriteBatch,
-    o: { outputId: Uint8Array; outputBytes: Uint8Array; bookedIndex: number; bookedTimestamp: number },
-  ): void {
-    const { outputId, bookedIndex, bookedTimestamp } = o;
-    addLoadEntries(batch, this.sort, { outputId, output: decodeOutput(o.outputBytes), bookedIndex, bookedTimestamp });
+  /** Step 3 for one unspent output the load writes (decoded once for every load: node/openDatabase.ts). */
+  add(batch: WriteBatch, o: IndexableOutput): void {
+    addLoadEntries(batch, this.sort, o);
   }
 
   /** Steps 4 and 5, at the loaded ledger's index. */

@@ -1,13 +1,15 @@
 import { access, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { bytesEqual } from "../codec/hex.js";
+import { decodeOutput } from "../codec/outputs/output.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
-import { IndexerLoad } from "../indexer/rebuild.js";
+import { AddressLedgerLoad, IndexerLoad } from "../indexer/index.js";
 import { type NetworkConfig, networkConfigPath, readNetworkConfig } from "../network/index.js";
 import { isSnapshotError, SnapshotErrorCode } from "../snapshot/errors.js";
 import {
   assertNoIncompleteImport,
+  type ImportSink,
   importSnapshot,
   type VerifiedDelta,
   type VerifiedFull,
@@ -92,10 +94,19 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
     await assertNoIncompleteImport(store);
     const importedSnapshot = startFrom !== undefined && (await isEmptyDatabase(store));
     if (startFrom && importedSnapshot) {
-      // the indexes are written with the ledger as it streams in, not read back from it after
-      // (docs/performance.md, "Loading a large ledger"); a delta or a rollback leaves them to
-      // the indexer's rebuild at start
+      // the indexes and the address ledger are written with the ledger as it streams in, each
+      // output decoded once, not read back from it after (docs/performance.md, "Loading a large
+      // ledger"); a delta or a rollback leaves them to their rebuilds
       const indexes = new IndexerLoad(store, { sortDir: indexSortDir(options.dataDir) });
+      const addresses = new AddressLedgerLoad(store, join(options.dataDir, "address-sort"));
+      const sink: ImportSink = {
+        add(batch, o) {
+          const output = decodeOutput(o.outputBytes);
+          const { outputId, bookedIndex, bookedTimestamp } = o;
+          indexes.add(batch, { outputId, output, bookedIndex, bookedTimestamp });
+          addresses.add(batch, outputId, output);
+        },
+      };
       try {
         const imported = await importSnapshot(store, {
           fullPath: options.snapshot,
@@ -103,11 +114,15 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
           expectedNetworkName: networkName,
           unverified: options.snapshotUnverified,
           verified: startFrom,
-          sink: indexes,
+          sink,
         });
-        if (imported.sinkHoldsLedger) await indexes.finish(imported.ledgerIndex);
+        if (imported.sinkHoldsLedger) {
+          await indexes.finish(imported.ledgerIndex);
+          await addresses.finish(imported.ledgerIndex);
+        }
       } finally {
         await indexes.close();
+        await addresses.close();
       }
     }
     // 4. the role: coordinator when it holds as many of the network's keys as a milestone

@@ -6,8 +6,10 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { serializeAddressBytes } from "../../../src/codec/address.js";
 import { toHex } from "../../../src/codec/hex.js";
+import { decodeOutput } from "../../../src/codec/outputs/output.js";
 import { OutputType } from "../../../src/codec/types.js";
 import {
+  AddressLedgerLoad,
   allLists,
   decodeOutputFacts,
   type FieldValue,
@@ -214,22 +216,44 @@ describe("indexer over a real ledger", () => {
     indexer = rebuilt;
   });
 
-  it("writes the same indexes with a snapshot's ledger as it imports it, and the indexer finds them built", async () => {
+  it("writes the same indexes and address ledger with a snapshot's ledger as it imports it, and the indexer finds them built", async () => {
     const ledgerIndex = ledger.node.tangle.latestMilestone.index;
     const file = join(ledger.dir, "indexed-load.snapshot");
     await writeFullSnapshot(ledger.node.store, ledgerIndex, file);
     const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(ledger.dir, "loaded") });
     try {
-      const indexes = new IndexerLoad(store);
+      // sorting in runs of 2 entries: merged from their files
+      const indexes = new IndexerLoad(store, { sortDir: join(ledger.dir, "load-sort"), sortRunEntries: 2 });
+      const addresses = new AddressLedgerLoad(store, join(ledger.dir, "address-sort"));
       const imported = await importSnapshot(store, {
         fullPath: file,
         expectedNetworkName: ledger.node.tangle.protocolParameters.networkName,
-        sink: indexes,
+        sink: {
+          add(batch, o) {
+            const output = decodeOutput(o.outputBytes);
+            const { outputId, bookedIndex, bookedTimestamp } = o;
+            indexes.add(batch, { outputId, output, bookedIndex, bookedTimestamp });
+            addresses.add(batch, outputId, output);
+          },
+        },
       });
       assert.equal(imported.sinkHoldsLedger, true);
       await indexes.finish(imported.ledgerIndex);
+      await addresses.finish(imported.ledgerIndex);
+      await indexes.close();
+      await addresses.close();
       // the very entries the source built milestone by milestone, no sort entry left
       assert.deepEqual(await dumpIndexes(store), await dumpIndexes(ledger));
+      const balances = async (from: KvStore) => {
+        const out: string[] = [];
+        for (const bucket of [Bucket.AddressBalanceState, Bucket.AddressBalance, Bucket.AddressConditional])
+          for await (const [k, v] of from.scan({ prefix: Uint8Array.of(bucket) })) out.push(`${toHex(k)}=${toHex(v)}`);
+        return out;
+      };
+      const loadedBalances = await balances(store);
+      assert.ok(loadedBalances.length > 3, "balances of several owners");
+      assert.deepEqual(loadedBalances, await balances(ledger.node.store));
+      assert.equal(existsSync(join(ledger.dir, "load-sort")), false);
       let rebuilt = 0;
       const loaded = new Indexer({ store }, { onRebuildBatch: () => void rebuilt++ });
       await loaded.sync();
