@@ -16,7 +16,8 @@ import { join } from "node:path";
  * ‖ value`. The directory is the sort's own: emptied when the sort starts, removed by `close`.
  */
 export class ExternalSort {
-  private entries: [key: string, value: Uint8Array][] = [];
+  /** Each entry as one string: key ‖ value ‖ key length (u16 LE), see `add`. */
+  private entries: string[] = [];
   private runs: string[] = [];
   private started = false;
   /** Run files made so far (their names). */
@@ -27,17 +28,29 @@ export class ExternalSort {
     private readonly runEntries = 200_000,
   ) {}
 
-  /** Adds an entry (kept by reference until its run is written: do not change its bytes). */
+  /**
+   * Adds an entry. Keys must be unique and none the beginning of another (a field list entry's
+   * list names its value's length; an owner address has one length): then one string of the
+   * key, the value and the key's length sorts as the key does, with V8's own comparison (a
+   * comparator function took 7 % of a load).
+   */
   add(key: Uint8Array, value: Uint8Array): void {
-    this.entries.push([Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString("latin1"), value]);
+    const joined = Buffer.allocUnsafe(key.length + value.length + 2);
+    joined.set(key);
+    joined.set(value, key.length);
+    joined.writeUInt16LE(key.length, key.length + value.length);
+    this.entries.push(joined.toString("latin1"));
     if (this.entries.length >= this.runEntries) this.spill();
   }
 
   /** Every entry added, in key order (equal keys in no particular order). */
   async *sorted(): AsyncGenerator<[key: Uint8Array, value: Uint8Array]> {
     if (this.runs.length === 0) {
-      const entries = this.take();
-      for (const [k, v] of entries) yield [Buffer.from(k, "latin1"), v];
+      for (const entry of this.take()) {
+        const bytes = Buffer.from(entry, "latin1");
+        const keyLength = bytes.readUInt16LE(bytes.length - 2);
+        yield [bytes.subarray(0, keyLength), bytes.subarray(keyLength, bytes.length - 2)];
+      }
       return;
     }
     if (this.entries.length > 0) this.spill();
@@ -62,10 +75,10 @@ export class ExternalSort {
   }
 
   /** The entries held in memory, sorted, and let go. */
-  private take(): [string, Uint8Array][] {
+  private take(): string[] {
     const entries = this.entries;
     this.entries = [];
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    entries.sort();
     return entries;
   }
 
@@ -79,7 +92,10 @@ export class ExternalSort {
     }
     const path = this.runPath();
     const out = new RunWriter(path);
-    for (const [k, v] of this.take()) out.add(k, v);
+    for (const entry of this.take()) {
+      const keyLength = entry.charCodeAt(entry.length - 2) | (entry.charCodeAt(entry.length - 1) << 8);
+      out.addJoined(entry, keyLength);
+    }
     out.close();
     this.runs.push(path);
   }
@@ -103,6 +119,20 @@ class RunWriter {
 
   constructor(path: string) {
     this.fd = openSync(path, "w");
+  }
+
+  /** An entry as `ExternalSort.add` joined it: key ‖ value ‖ key length. */
+  addJoined(entry: string, keyLength: number): void {
+    const valueLength = entry.length - 2 - keyLength;
+    const size = 4 + keyLength + valueLength;
+    if (this.at + size > this.buf.length) this.write();
+    if (size > this.buf.length) throw new RangeError("a sort entry longer than a run writer's buffer");
+    const buf = this.buf;
+    buf.writeUInt16LE(keyLength, this.at);
+    buf.write(entry.slice(0, keyLength), this.at + 2, "latin1");
+    buf.writeUInt16LE(valueLength, this.at + 2 + keyLength);
+    buf.write(entry.slice(keyLength, keyLength + valueLength), this.at + 4 + keyLength, "latin1");
+    this.at += size;
   }
 
   add(key: string, value: Uint8Array): void {

@@ -23,9 +23,10 @@ describe("external sort", () => {
 
   const entries = (n: number) =>
     Array.from({ length: n }, (_, i) => {
-      // keys of varied length sharing prefixes (as field lists do), each its own (as a list
-      // entry's position is), values of varied length
-      const key = new Uint8Array([i % 3, ...randomBytes(1 + (i % 40)), i >>> 8, i & 0xff]);
+      // keys of varied length sharing prefixes, each its own and none the beginning of another
+      // (as a field list entry's key, whose list names its length), values of varied length
+      const length = 1 + (i % 40);
+      const key = new Uint8Array([i % 3, length, ...randomBytes(length), i >>> 8, i & 0xff]);
       return { key, value: new Uint8Array(randomBytes(i % 300)) };
     });
   const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
