@@ -11,9 +11,10 @@ import { join } from "node:path";
  * among sequential ones made every compaction rewrite most of its level (docs/performance.md,
  * "Loading a large ledger").
  *
- * A key is kept as a latin1 string (one character per byte: strings compare as the bytes do,
- * and V8 sorts them natively). A run file is records of `keyLength u16 ‖ key ‖ valueLength u16
- * ‖ value`. The directory is the sort's own: emptied when the sort starts, removed by `close`.
+ * An entry is kept as one latin1 string of its key, its value and its key's length (one
+ * character per byte: strings compare as the bytes do, and V8 sorts them natively); a run file
+ * is records of `length u16 ‖ that string's bytes`. The directory is the sort's own: emptied
+ * when the sort starts, removed by `close`.
  */
 export class ExternalSort {
   /** Each entry as one string: key ‖ value ‖ key length (u16 LE), see `add`. */
@@ -35,6 +36,7 @@ export class ExternalSort {
    * comparator function took 7 % of a load).
    */
   add(key: Uint8Array, value: Uint8Array): void {
+    if (key.length + value.length + 2 > MAX_ENTRY_BYTES) throw new RangeError("a sort entry longer than 65,535 bytes");
     const joined = Buffer.allocUnsafe(key.length + value.length + 2);
     joined.set(key);
     joined.set(value, key.length);
@@ -43,14 +45,10 @@ export class ExternalSort {
     if (this.entries.length >= this.runEntries) this.spill();
   }
 
-  /** Every entry added, in key order (equal keys in no particular order). */
+  /** Every entry added, in key order. */
   async *sorted(): AsyncGenerator<[key: Uint8Array, value: Uint8Array]> {
     if (this.runs.length === 0) {
-      for (const entry of this.take()) {
-        const bytes = Buffer.from(entry, "latin1");
-        const keyLength = bytes.readUInt16LE(bytes.length - 2);
-        yield [bytes.subarray(0, keyLength), bytes.subarray(keyLength, bytes.length - 2)];
-      }
+      for (const entry of this.take()) yield split(entry);
       return;
     }
     if (this.entries.length > 0) this.spill();
@@ -59,12 +57,12 @@ export class ExternalSort {
       const group = this.runs.splice(0, MAX_OPEN_RUNS);
       const path = this.runPath();
       const out = new RunWriter(path);
-      for await (const [k, v] of merged(group)) out.add(k, v);
+      for await (const entry of merged(group)) out.add(entry);
       out.close();
       await Promise.all(group.map((p) => rm(p, { force: true })));
       this.runs.push(path);
     }
-    for await (const [k, v] of merged(this.runs)) yield [Buffer.from(k, "latin1"), v];
+    for await (const entry of merged(this.runs)) yield split(entry);
   }
 
   /** Removes the run files and the directory. */
@@ -92,10 +90,7 @@ export class ExternalSort {
     }
     const path = this.runPath();
     const out = new RunWriter(path);
-    for (const entry of this.take()) {
-      const keyLength = entry.charCodeAt(entry.length - 2) | (entry.charCodeAt(entry.length - 1) << 8);
-      out.addJoined(entry, keyLength);
-    }
+    for (const entry of this.take()) out.add(entry);
     out.close();
     this.runs.push(path);
   }
@@ -107,6 +102,9 @@ export class ExternalSort {
 
 /** Run files open at once while merging (within the descriptors the node keeps for itself: node/descriptors.ts). */
 export const MAX_OPEN_RUNS = 16;
+
+/** Bytes of one entry at most (its length is a u16 in a run file). */
+const MAX_ENTRY_BYTES = 0xffff;
 
 /** Bytes a run writer gathers before it writes them. */
 const WRITE_BYTES = 1024 * 1024;
@@ -121,30 +119,11 @@ class RunWriter {
     this.fd = openSync(path, "w");
   }
 
-  /** An entry as `ExternalSort.add` joined it: key ‖ value ‖ key length. */
-  addJoined(entry: string, keyLength: number): void {
-    const valueLength = entry.length - 2 - keyLength;
-    const size = 4 + keyLength + valueLength;
-    if (this.at + size > this.buf.length) this.write();
-    if (size > this.buf.length) throw new RangeError("a sort entry longer than a run writer's buffer");
-    const buf = this.buf;
-    buf.writeUInt16LE(keyLength, this.at);
-    buf.write(entry.slice(0, keyLength), this.at + 2, "latin1");
-    buf.writeUInt16LE(valueLength, this.at + 2 + keyLength);
-    buf.write(entry.slice(keyLength, keyLength + valueLength), this.at + 4 + keyLength, "latin1");
-    this.at += size;
-  }
-
-  add(key: string, value: Uint8Array): void {
-    const size = 4 + key.length + value.length;
-    if (this.at + size > this.buf.length) this.write();
-    if (size > this.buf.length) throw new RangeError("a sort entry longer than a run writer's buffer");
-    const buf = this.buf;
-    buf.writeUInt16LE(key.length, this.at);
-    this.at += 2 + buf.write(key, this.at + 2, "latin1");
-    buf.writeUInt16LE(value.length, this.at);
-    buf.set(value, this.at + 2);
-    this.at += 2 + value.length;
+  /** An entry as `ExternalSort.add` joined it. */
+  add(entry: string): void {
+    if (this.at + 2 + entry.length > this.buf.length) this.write();
+    this.buf.writeUInt16LE(entry.length, this.at);
+    this.at += 2 + this.buf.write(entry, this.at + 2, "latin1");
   }
 
   close(): void {
@@ -162,8 +141,15 @@ class RunWriter {
   }
 }
 
-/** The entries of `runs` merged in key order (a binary heap of the runs by their next key). */
-async function* merged(runs: string[]): AsyncGenerator<[key: string, value: Uint8Array]> {
+/** The key and the value of an entry as `ExternalSort.add` joined them. */
+function split(entry: string): [key: Uint8Array, value: Uint8Array] {
+  const bytes = Buffer.from(entry, "latin1");
+  const keyLength = bytes.readUInt16LE(bytes.length - 2);
+  return [bytes.subarray(0, keyLength), bytes.subarray(keyLength, bytes.length - 2)];
+}
+
+/** The entries of `runs` merged in key order (a binary heap of the runs by their next entry). */
+async function* merged(runs: string[]): AsyncGenerator<string> {
   const readers = await Promise.all(runs.map((path) => RunReader.open(path)));
   try {
     const heap: RunReader[] = [];
@@ -171,7 +157,7 @@ async function* merged(runs: string[]): AsyncGenerator<[key: string, value: Uint
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i);
     while (heap.length > 0) {
       const top = heap[0]!;
-      yield [top.key, top.value];
+      yield top.entry;
       if (!(await top.advance())) {
         const last = heap.pop()!;
         if (heap.length === 0) break;
@@ -189,8 +175,7 @@ const READ_BYTES = 256 * 1024;
 
 /** One run file read entry by entry, a chunk at a time. */
 class RunReader {
-  key = "";
-  value: Uint8Array = new Uint8Array(0);
+  entry = "";
   private buf = Buffer.alloc(0);
   private at = 0;
   private eof = false;
@@ -201,22 +186,17 @@ class RunReader {
     return new RunReader(await open(path, "r"));
   }
 
-  /** Reads the next entry into `key` and `value`; false at the end of the run. */
+  /** Reads the next entry into `entry`; false at the end of the run. */
   async advance(): Promise<boolean> {
     if (!(await this.need(2))) {
       if (this.at < this.buf.length) throw new RangeError("a sort run ends inside an entry");
       return false;
     }
-    const keyLength = this.buf.readUInt16LE(this.at);
-    if (!(await this.need(2 + keyLength + 2))) throw new RangeError("a sort run ends inside an entry");
-    const valueLength = this.buf.readUInt16LE(this.at + 2 + keyLength);
-    if (!(await this.need(4 + keyLength + valueLength))) throw new RangeError("a sort run ends inside an entry");
+    const length = this.buf.readUInt16LE(this.at);
+    if (!(await this.need(2 + length))) throw new RangeError("a sort run ends inside an entry");
     // `need` may have moved the bytes to a new buffer: offsets from `at` again
-    const keyStart = this.at + 2;
-    this.key = this.buf.toString("latin1", keyStart, keyStart + keyLength);
-    const v = keyStart + keyLength + 2;
-    this.value = this.buf.subarray(v, v + valueLength);
-    this.at = v + valueLength;
+    this.entry = this.buf.toString("latin1", this.at + 2, this.at + 2 + length);
+    this.at += 2 + length;
     return true;
   }
 
@@ -228,7 +208,7 @@ class RunReader {
   private async need(n: number): Promise<boolean> {
     while (this.buf.length - this.at < n) {
       if (this.eof) return false;
-      // the rest, then more, in a new buffer: the values handed out before stay as they are
+      // the rest, then more, in a new buffer
       const rest = this.buf.subarray(this.at);
       const next = Buffer.allocUnsafe(rest.length + Math.max(READ_BYTES, n));
       rest.copy(next, 0);
@@ -247,8 +227,8 @@ function siftDown(heap: RunReader[], i: number): void {
     const l = 2 * i + 1;
     const r = l + 1;
     let least = i;
-    if (l < n && heap[l]!.key < heap[least]!.key) least = l;
-    if (r < n && heap[r]!.key < heap[least]!.key) least = r;
+    if (l < n && heap[l]!.entry < heap[least]!.entry) least = l;
+    if (r < n && heap[r]!.entry < heap[least]!.entry) least = r;
     if (least === i) return;
     [heap[i], heap[least]] = [heap[least]!, heap[i]!];
     i = least;
