@@ -1,10 +1,9 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { compareBytes, toHex } from "../codec/hex.js";
-import { decodeOutput } from "../codec/outputs/output.js";
 import { type Address, type Output, OutputType, UnlockConditionType } from "../codec/types.js";
 import type { LedgerOutput, WhiteFlagResult } from "../ledger/whiteFlag.js";
 import { type AddressUpdateEntry, encodeAddressBalance, type Repositories, type WriteBatch } from "../storage/index.js";
-import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
+import type { MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 
@@ -15,11 +14,11 @@ import { IndexerErrorCode } from "./errors.js";
  *
  * - AddressBalance: each owner address's total over its unspent outputs (created adds, consumed
  *   subtracts) and AddressConditional: its unspent outputs with a timelock or expiration, so the
- *   available balance is decided at read time against the latest milestone's timestamp. When
- *   AddressBalanceState does not name the previous ledger index (first milestone after
- *   attaching, a milestone that slipped past), both are rebuilt from the Unspent and Output
- *   buckets inside the milestone's batch; until then reads compute the same answer from those
- *   buckets directly, so answers always match the ledger index they name.
+ *   available balance is decided at read time against the latest milestone's timestamp.
+ *   AddressBalanceState names the ledger index they hold, moved in the milestone's batch with
+ *   them, so answers always match the ledger index they name. When it lags (a new layout
+ *   version, a database from before them) they are rebuilt in bounded memory (addressLoad.ts)
+ *   and reads answer NotReady meanwhile.
  * - AddressUpdate: the outputs each address gained or lost per milestone.
  *
  * The owner of an output is the address of its address unlock condition (basic, NFT), its state
@@ -77,40 +76,9 @@ async function readState(db: Repositories): Promise<number | undefined> {
   return state?.version === ADDRESS_LEDGER_VERSION ? state.ledgerIndex : undefined;
 }
 
-/** Every owner address of the unspent ledger as the database holds it now, from Unspent and Output. */
-export async function scanLedgerAddresses(db: Repositories): Promise<Map<string, AddressEntry>> {
-  const out = new Map<string, AddressEntry>();
-  let ids: Uint8Array[] = [];
-  const flush = async () => {
-    const records = await db.outputs.getMany(ids);
-    records.forEach((rec, i) => {
-      if (!rec) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
-      addOutput(out, ids[i]!, decodeOutput(rec.outputBytes));
-    });
-    ids = [];
-  };
-  for await (const id of db.unspent.keys()) {
-    ids.push(id);
-    if (ids.length === 1000) await flush();
-  }
-  await flush();
-  return out;
-}
-
-function addOutput(table: Map<string, AddressEntry>, outputId: Uint8Array, output: Output): void {
-  const owner = ownerAddress(output);
-  if (!owner) return;
-  const address = serializeAddressBytes(owner);
-  const hex = toHex(address);
-  let e = table.get(hex);
-  if (!e) {
-    e = { address, total: 0n, count: 0, conditional: [] };
-    table.set(hex, e);
-  }
-  e.total += output.amount;
-  e.count += 1;
-  const c = conditionalOf(outputId, output);
-  if (c) e.conditional.push(c);
+/** Whether the address buckets hold the ledger at `ledgerIndex` (in this layout). */
+export async function addressLedgerAt(db: Repositories, ledgerIndex: number): Promise<boolean> {
+  return (await readState(db)) === ledgerIndex;
 }
 
 /** An output's owner as its 33 serialized bytes and their hex (a map key), worked out once per output. */
@@ -136,13 +104,24 @@ function ownedOf(outputs: Iterable<LedgerOutput>): Owned[] {
   return out;
 }
 
-/** Adds the address writes of one milestone to its batch. */
+/**
+ * Adds the address writes of one milestone to its batch. When the buckets do not hold the ledger
+ * the milestone starts from, `rebuild` brings them to it first (addressLoad.ts), in batches that
+ * land before this one; when the database is not there either, the milestone is not the next
+ * one, and a later milestone or start rebuilds.
+ */
 export async function addAddressLedgerWrites(
   db: Repositories,
   batch: WriteBatch,
   result: WhiteFlagResult,
   milestone: MilestoneInfo,
+  rebuild: (ledgerIndex: number) => Promise<void>,
 ): Promise<void> {
+  const base = milestone.index - 1;
+  if ((await readState(db)) !== base) {
+    if ((await db.nodeState.ledgerIndex()) !== base) return;
+    await rebuild(base);
+  }
   const addresses = db.addresses;
   // each output's owner is serialized once: a milestone of 20,000 transfers has 40,000 outputs
   const created = ownedOf(result.created);
@@ -156,28 +135,15 @@ export async function addAddressLedgerWrites(
     update(w, true);
   }
 
-  const base = milestone.index - 1;
-  let table: Map<string, { address: Uint8Array; total: bigint; count: number }>;
-  if ((await readState(db)) === base) {
-    table = new Map();
-    const touched = new Map<string, Uint8Array>();
-    for (const w of created) touched.set(w.hex, w.address);
-    for (const w of consumed) touched.set(w.hex, w.address);
-    const hexes = [...touched.keys()];
-    const values = await addresses.balances.getMany([...touched.values()]);
-    hexes.forEach((hex, i) => {
-      table.set(hex, { address: touched.get(hex)!, ...(values[i] ?? { total: 0n, count: 0 }) });
-    });
-  } else {
-    // not at the previous ledger: rebuild from it, unless the database is not there either
-    if ((await db.nodeState.ledgerIndex()) !== base) return;
-    await addresses.clearBalances(batch);
-    const scanned = await scanLedgerAddresses(db);
-    for (const e of scanned.values()) {
-      for (const c of e.conditional) addresses.putConditional(batch, e.address, c.outputId, c);
-    }
-    table = scanned;
-  }
+  const table = new Map<string, { address: Uint8Array; total: bigint; count: number }>();
+  const touched = new Map<string, Uint8Array>();
+  for (const w of created) touched.set(w.hex, w.address);
+  for (const w of consumed) touched.set(w.hex, w.address);
+  const hexes = [...touched.keys()];
+  const values = await addresses.balances.getMany([...touched.values()]);
+  hexes.forEach((hex, i) => {
+    table.set(hex, { address: touched.get(hex)!, ...(values[i] ?? { total: 0n, count: 0 }) });
+  });
   const apply = (w: Owned, sign: 1n | -1n) => {
     let e = table.get(w.hex);
     if (!e) {
@@ -202,28 +168,22 @@ export async function addAddressLedgerWrites(
 }
 
 /**
- * The address buckets as a ledger index. Catching up is the next milestone's job: it rebuilds
- * them inside its own batch when their marker lags, and reads answer from the ledger until then.
- */
-export function addressLedger(db: Repositories): LedgerIndex {
-  return {
-    name: "explorer address ledger",
-    writeMilestone: (batch, result, milestone) => addAddressLedgerWrites(db, batch, result, milestone),
-    catchUp: async () => {},
-  };
-}
-
-/**
- * Runs `read` (from the address buckets when they reflect the ledger index, else from `scan` of
- * the ledger itself) between two reads of the ledger index, retrying until both agree.
+ * Runs `read` of the address buckets between two reads of the ledger index, retrying until both
+ * agree. Buckets that do not hold the ledger (a rebuild under way: addressLoad.ts) answer
+ * NotReady rather than a scan of the whole ledger per request.
  */
 async function consistent<T>(
   db: Repositories,
-  read: (fromBuckets: boolean) => Promise<T>,
+  read: () => Promise<T>,
 ): Promise<{ value: T; ledgerIndex: number; timestamp: number }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const before = await db.nodeState.ledgerIndex();
-    const value = await read((await readState(db)) === before);
+    if (!(await addressLedgerAt(db, before))) {
+      // a milestone landed between the two reads: its batch moves both at once
+      if ((await db.nodeState.ledgerIndex()) !== before) continue;
+      throw new LedgerNodeError(IndexerErrorCode.NotReady, "the address ledger is being rebuilt; retry in a moment");
+    }
+    const value = await read();
     if ((await db.nodeState.ledgerIndex()) !== before) continue;
     const ms = await db.milestones.get(before);
     return { value, ledgerIndex: before, timestamp: ms?.timestamp ?? 0 };
@@ -241,11 +201,9 @@ export async function readAddressEntry(
   db: Repositories,
   address: Uint8Array,
 ): Promise<{ value: AddressEntry; ledgerIndex: number; timestamp: number }> {
-  return consistent(db, async (fromBuckets) => {
-    const empty: AddressEntry = { address, total: 0n, count: 0, conditional: [] };
-    if (!fromBuckets) return (await scanLedgerAddresses(db)).get(toHex(address)) ?? empty;
+  return consistent(db, async () => {
     const balance = await db.addresses.balances.get(address);
-    if (!balance) return empty;
+    if (!balance) return { address, total: 0n, count: 0, conditional: [] };
     return { address, ...balance, conditional: await db.addresses.conditionals(address) };
   });
 }
@@ -254,8 +212,7 @@ export async function readAddressEntry(
 export async function readAllBalances(
   db: Repositories,
 ): Promise<{ value: { address: Uint8Array; total: bigint }[]; ledgerIndex: number }> {
-  return consistent(db, async (fromBuckets) => {
-    if (!fromBuckets) return [...(await scanLedgerAddresses(db)).values()];
+  return consistent(db, async () => {
     const out: { address: Uint8Array; total: bigint }[] = [];
     for await (const [address, balance] of db.addresses.balances.entries()) out.push({ address, total: balance.total });
     return out;

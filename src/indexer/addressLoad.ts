@@ -1,10 +1,19 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual } from "../codec/hex.js";
+import { decodeOutput } from "../codec/outputs/output.js";
 import type { Output } from "../codec/types.js";
 import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
-import { ADDRESS_LEDGER_VERSION, conditionalOf, ownerAddress } from "./addressLedger.js";
+import type { LedgerIndex } from "../tangle/events.js";
+import { Serial } from "../util/serial.js";
+import {
+  ADDRESS_LEDGER_VERSION,
+  addAddressLedgerWrites,
+  addressLedgerAt,
+  conditionalOf,
+  ownerAddress,
+} from "./addressLedger.js";
 import { ExternalSort } from "./externalSort.js";
-import { REBUILD_BATCH_WRITES } from "./rebuild.js";
+import { REBUILD_BATCH_WRITES, RebuildBatches, unspentRecords } from "./rebuild.js";
 
 /** Serialized address bytes: the type, then 32 bytes (Ed25519, alias and NFT addresses alike). */
 const ADDRESS_LENGTH = 33;
@@ -15,8 +24,7 @@ const ADDRESS_LENGTH = 33;
  * entry goes into the batch its output goes in, and its owner and amount to a sort by owner
  * (outside the database, ExternalSort); `finish` sums each owner's outputs from the sorted
  * entries, writes the balances in bounded batches, and the marker naming the ledger index last.
- * Without it the first milestone after the start rebuilds the address ledger from the whole
- * ledger in one map and one batch (at 10,000,000 outputs, a million owners at once).
+ * `rebuildAddressLedger` does the same from the unspent outputs of a database already loaded.
  */
 export class AddressLedgerLoad {
   private readonly sort: ExternalSort;
@@ -79,4 +87,67 @@ export class AddressLedgerLoad {
   close(): Promise<void> {
     return this.sort.close();
   }
+}
+
+/**
+ * Rebuilds the address ledger of the unspent outputs at `ledgerIndex` (the database's ledger,
+ * which does not move meanwhile), in batches of bounded size and with the owners sorted outside
+ * the database, so memory does not grow with the ledger or its number of owners:
+ * 1. the marker is deleted, synced: from here until step 4 reads answer NotReady, and a crash or
+ *    a failure leaves no marker, so the next start (or milestone) rebuilds again;
+ * 2. every balance and time-bound entry is deleted;
+ * 3. one pass over the unspent outputs writes the time-bound entries and sorts owner and amount;
+ * 4. `AddressLedgerLoad.finish`: the balances, then the marker naming `ledgerIndex`, synced.
+ */
+export async function rebuildAddressLedger(store: KvStore, ledgerIndex: number, sortDir: string): Promise<void> {
+  const db = Repositories.of(store);
+  const first = store.batch();
+  db.addresses.delState(first);
+  await first.write({ sync: true });
+  await db.addresses.clearBalances();
+  const load = new AddressLedgerLoad(store, sortDir);
+  try {
+    const out = new RebuildBatches(store, {});
+    for await (const { outputId, record } of unspentRecords(db)) {
+      load.add(out.current, outputId, decodeOutput(record.outputBytes));
+      if (out.full) await out.flush();
+    }
+    await out.flush();
+    await out.drain();
+    await load.finish(ledgerIndex);
+  } finally {
+    await load.close();
+  }
+}
+
+/**
+ * The address ledger as a ledger index of the node (node/components.ts): each milestone's batch
+ * carries its writes; when the marker does not name the ledger the milestone starts from (a
+ * new layout version, a database from before the address ledger), it is rebuilt first, in
+ * batches of its own that land before the milestone's. `catchUp` does the same at start, so a
+ * node serves balances from the buckets from its first request.
+ */
+export function addressLedger(store: KvStore, sortDir: string): LedgerIndex {
+  const db = Repositories.of(store);
+  // the writer and a rebuild never overlap: a rebuild must see no milestone's writes added meanwhile
+  const serial = new Serial();
+  const rebuild = (ledgerIndex: number) => rebuildAddressLedger(store, ledgerIndex, sortDir);
+  return {
+    name: "explorer address ledger",
+    writeMilestone: (batch, result, milestone) =>
+      serial.run(() => addAddressLedgerWrites(db, batch, result, milestone, rebuild)),
+    catchUp: () =>
+      serial.run(async () => {
+        const ledgerIndex = await db.nodeState.ledgerIndex();
+        if (await addressLedgerAt(db, ledgerIndex)) return;
+        await rebuild(ledgerIndex);
+        // a confirmation begun before this index was attached landed meanwhile: the next
+        // milestone finds no marker and rebuilds at its own start
+        if ((await db.nodeState.ledgerIndex()) !== ledgerIndex) {
+          const batch = store.batch();
+          db.addresses.delState(batch);
+          await batch.write({ sync: true });
+        }
+      }),
+  };
 }

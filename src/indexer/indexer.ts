@@ -4,6 +4,7 @@ import type { WhiteFlagResult } from "../ledger/whiteFlag.js";
 import { type KvStore, type RangeEntry, type RangeReader, Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex, MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { Serial } from "../util/serial.js";
 import { IndexerErrorCode, isIndexerError } from "./errors.js";
 import { decodeOutputFacts, type IndexedOutputType } from "./facts.js";
 import { ListReader } from "./fieldLists.js";
@@ -55,17 +56,6 @@ export interface OutputPage {
 const positionSlice = (key: Uint8Array) => key.subarray(key.length - POSITION_LENGTH);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs tasks one at a time, in call order. */
-class Serial {
-  private tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.catch(() => {});
-    return result;
-  }
-}
 
 export class Indexer implements LedgerIndex {
   readonly name = "indexer";

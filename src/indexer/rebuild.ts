@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
+import { type KvStore, type OutputRecord, Repositories, type WriteBatch } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 import { ExternalSort } from "./externalSort.js";
@@ -34,7 +34,7 @@ export interface RebuildOptions {
  * The batches of a rebuild: one is filled while the one before is written (reading and
  * decoding overlap LevelDB's work), and batches land in order, one at a time.
  */
-class RebuildBatches {
+export class RebuildBatches {
   current: WriteBatch;
   private writing: Promise<void> = Promise.resolve();
   private written = 0;
@@ -93,33 +93,45 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
   const out = new RebuildBatches(store, options);
   const sort = new ExternalSort(sortDirOf(options), options.sortRunEntries);
 
-  let ids: Uint8Array[] = [];
-  const index = async () => {
-    const records = await db.outputs.getMany(ids);
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i];
-      if (!r) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+  try {
+    for await (const { outputId, record } of unspentRecords(db)) {
       addLoadEntries(out.current, sort, {
-        outputId: ids[i]!,
-        output: decodeOutput(r.outputBytes),
-        bookedIndex: r.bookedIndex,
-        bookedTimestamp: r.bookedTimestamp,
+        outputId,
+        output: decodeOutput(record.outputBytes),
+        bookedIndex: record.bookedIndex,
+        bookedTimestamp: record.bookedTimestamp,
       });
       if (out.full) await out.flush();
     }
-    ids = [];
-  };
-  try {
-    for await (const id of db.unspent.keys()) {
-      ids.push(id);
-      if (ids.length === REBUILD_READ) await index();
-    }
-    await index();
     await out.flush();
     await writeSortedLists(store, out, sort, ledgerIndex);
   } finally {
     await sort.close();
   }
+}
+
+/**
+ * Every unspent output of the database with its record, read REBUILD_READ at a time (a
+ * rebuild's one pass over the ledger; the ledger must not move meanwhile).
+ */
+export async function* unspentRecords(
+  db: Repositories,
+): AsyncGenerator<{ outputId: Uint8Array; record: OutputRecord }> {
+  let ids: Uint8Array[] = [];
+  const read = async () => {
+    const records = await db.outputs.getMany(ids);
+    const out = records.map((record, i) => {
+      if (!record) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an unspent output has no output record");
+      return { outputId: ids[i]!, record };
+    });
+    ids = [];
+    return out;
+  };
+  for await (const id of db.unspent.keys()) {
+    ids.push(id);
+    if (ids.length === REBUILD_READ) yield* await read();
+  }
+  yield* await read();
 }
 
 /**

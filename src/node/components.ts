@@ -22,7 +22,7 @@ import { Tangle } from "../tangle/tangle.js";
 import { defaultTipPoolOptions } from "../tangle/tipPool.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { faucetOptionsOf } from "./faucetOptions.js";
-import { indexSortDir, type OpenedDatabase } from "./openDatabase.js";
+import { addressSortDir, indexSortDir, type OpenedDatabase } from "./openDatabase.js";
 import type { NodeOptions } from "./options.js";
 
 /**
@@ -130,7 +130,8 @@ export async function buildComponents(
 
   // 2. the indexes write in every milestone's batch from here on, including the pending ones below
   const indexer = new Indexer({ store }, { sortDir: indexSortDir(options.dataDir) });
-  for (const index of [indexer, explorerIndex(tangle.db), addressLedger(tangle.db)]) events.attachIndex(index);
+  for (const index of [indexer, explorerIndex(tangle.db), addressLedger(store, addressSortDir(options.dataDir))])
+    events.attachIndex(index);
 
   // 3. a milestone whose block was stored but whose batch was not (a crash between the two) is
   // applied now, exactly as it would have been: same cone, same roots

@@ -44,6 +44,11 @@ export function indexSortDir(dataDir: string): string {
   return join(dataDir, "index-sort");
 }
 
+/** Where the address ledger's rebuild (and a snapshot load) sort owners and amounts. */
+export function addressSortDir(dataDir: string): string {
+  return join(dataDir, "address-sort");
+}
+
 /** The node's secrets, read from its key files (keyFiles.ts). */
 export interface NodeSecrets {
   /** The coordinator seeds this node signs milestones with; empty on a follower. */
@@ -98,7 +103,7 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
       // output decoded once, not read back from it after (docs/performance.md, "Loading a large
       // ledger"); a delta or a rollback leaves them to their rebuilds
       const indexes = new IndexerLoad(store, { sortDir: indexSortDir(options.dataDir) });
-      const addresses = new AddressLedgerLoad(store, join(options.dataDir, "address-sort"));
+      const addresses = new AddressLedgerLoad(store, addressSortDir(options.dataDir));
       const sink: ImportSink = {
         add(batch, o) {
           const output = decodeOutput(o.outputBytes);

@@ -143,11 +143,17 @@ export class AddressBuckets {
     return out;
   }
 
-  /** Adds the deletion of every balance and time-bound output to `batch` (a rebuild). */
-  async clearBalances(batch: WriteBatch): Promise<void> {
-    for (const bucket of [Bucket.AddressBalance, Bucket.AddressConditional]) {
-      for await (const key of this.store.scanKeys({ prefix: Uint8Array.of(bucket) })) batch.del(key);
-    }
+  delState(batch: WriteBatch): void {
+    batch.del(AddressBuckets.STATE_KEY);
+  }
+
+  /**
+   * Deletes every balance and time-bound output in LevelDB's own loop, not atomically: only with
+   * the marker already gone (a rebuild, indexer/addressLoad.ts).
+   */
+  async clearBalances(): Promise<void> {
+    for (const bucket of [Bucket.AddressBalance, Bucket.AddressConditional])
+      await this.store.clearRange({ prefix: Uint8Array.of(bucket) });
   }
 
   /** Adds one ledger update of `address` to `batch`. */
