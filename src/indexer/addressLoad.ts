@@ -1,5 +1,6 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual } from "../codec/hex.js";
+import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import type { Output } from "../codec/types.js";
 import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
@@ -29,6 +30,9 @@ const ADDRESS_LENGTH = 33;
 export class AddressLedgerLoad {
   private readonly sort: ExternalSort;
   private readonly db: Repositories;
+  /** A sort entry's key (owner ‖ output ID) and value (amount), joined here before the sort copies them. */
+  private readonly key = Buffer.alloc(ADDRESS_LENGTH + OUTPUT_ID_LENGTH);
+  private readonly amount = Buffer.alloc(8);
 
   constructor(
     private readonly store: KvStore,
@@ -45,12 +49,10 @@ export class AddressLedgerLoad {
     const c = conditionalOf(outputId, output);
     if (c) this.db.addresses.putConditional(batch, address, outputId, c);
     // owner ‖ output ID → amount u64 LE: the owner's outputs come together, each once
-    const key = new Uint8Array(ADDRESS_LENGTH + outputId.length);
-    key.set(address);
-    key.set(outputId, ADDRESS_LENGTH);
-    const amount = new Uint8Array(8);
-    Buffer.from(amount.buffer).writeBigUInt64LE(output.amount);
-    this.sort.add(key, amount);
+    this.key.set(address);
+    this.key.set(outputId, ADDRESS_LENGTH);
+    this.amount.writeBigUInt64LE(output.amount);
+    this.sort.add(this.key, this.amount);
   }
 
   /** The balances and the marker, at the loaded ledger's index. */
@@ -63,20 +65,22 @@ export class AddressLedgerLoad {
     const put = () => {
       if (owner) balances.put(batch, owner, encodeAddressBalance({ total, count }));
     };
-    for await (const [key, amount] of this.sort.sorted()) {
-      const address = key.subarray(0, ADDRESS_LENGTH);
-      if (!owner || !bytesEqual(address, owner)) {
-        put();
-        if (batch.size >= REBUILD_BATCH_WRITES) {
-          await batch.write({ sync: false });
-          batch = this.store.bulkBatch();
+    for await (const chunk of this.sort.sorted()) {
+      for (const [key, amount] of chunk) {
+        const address = key.subarray(0, ADDRESS_LENGTH);
+        if (!owner || !bytesEqual(address, owner)) {
+          put();
+          if (batch.size >= REBUILD_BATCH_WRITES) {
+            await batch.write({ sync: false });
+            batch = this.store.bulkBatch();
+          }
+          owner = address.slice();
+          total = 0n;
+          count = 0;
         }
-        owner = address.slice();
-        total = 0n;
-        count = 0;
+        total += amount.readBigUInt64LE(0);
+        count++;
       }
-      total += Buffer.from(amount.buffer, amount.byteOffset, 8).readBigUInt64LE(0);
-      count++;
     }
     put();
     this.db.addresses.putState(batch, { version: ADDRESS_LEDGER_VERSION, ledgerIndex });

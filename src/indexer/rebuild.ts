@@ -145,11 +145,13 @@ async function writeSortedLists(
   ledgerIndex: number,
 ): Promise<void> {
   const lists = new ListWriter(() => out.current);
-  for await (const [key, facts] of sort.sorted()) {
-    // list ‖ position: the position is the key's last bytes
-    const at = key.length - POSITION_LENGTH;
-    lists.add(key.subarray(0, at), { position: key.subarray(at), facts });
-    if (out.full) await out.flush();
+  for await (const chunk of sort.sorted()) {
+    for (const [key, facts] of chunk) {
+      // list ‖ position: the position is the key's last bytes
+      const at = key.length - POSITION_LENGTH;
+      lists.add(key.subarray(0, at), { position: key.subarray(at), facts });
+      if (out.full) await out.flush();
+    }
   }
   lists.end();
   await out.flush();

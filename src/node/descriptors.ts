@@ -20,8 +20,12 @@ export interface DescriptorPlan {
   clientConnections: number;
 }
 
-/** Descriptors the process keeps for itself beyond the database and the connections. */
-const PROCESS_RESERVE = 128;
+/**
+ * Descriptors the process keeps for itself beyond the database and the connections: 128 for its
+ * files, threads and listening sockets, and 64 for the run files an index rebuild merges at once
+ * (indexer/externalSort.ts, `MAX_OPEN_RUNS`).
+ */
+const PROCESS_RESERVE = 192;
 /** The store's bound of open files, which also bounds the table files it maps into memory. */
 const MAX_DATABASE_FILES = defaultKvStoreOptions.maxOpenFiles;
 const P2P_CONNECTIONS = 64;

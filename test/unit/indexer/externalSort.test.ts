@@ -48,7 +48,7 @@ describe("external sort", () => {
       const files = existsSync(dir) ? readdirSync(dir).length : 0;
       assert.equal(files, runEntries >= n ? 0 : Math.floor(n / runEntries), "runs written as they fill");
       const out: string[] = [];
-      for await (const [k, v] of sort.sorted()) out.push(`${hex(k)}=${hex(v)}`);
+      for await (const chunk of sort.sorted()) for (const [k, v] of chunk) out.push(`${hex(k)}=${hex(v)}`);
       assert.deepEqual(out, expected(all));
       await sort.close();
       assert.equal(existsSync(dir), false, "the files are gone");
@@ -65,7 +65,7 @@ describe("external sort", () => {
     const all = entries(5);
     for (const e of all) second.add(e.key, e.value);
     const out: string[] = [];
-    for await (const [k, v] of second.sorted()) out.push(`${hex(k)}=${hex(v)}`);
+    for await (const chunk of second.sorted()) for (const [k, v] of chunk) out.push(`${hex(k)}=${hex(v)}`);
     assert.deepEqual(out, expected(all));
     await second.close();
     const none = new ExternalSort(join(parent, "none"));
