@@ -375,7 +375,14 @@ try {
       });
     }
     Object.assign(figures, { outputs: OUTPUTS, baseOutputs: BASE_OUTPUTS });
-    if (base) {
+    if (base && OUTPUTS === BASE_OUTPUTS && OUTPUTS === 10_000_000) {
+      // the one load is the 10,000,000-output one: its figures under the names the issue gives them
+      Object.assign(figures, {
+        outputs10MLoadMs: Math.round(base.loadMs),
+        outputs10MPeakRssMB: Math.round(base.peakRssMB),
+        indexerQueriesPerSec10M: Math.round(base.queriesPerSec),
+      });
+    } else if (base) {
       Object.assign(figures, {
         outputs1MLoadMs: Math.round(base.loadMs),
         outputs1MPeakRssMB: Math.round(base.peakRssMB),

@@ -37,6 +37,8 @@ import {
  */
 
 const CHUNK = 1 << 20;
+/** Bytes of a slab output entries are copied into (about 500 outputs of a generated ledger). */
+const SLAB_BYTES = 64 * 1024;
 /** Smallest output entry: the fixed part and an output of at least one byte. */
 const MIN_OUTPUT_ENTRY = OUTPUT_ENTRY_FIXED_LENGTH + 1;
 /** Smallest milestone diff: its length, the payload length, both counts. */
@@ -75,6 +77,9 @@ class FileSource {
   /** File offset of `buf[start]`. */
   private offset = 0;
   private readonly hash: Hash = createHash("sha256");
+  /** Where `entry` cuts its copies from. */
+  private slab = new Uint8Array(0);
+  private slabAt = 0;
 
   constructor(
     private readonly fh: FileHandle,
@@ -89,6 +94,11 @@ class FileSource {
 
   get remaining(): number {
     return this.size - this.offset;
+  }
+
+  /** Bytes read in and not consumed yet. */
+  get buffered(): number {
+    return this.end - this.start;
   }
 
   /** Makes `n` bytes available; the file ending first is Truncated, naming `field`. */
@@ -153,11 +163,20 @@ class FileSource {
 
   /**
    * An output entry of `length` output bytes (`need` must cover it), copied without its length
-   * field: output ID ‖ block ID ‖ booked index ‖ booked timestamp ‖ output.
+   * field: output ID ‖ block ID ‖ booked index ‖ booked timestamp ‖ output. The copies are cut
+   * from slabs of SLAB_BYTES, not each an array of its own: an array of more than 64 bytes has
+   * its memory outside V8's heap, and allocating and collecting one per output took a twelfth
+   * of an import's main thread.
    */
   entry(length: number): Uint8Array {
     const at = this.advance(OUTPUT_ENTRY_FIXED_LENGTH + length);
-    const out = new Uint8Array(OUTPUT_ENTRY_FIXED_LENGTH - 4 + length);
+    const n = OUTPUT_ENTRY_FIXED_LENGTH - 4 + length;
+    if (this.slabAt + n > this.slab.length) {
+      this.slab = new Uint8Array(Math.max(SLAB_BYTES, n));
+      this.slabAt = 0;
+    }
+    const out = this.slab.subarray(this.slabAt, this.slabAt + n);
+    this.slabAt += n;
     this.buf.copy(out, 0, at, at + OUTPUT_ENTRY_FIXED_LENGTH - 4);
     this.buf.copy(
       out,
@@ -215,7 +234,8 @@ export async function readSnapshot(
         );
       }
       for (let i = 0; i < header.outputCount; i++) {
-        const o = await readOutput(src, `outputs[${i}]`, decode);
+        const read = readOutput(src, `outputs[${i}]`, decode);
+        const o = read instanceof Promise ? await read : read;
         const r = visitor.output?.(o, i);
         if (r) await r;
       }
@@ -394,13 +414,32 @@ async function readDeltaHeader(src: FileSource, version: number): Promise<DeltaS
   };
 }
 
-async function readOutput(src: FileSource, field: string, decode: boolean): Promise<SnapshotOutput> {
+/**
+ * The next output entry: without a promise when its bytes are read in already (nearly always:
+ * the file is read a chunk at a time), not a promise per output.
+ */
+function readOutput(src: FileSource, field: string, decode: boolean): SnapshotOutput | Promise<SnapshotOutput> {
+  if (src.buffered >= OUTPUT_ENTRY_FIXED_LENGTH) {
+    const length = src.peekU32(OUTPUT_ENTRY_FIXED_LENGTH - 4);
+    if (length !== 0 && length <= MAX_BLOCK_LENGTH && src.buffered >= OUTPUT_ENTRY_FIXED_LENGTH + length)
+      return takeOutput(src, length, field, decode);
+  }
+  return readOutputIn(src, field, decode);
+}
+
+/** `readOutput` when the file must be read first. */
+async function readOutputIn(src: FileSource, field: string, decode: boolean): Promise<SnapshotOutput> {
   await src.need(OUTPUT_ENTRY_FIXED_LENGTH, field);
   const length = src.peekU32(OUTPUT_ENTRY_FIXED_LENGTH - 4);
   if (length === 0 || length > MAX_BLOCK_LENGTH) {
     throw corrupted(`${field}.outputLength: ${length} is not the length of an output (1..${MAX_BLOCK_LENGTH})`);
   }
   await src.need(OUTPUT_ENTRY_FIXED_LENGTH + length, `${field}.output`);
+  return takeOutput(src, length, field, decode);
+}
+
+/** An output entry of `length` output bytes, all read in. */
+function takeOutput(src: FileSource, length: number, field: string, decode: boolean): SnapshotOutput {
   // one copy: the ID, block ID, booked index and timestamp, then the output (the length left
   // out); the fields are views into it
   const bytes = src.entry(length);

@@ -314,12 +314,13 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
   const fullRead = await readSnapshot(
     run.options.fullPath,
     {
-      async output(o) {
+      output(o) {
         db.outputs.put(out.current, o.outputId, outputRecordOf(o));
         db.unspent.add(out.current, o.outputId);
         run.options.sink?.add(out.current, o);
         run.total += amountOf(o.outputBytes);
-        await flushWhenFull(run);
+        // a promise only when the batch is full, not one per output
+        if (run.out.current.size >= run.outputOps) return flushWhenFull(run);
       },
       async diff(d) {
         parameterOptions(d.milestone, run.params);

@@ -120,6 +120,27 @@ const BULK_COLLECT_BYTES = 64 * 1024 * 1024;
 const collectWrittenBatches = fullCollection();
 
 /**
+ * Keys and values of at most this many bytes are handed to the binding from buffers outside V8's
+ * heap. V8 keeps a typed array of at most 64 bytes inside its heap, and the binding's read of
+ * it through N-API moves it out first (a new backing store, a copy, the collector told): every
+ * key the node builds is one such array. Copied instead into one buffer outside the heap, viewed
+ * at each length (the binding copies what it is handed at once, so the buffer is reused by the
+ * next operation), three puts of a snapshot output's took 1.2 µs instead of 2.0.
+ */
+const SMALL_BYTES = 64;
+const smallKey = Buffer.allocUnsafeSlow(SMALL_BYTES);
+const smallValue = Buffer.allocUnsafeSlow(SMALL_BYTES);
+const smallKeyViews = Array.from({ length: SMALL_BYTES + 1 }, (_, n) => smallKey.subarray(0, n));
+const smallValueViews = Array.from({ length: SMALL_BYTES + 1 }, (_, n) => smallValue.subarray(0, n));
+
+/** `bytes`, or a view of its copy in `into` (outside V8's heap) when it is small. */
+function outsideHeap(bytes: Uint8Array, into: Buffer, views: Buffer[]): Uint8Array {
+  if (bytes.length > SMALL_BYTES) return bytes;
+  into.set(bytes);
+  return views[bytes.length]!;
+}
+
+/**
  * A batch of puts and deletes written atomically by `write()`. Built on classic-level's chained
  * batch, which hands each operation to the native batch at once: about 0.3 µs each, against
  * 2–3 µs for an array of operation objects (`db.batch(array)`, read property by property
@@ -147,14 +168,14 @@ export class WriteBatch {
 
   /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
   put(key: Uint8Array, value: Uint8Array): this {
-    this.chained.put(key, value);
+    this.chained.put(outsideHeap(key, smallKey, smallKeyViews), outsideHeap(value, smallValue, smallValueViews));
     this.count++;
     if (this.bulk) this.bytes += key.length + value.length;
     return this;
   }
 
   del(key: Uint8Array): this {
-    this.chained.del(key);
+    this.chained.del(outsideHeap(key, smallKey, smallKeyViews));
     this.count++;
     if (this.bulk) this.bytes += key.length;
     return this;
