@@ -21,10 +21,6 @@ export interface KvStoreOptions {
    * of 1,000 the mapped pages grew with the database (454 MB of RSS at 1,000,000 blocks).
    */
   maxOpenFiles: number;
-  /** LevelDB's memtable in bytes (its default, 4 MiB, when not given). */
-  writeBufferSize?: number;
-  /** LevelDB's table file size in bytes (its default, 2 MiB, when not given). */
-  maxFileSize?: number;
 }
 
 /**
@@ -252,8 +248,6 @@ export class KvStore implements FaultSink {
       valueEncoding: "view",
       cacheSize: options.cacheSize,
       maxOpenFiles: options.maxOpenFiles,
-      ...(options.writeBufferSize ? { writeBufferSize: options.writeBufferSize } : {}),
-      ...(options.maxFileSize ? { maxFileSize: options.maxFileSize } : {}),
     });
     try {
       await db.open();
