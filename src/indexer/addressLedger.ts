@@ -208,17 +208,6 @@ export async function readAddressEntry(
   });
 }
 
-/** Every address that owns unspent outputs with its total, and the ledger index. */
-export async function readAllBalances(
-  db: Repositories,
-): Promise<{ value: { address: Uint8Array; total: bigint }[]; ledgerIndex: number }> {
-  return consistent(db, async () => {
-    const out: { address: Uint8Array; total: bigint }[] = [];
-    for await (const [address, balance] of db.addresses.balances.entries()) out.push({ address, total: balance.total });
-    return out;
-  });
-}
-
 /** Addresses the richest list keeps, richest first (the most a request may ask for). */
 export const RANKED_ADDRESSES = 1000;
 
@@ -266,27 +255,81 @@ export async function ledgerRankings(db: Repositories): Promise<LedgerRankings> 
 }
 
 async function computeRankings(db: Repositories): Promise<LedgerRankings> {
-  const { value, ledgerIndex } = await readAllBalances(db);
-  return rankBalances(value, ledgerIndex);
+  return readRankings(db);
 }
 
-/** The rankings of a table of positive balances (sorts `value` in place). */
-export function rankBalances(value: { address: Uint8Array; total: bigint }[], ledgerIndex: number): LedgerRankings {
-  const ranges = new Map<number, { addressCount: number; total: bigint }>();
-  for (const e of value) {
-    // an address listed owns outputs, so its balance is positive
-    const k = e.total.toString().length - 1;
-    const r = ranges.get(k) ?? { addressCount: 0, total: 0n };
+/** Changes applied to the stored balances as they are read, by address hex (pastRankings.ts rolls a ledger back so). */
+export type BalanceChanges = ReadonlyMap<string, { address: Uint8Array; change: bigint }>;
+
+/**
+ * The rankings of the balances the address buckets hold (with `changes` applied), at the ledger
+ * index they were read at, in one pass and bounded memory whatever the number of addresses
+ * (`Ranker`); a balance that falls below zero is the store's failure (Corrupt).
+ */
+export async function readRankings(db: Repositories, changes?: BalanceChanges): Promise<LedgerRankings> {
+  const { value, ledgerIndex } = await consistent(db, async () => {
+    const ranker = new Ranker();
+    // each attempt applies every change once: its own copy of the ones not met yet
+    const left = changes && new Map(changes);
+    for await (const [address, balance] of db.addresses.balances.entries()) {
+      let total = balance.total;
+      if (left && left.size > 0) {
+        const hex = toHex(address);
+        const c = left.get(hex);
+        if (c) {
+          total += c.change;
+          left.delete(hex);
+        }
+      }
+      ranker.add(address, total);
+    }
+    // addresses that own nothing now
+    for (const c of left?.values() ?? []) ranker.add(c.address, c.change);
+    return ranker;
+  });
+  return value.rankings(ledgerIndex);
+}
+
+/** Richest first, ties by address bytes. */
+const richestFirst = (a: { address: Uint8Array; total: bigint }, b: { address: Uint8Array; total: bigint }) =>
+  a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1;
+
+/**
+ * The rankings of balances handed one at a time: the RANKED_ADDRESSES richest, in a list cut
+ * back to them whenever it holds twice as many, and the balances by order of magnitude. Memory
+ * stays bounded with a million addresses (a snapshot of 10,000,000 outputs), where a table of
+ * every balance, sorted whole, held them all.
+ */
+export class Ranker {
+  private top: { address: Uint8Array; total: bigint }[] = [];
+  private readonly ranges = new Map<number, { addressCount: number; total: bigint }>();
+
+  /** One address's balance (nothing for zero). */
+  add(address: Uint8Array, total: bigint): void {
+    if (total === 0n) return;
+    if (total < 0n) throw new LedgerNodeError(IndexerErrorCode.Corrupt, "an address balance falls below zero");
+    const k = total.toString().length - 1;
+    const r = this.ranges.get(k) ?? { addressCount: 0, total: 0n };
     r.addressCount += 1;
-    r.total += e.total;
-    ranges.set(k, r);
+    r.total += total;
+    this.ranges.set(k, r);
+    this.top.push({ address, total });
+    if (this.top.length >= 2 * RANKED_ADDRESSES) this.cut();
   }
-  value.sort((a, b) => (a.total === b.total ? compareBytes(a.address, b.address) : a.total > b.total ? -1 : 1));
-  return {
-    ledgerIndex,
-    richest: value.slice(0, RANKED_ADDRESSES),
-    distribution: [...ranges.entries()].sort((a, b) => a[0] - b[0]).map(([k, r]) => ({ k, ...r })),
-  };
+
+  rankings(ledgerIndex: number): LedgerRankings {
+    this.cut();
+    return {
+      ledgerIndex,
+      richest: this.top,
+      distribution: [...this.ranges.entries()].sort((a, b) => a[0] - b[0]).map(([k, r]) => ({ k, ...r })),
+    };
+  }
+
+  private cut(): void {
+    this.top.sort(richestFirst);
+    if (this.top.length > RANKED_ADDRESSES) this.top.length = RANKED_ADDRESSES;
+  }
 }
 
 /**

@@ -4,12 +4,12 @@ import { decodeOutput } from "../codec/outputs/output.js";
 import type { Repositories } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import {
+  type BalanceChanges,
   forgetCurrentRankings,
   type LedgerRankings,
   ledgerRankings,
   ownerAddress,
-  rankBalances,
-  readAllBalances,
+  readRankings,
 } from "./addressLedger.js";
 import { IndexerErrorCode } from "./errors.js";
 
@@ -128,12 +128,34 @@ export async function ledgerRankingsAt(
   return run;
 }
 
-/** The current balances rolled back to `target` over the ledger diffs since. */
+/** Times a rollback starts again when a milestone lands between its diffs and its read of the balances. */
+const ROLLBACK_ATTEMPTS = 5;
+
+/**
+ * The current balances rolled back to `target` over the ledger diffs since, read in one pass
+ * with the changes applied (addressLedger.ts `readRankings`): memory holds the changes (at most
+ * `limits.outputs` outputs' owners) and the richest, not every balance.
+ */
 async function rollBack(db: Repositories, target: number, limits: RollbackLimits): Promise<LedgerRankings> {
-  const { value, ledgerIndex: from } = await readAllBalances(db);
-  if (from - target > limits.milestones) {
-    throw outOfRange(`ledgerIndex ${target} is more than ${limits.milestones} milestones behind the ledger`);
+  for (let attempt = 0; attempt < ROLLBACK_ATTEMPTS; attempt++) {
+    const from = await db.nodeState.ledgerIndex();
+    if (from - target > limits.milestones) {
+      throw outOfRange(`ledgerIndex ${target} is more than ${limits.milestones} milestones behind the ledger`);
+    }
+    const changes = await changesBack(db, from, target, limits);
+    const rankings = await readRankings(db, changes);
+    if (rankings.ledgerIndex === from) return { ...rankings, ledgerIndex: target };
   }
+  throw new LedgerNodeError(IndexerErrorCode.Busy, "the ledger kept moving while past rankings were computed; retry");
+}
+
+/** What rolls the balances at `from` back to `target`: each owner's change over the diffs of target+1..from. */
+async function changesBack(
+  db: Repositories,
+  from: number,
+  target: number,
+  limits: RollbackLimits,
+): Promise<BalanceChanges> {
   // 1. the outputs the milestones target+1..from created (taken off) and consumed (given back)
   const created: Uint8Array[] = [];
   const consumed: Uint8Array[] = [];
@@ -150,8 +172,8 @@ async function rollBack(db: Repositories, target: number, limits: RollbackLimits
       throw outOfRange(`rolling the ledger back from ${from} to ${target} touches more than ${limits.outputs} outputs`);
     }
   }
-  // 2. their owners and amounts, applied to the current balances
-  const table = new Map(value.map((e) => [toHex(e.address), { address: e.address, total: e.total }]));
+  // 2. their owners and amounts
+  const changes = new Map<string, { address: Uint8Array; change: bigint }>();
   const apply = async (ids: Uint8Array[], sign: 1n | -1n) => {
     for (let i = 0; i < ids.length; i += READ_BATCH) {
       const batch = ids.slice(i, i + READ_BATCH);
@@ -163,17 +185,13 @@ async function rollBack(db: Repositories, target: number, limits: RollbackLimits
         if (!owner) return;
         const address = serializeAddressBytes(owner);
         const key = toHex(address);
-        const e = table.get(key) ?? { address, total: 0n };
-        e.total += sign * output.amount;
-        table.set(key, e);
+        const e = changes.get(key) ?? { address, change: 0n };
+        e.change += sign * output.amount;
+        changes.set(key, e);
       });
     }
   };
   await apply(created, -1n);
   await apply(consumed, 1n);
-  const balances = [...table.values()].filter((e) => e.total !== 0n);
-  if (balances.some((e) => e.total < 0n)) {
-    throw new LedgerNodeError(IndexerErrorCode.Corrupt, `an address balance falls below zero at milestone ${target}`);
-  }
-  return rankBalances(balances, target);
+  return changes;
 }
