@@ -65,8 +65,11 @@ export class ExternalSort {
       const group = this.runs.splice(0, MAX_OPEN_RUNS);
       const path = this.runPath();
       const out = new RunWriter(path);
-      for await (const chunk of merged(group)) for (const entry of chunk) out.add(entry);
-      out.close();
+      try {
+        for await (const chunk of merged(group)) for (const entry of chunk) out.add(entry);
+      } finally {
+        out.close();
+      }
       await Promise.all(group.map((p) => rm(p, { force: true })));
       this.runs.push(path);
     }

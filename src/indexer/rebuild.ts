@@ -64,8 +64,10 @@ export class RebuildBatches {
     this.writing.catch(() => {});
   }
 
+  /** Waits for the last batch written; the batches are done with (the current one, empty, let go). */
   async drain(): Promise<void> {
     await this.writing;
+    await this.current.discard();
   }
 }
 
