@@ -1,6 +1,5 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual } from "../codec/hex.js";
-import { OUTPUT_ID_LENGTH } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import type { Output } from "../codec/types.js";
 import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
@@ -14,7 +13,7 @@ import {
   ownerAddress,
 } from "./addressLedger.js";
 import { ExternalSort } from "./externalSort.js";
-import { REBUILD_BATCH_WRITES, RebuildBatches, unspentRecords } from "./rebuild.js";
+import { passOverLedger, REBUILD_BATCH_WRITES, RebuildBatches } from "./rebuild.js";
 
 /** Serialized address bytes: the type, then 32 bytes (Ed25519, alias and NFT addresses alike). */
 const ADDRESS_LENGTH = 33;
@@ -30,8 +29,7 @@ const ADDRESS_LENGTH = 33;
 export class AddressLedgerLoad {
   private readonly sort: ExternalSort;
   private readonly db: Repositories;
-  /** A sort entry's key (owner ‖ output ID) and value (amount), joined here before the sort copies them. */
-  private readonly key = Buffer.alloc(ADDRESS_LENGTH + OUTPUT_ID_LENGTH);
+  /** A sort entry's value (the amount), written here before the sort copies it. */
   private readonly amount = Buffer.alloc(8);
 
   constructor(
@@ -49,10 +47,8 @@ export class AddressLedgerLoad {
     const c = conditionalOf(outputId, output);
     if (c) this.db.addresses.putConditional(batch, address, outputId, c);
     // owner ‖ output ID → amount u64 LE: the owner's outputs come together, each once
-    this.key.set(address);
-    this.key.set(outputId, ADDRESS_LENGTH);
     this.amount.writeBigUInt64LE(output.amount);
-    this.sort.add(this.key, this.amount);
+    this.sort.add([address, outputId], this.amount);
   }
 
   /** The balances and the marker, at the loaded ledger's index. */
@@ -112,11 +108,9 @@ export async function rebuildAddressLedger(store: KvStore, ledgerIndex: number, 
   const load = new AddressLedgerLoad(store, sortDir);
   try {
     const out = new RebuildBatches(store, {});
-    for await (const { outputId, record } of unspentRecords(db)) {
-      load.add(out.current, outputId, decodeOutput(record.outputBytes));
-      if (out.full) await out.flush();
-    }
-    await out.flush();
+    await passOverLedger(db, out, (batch, outputId, record) =>
+      load.add(batch, outputId, decodeOutput(record.outputBytes)),
+    );
     await out.drain();
     await load.finish(ledgerIndex);
   } finally {

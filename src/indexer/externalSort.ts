@@ -37,22 +37,23 @@ export class ExternalSort {
    * key, the value and the key's length sorts as the key does, with V8's own comparison (a
    * comparator function took 7 % of a load).
    */
-  add(key: Uint8Array, value: Uint8Array): void {
-    const n = key.length + value.length + 2;
+  add(key: Uint8Array | readonly [head: Uint8Array, tail: Uint8Array], value: Uint8Array): void {
+    // a key in two parts (a list and a position, an owner and an output ID) is joined here only
+    const [head, tail] = key instanceof Uint8Array ? [key, EMPTY] : key;
+    const keyLength = head.length + tail.length;
+    const n = keyLength + value.length + 2;
     if (n > MAX_ENTRY_BYTES) throw new RangeError("a sort entry longer than 65,535 bytes");
     if (n > this.scratch.length) this.scratch = Buffer.allocUnsafe(n);
     const joined = this.scratch;
-    joined.set(key);
-    joined.set(value, key.length);
-    joined.writeUInt16LE(key.length, key.length + value.length);
+    joined.set(head);
+    joined.set(tail, head.length);
+    joined.set(value, keyLength);
+    joined.writeUInt16LE(keyLength, keyLength + value.length);
     this.entries.push(joined.toString("latin1", 0, n));
     if (this.entries.length >= this.runEntries) this.spill();
   }
 
-  /**
-   * Every entry added, in key order, in chunks of at most CHUNK_ENTRIES (one promise per chunk:
-   * one per entry took a tenth of a load's merge).
-   */
+  /** Every entry added, in key order, in chunks of at most CHUNK_ENTRIES (one promise per chunk, not per entry). */
   async *sorted(): AsyncGenerator<[key: Buffer, value: Buffer][]> {
     if (this.runs.length === 0) {
       const all = this.take();
@@ -117,6 +118,8 @@ export class ExternalSort {
  * 10,000,000 outputs of `bench scale` are read and written once more, not twice.
  */
 export const MAX_OPEN_RUNS = 64;
+
+const EMPTY = new Uint8Array(0);
 
 /** Entries `sorted` hands on at a time. */
 const CHUNK_ENTRIES = 4096;

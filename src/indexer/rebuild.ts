@@ -96,20 +96,34 @@ export async function rebuildIndexes(store: KvStore, ledgerIndex: number, option
   const sort = new ExternalSort(sortDirOf(options), options.sortRunEntries);
 
   try {
-    for await (const { outputId, record } of unspentRecords(db)) {
-      addLoadEntries(out.current, sort, {
+    await passOverLedger(db, out, (batch, outputId, record) =>
+      addLoadEntries(batch, sort, {
         outputId,
         output: decodeOutput(record.outputBytes),
         bookedIndex: record.bookedIndex,
         bookedTimestamp: record.bookedTimestamp,
-      });
-      if (out.full) await out.flush();
-    }
-    await out.flush();
+      }),
+    );
     await writeSortedLists(store, out, sort, ledgerIndex);
   } finally {
     await sort.close();
   }
+}
+
+/**
+ * Step 3 of a rebuild: each unspent output handed to `add` with the batch it writes into, each
+ * batch written as it fills, and the last one.
+ */
+export async function passOverLedger(
+  db: Repositories,
+  out: RebuildBatches,
+  add: (batch: WriteBatch, outputId: Uint8Array, record: OutputRecord) => void,
+): Promise<void> {
+  for await (const { outputId, record } of unspentRecords(db)) {
+    add(out.current, outputId, record);
+    if (out.full) await out.flush();
+  }
+  await out.flush();
 }
 
 /**
@@ -168,12 +182,7 @@ async function writeSortedLists(
 function addLoadEntries(batch: WriteBatch, sort: ExternalSort, o: IndexableOutput): void {
   const forms = indexForms(o);
   for (const [key, value] of forms.entries) batch.put(key, value);
-  for (const { list, entry } of forms.lists) {
-    const key = new Uint8Array(list.length + entry.position.length);
-    key.set(list);
-    key.set(entry.position, list.length);
-    sort.add(key, entry.facts);
-  }
+  for (const { list, entry } of forms.lists) sort.add([list, entry.position], entry.facts);
 }
 
 let sortDirs = 0;
