@@ -13,6 +13,13 @@
  *    the node's tips (its latest milestone block), nonces mined to `minPowScore` beforehand (not
  *    timed); a 201 counts. The coordinator is not running during the timed submission: its
  *    checkpoint blocks over thousands of fresh tips would be mined on the same cores.
+ * 4. `POST /api/core/v2/blocks` of M signed transfers (`--tx-blocks`, 10,000: bench core's
+ *    workload) as TIP-25 JSON with parents left to the node, against the same transfers through
+ *    the node's own submit path as `bench core` drives it, in alternating runs (`--tx-runs`, 2)
+ *    on fresh nodes with the indexes and milestones every 500 ms, each clock stopped once the
+ *    last block is referenced (`jsonSubmitRatio`, issue 26's target 0.8).
+ *
+ *    `--transfers-only` runs this item alone.
  *
  * Load: C keep-alive connections with one request in flight each, after an untimed warm-up,
  * until the time is up (reads) or the N blocks are sent (at most 60 s). The client runs on a
@@ -42,15 +49,19 @@ import {
   outputIdFromParts,
   utxoInputOfOutputId,
 } from "../src/codec/ids.js";
+import { encodePayload } from "../src/codec/payload.js";
 import type { BasicOutput, Block, TransactionPayload } from "../src/codec/types.js";
 import { blake2b256, ed25519KeyPairFromSeed, ed25519Sign } from "../src/crypto/index.js";
 import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
 import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../src/pow/index.js";
-import { argN, argS } from "./_args.js";
+import { argN, argS, hasFlag } from "./_args.js";
 import { mainThreadCpuUs, startProfile } from "./_cpuTime.js";
+import { frameBlock } from "./_frameBlock.js";
+import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
 import { printFigures, printTable } from "./_table.js";
+import { fanOut, selfTransfer } from "./_transfers.js";
 
 // ---------------------------------------------------------------- load generator (worker thread)
 
@@ -175,6 +186,9 @@ const CONNECTIONS = argN("--connections", 32);
 const BLOCKS = argN("--blocks", 4000);
 const WARMUP_BLOCKS = Math.min(1000, Math.ceil(BLOCKS / 4));
 const PROFILE_DIR = argS("--profile");
+const TX_BLOCKS = argN("--tx-blocks", 10_000);
+const TX_RUNS = argN("--tx-runs", 2);
+const MILESTONE_MS = 500;
 
 const get = (port: number, path: string) =>
   Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\n\r\n`);
@@ -367,8 +381,113 @@ async function submitRate(node: LedgerNode, port: number, problems: string[]): P
   return (created * 1000) / timed!.elapsedMs;
 }
 
+/**
+ * Signed transfers (bench core's workload) as TIP-25 JSON over HTTP, parents left to the node,
+ * against the same transfers through the node's own submit path as `bench core` drives it (256
+ * in flight, each block framed around its encoded payload), in alternating runs on fresh nodes
+ * with the indexes on and milestones every 500 ms; each clock stops once the last block is
+ * referenced. The HTTP client keeps `apiMaxConnectionsPerAddress` connections (64), one request
+ * in flight each.
+ */
+async function transferSubmitRates(problems: string[]) {
+  const { txs, funded } = fanOut(TX_BLOCKS);
+  const transfers = funded.map(selfTransfer);
+  const payloads = transfers.map(encodePayload);
+  const bodies = transfers.map((payload) =>
+    JSON.stringify(blockToJson({ protocolVersion: 2, parents: [], payload, nonce: 0n })),
+  );
+  const check = async (node: LedgerNode, how: string) => {
+    const spent = await spentCount(node, funded);
+    if (spent !== TX_BLOCKS) problems.push(`${how}: ${spent} of ${TX_BLOCKS} transfers confirmed`);
+  };
+  const internal = async (): Promise<number> => {
+    const funding = await fundedNode(txs, true, "api-internal");
+    const { node } = funding;
+    try {
+      const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-own", { allocations: true });
+      const cpu0 = mainThreadCpuUs();
+      const t0 = performance.now();
+      startMilestones(node, MILESTONE_MS);
+      let next = 0;
+      const client = async () => {
+        while (next < payloads.length)
+          await node.submitBlock(frameBlock(node.tangle.selectParents(), payloads[next++]!));
+      };
+      await Promise.all(Array.from({ length: 256 }, client));
+      await untilReferenced(node);
+      const elapsedMs = performance.now() - t0;
+      cpuUs.own.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      await stopProfile();
+      await check(node, "the node's own path");
+      return (TX_BLOCKS * 1000) / elapsedMs;
+    } finally {
+      await closeFundedNode(funding);
+    }
+  };
+  const overHttp = async (): Promise<number> => {
+    const funding = await fundedNode(txs, true, "api-json");
+    const { node } = funding;
+    const app = buildServer(node, "silent");
+    try {
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      const { port } = app.server.address() as { port: number };
+      const requests = bodies.map((body) => postJson(port, "/api/core/v2/blocks", body));
+      // the clock: the worker's timed phase (its connections are open before), then until referenced
+      const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-json", { allocations: true });
+      const cpu0 = mainThreadCpuUs();
+      startMilestones(node, MILESTONE_MS);
+      const [sent] = await loadFromWorker(port, node.options.apiMaxConnectionsPerAddress, [
+        { requests, cycle: false, maxMs: 120_000 },
+      ]);
+      const answered = performance.now();
+      await untilReferenced(node);
+      const elapsedMs = sent!.elapsedMs + (performance.now() - answered);
+      cpuUs.json.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      await stopProfile();
+      if ((sent!.statuses[201] ?? 0) !== TX_BLOCKS)
+        problems.push(`JSON transfers answered ${JSON.stringify(sent!.statuses)}`);
+      await check(node, "JSON over HTTP");
+      return (TX_BLOCKS * 1000) / elapsedMs;
+    } finally {
+      await app.close();
+      await closeFundedNode(funding);
+    }
+  };
+  // the main thread's CPU per block (node and HTTP server; the client is a worker)
+  const cpuUs = { own: [] as number[], json: [] as number[] };
+  const internalRuns: number[] = [];
+  const jsonRuns: number[] = [];
+  for (let run = 0; run < TX_RUNS; run++) {
+    internalRuns.push(await internal());
+    jsonRuns.push(await overHttp());
+  }
+  return {
+    internalPerSec: median(internalRuns),
+    jsonPerSec: median(jsonRuns),
+    internalRuns,
+    jsonRuns,
+    ownCpuUsPerBlock: median(cpuUs.own),
+    jsonCpuUsPerBlock: median(cpuUs.json),
+  };
+}
+
 async function main(): Promise<void> {
   const problems: string[] = [];
+  if (hasFlag("--transfers-only")) {
+    // item 4 alone, for profiling it (`--profile DIR` writes both paths' profiles)
+    const { internalPerSec, jsonPerSec, ownCpuUsPerBlock, jsonCpuUsPerBlock } = await transferSubmitRates(problems);
+    for (const p of problems) console.error(p);
+    console.log(
+      JSON.stringify({
+        internalPerSec,
+        jsonPerSec,
+        ratio: jsonPerSec / internalPerSec,
+        ownCpuUsPerBlock,
+        jsonCpuUsPerBlock,
+      }),
+    );
+    return;
+  }
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-api-"));
   const node = await LedgerNode.open({ ...defaultNodeOptions, devAccounts: 0, dataDir: dir, logLevel: "silent" });
   const app = buildServer(node, "silent");
@@ -386,9 +505,11 @@ async function main(): Promise<void> {
     await closeMinerPool();
     await rm(dir, { recursive: true, force: true });
   }
+  const transfers = await transferSubmitRates(problems);
 
   const { bareHandlerPerSec, v3ReadPerSec } = reads;
   const readRatio = v3ReadPerSec / bareHandlerPerSec;
+  const transferRatio = transfers.jsonPerSec / transfers.internalPerSec;
   const bare = `${Math.round(bareHandlerPerSec).toLocaleString("en-US")}/s`;
   const spread = (xs: number[]) =>
     `${Math.round(Math.min(...xs)).toLocaleString("en-US")}..${Math.round(Math.max(...xs)).toLocaleString("en-US")}`;
@@ -416,6 +537,13 @@ async function main(): Promise<void> {
         target: ">= 5,000/s",
         baseline: `bare ${bare}`,
       },
+      {
+        name: `POST core/v2 blocks JSON, signed transfers (${TX_BLOCKS}), in + referenced`,
+        value: transfers.jsonPerSec,
+        unit: "/s",
+        target: ">= 80% of the node's own path",
+        baseline: `own path ${Math.round(transfers.internalPerSec).toLocaleString("en-US")}/s (${(100 * transferRatio).toFixed(0)}%), runs ${spread(transfers.jsonRuns)} against ${spread(transfers.internalRuns)}`,
+      },
     ],
   );
   for (const p of problems) console.error(p);
@@ -428,6 +556,11 @@ async function main(): Promise<void> {
     bareCpuUsPerRequest: Math.round(reads.bareCpuUsPerRequest),
     v3CpuUsPerRequest: Math.round(reads.v3CpuUsPerRequest),
     jsonSubmitPerSec: Math.round(jsonSubmitPerSec),
+    jsonTransfersPerSec: Math.round(transfers.jsonPerSec),
+    ownPathTransfersPerSec: Math.round(transfers.internalPerSec),
+    jsonSubmitRatio: Math.round(transferRatio * 1000) / 1000,
+    ownPathCpuUsPerBlock: Math.round(transfers.ownCpuUsPerBlock),
+    jsonCpuUsPerBlock: Math.round(transfers.jsonCpuUsPerBlock),
   });
 }
 

@@ -25,12 +25,12 @@ import { forgetVerified } from "../src/crypto/signatureCache.js";
 import { VerifyPool } from "../src/crypto/verifyPool.js";
 import type { ConeBlock } from "../src/ledger/pastCone.js";
 import { type ConeTransaction, type InputState, whiteFlag } from "../src/ledger/whiteFlag.js";
-import { LedgerNode, semanticValidator } from "../src/node/node.js";
-import { defaultNodeOptions } from "../src/node/options.js";
+import { semanticValidator } from "../src/node/node.js";
 import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
 import { argN, argS, hasFlag } from "./_args.js";
 import { mainThreadCpuUs, startProfile, threadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
+import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, params, selfTransfer } from "./_transfers.js";
 
@@ -148,21 +148,8 @@ async function throughput(
   processUsPerBlock: number;
 }> {
   const n = payloads.length;
-  const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-core-"));
-  const node = await LedgerNode.open({
-    ...defaultNodeOptions,
-    devAccounts: 0,
-    dataDir: dir,
-    minPowScore: 0,
-    logLevel: "silent",
-  });
-  // The ledger alone (the figure earlier stops measured), or the node as it runs: its ledger
-  // indexes (indexer, explorer, address ledger) written in every milestone's batch.
-  if (!withIndexes) for (const index of [...node.events.ledgerIndexes]) node.events.detachIndex(index);
-  const submit = async (payload: TransactionPayload) => {
-    const bytes = encodeBlock({ protocolVersion: 2, parents: node.tangle.selectParents(), payload, nonce: 0n });
-    return (await node.submitBlock(bytes)).blockId;
-  };
+  const funding = await fundedNode(txs, withIndexes, "core");
+  const { node } = funding;
   // A client sends finished bytes: its payloads are encoded before the clock starts, and a
   // block is framed around one at submit time, when its parents (the node's tips) are known.
   const submitEncoded = async (payloadBytes: Uint8Array) => {
@@ -170,10 +157,6 @@ async function throughput(
     const bytes = frameBlock(parents, payloadBytes);
     return (await node.submitBlock(bytes)).blockId;
   };
-  // fund the wallets (not timed)
-  await node.coordinator.issueMilestone();
-  for (const tx of txs) await submit(tx);
-  await node.coordinator.issueMilestone();
 
   // timed: clients submit concurrently (as over HTTP), 256 blocks in flight, while the
   // coordinator issues milestones on its own timer (MILESTONE_MS), as in a node; the clock
@@ -185,18 +168,13 @@ async function throughput(
   const main0 = mainThreadCpuUs();
   const threads0 = threadCpuUs();
   const cpu0 = process.cpuUsage();
-  let confirmed = 0;
   let next = 0;
   const client = async () => {
     while (next < payloads.length) await submitEncoded(payloads[next++]!);
   };
-  node.coordinator.options.intervalMs = MILESTONE_MS;
-  node.coordinator.start();
+  startMilestones(node, MILESTONE_MS);
   await Promise.all(Array.from({ length: 256 }, client));
-  const submittedAt = performance.now();
-  while (node.tangle.unreferencedCount() > 1 && performance.now() - submittedAt < 30_000) {
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await untilReferenced(node);
   const elapsed = performance.now() - t0;
   const mainUs = mainThreadCpuUs() - main0;
   if (process.env.CORE_BENCH_THREADS) {
@@ -211,7 +189,6 @@ async function throughput(
   }
   const cpu = process.cpuUsage(cpu0);
   await stopProfile();
-  await node.coordinator.stop();
   if (process.env.CORE_BENCH_DEBUG) {
     // biome-ignore lint/suspicious/noExplicitAny: debugging view into the tangle
     const t = node.tangle as any;
@@ -239,9 +216,8 @@ async function throughput(
         ),
     });
   }
-  for (const f of funded) if (!(await node.store.has(Uint8Array.of(0x07, ...f.id)))) confirmed++;
-  await node.close();
-  await rm(dir, { recursive: true, force: true });
+  const confirmed = await spentCount(node, funded);
+  await closeFundedNode(funding);
 
   // baseline: raw LevelDB batches of the same count of 300-byte values
   const rawDir = await mkdtemp(join(tmpdir(), "ledger-node-bench-raw-"));

@@ -18,8 +18,10 @@ import type { BlockSource } from "./events.js";
  *   refused (as Hornet does).
  * - Syntax (TIP-24 and the payload's TIP), on the encoded bytes.
  * - A client's block (source `api`) names known parents, none below max depth: a block on a cone
- *   below max depth could never be confirmed (docs/decisions.md, Threats). The coordinator's own
- *   blocks reference its tips, which it knows.
+ *   below max depth could never be confirmed (docs/decisions.md, Threats). Parents the node chose
+ *   itself (a draft without them, the coordinator's blocks) are its non-lazy tips or its latest
+ *   milestone, known and above max depth by construction (`TipPool.select`), so they are not
+ *   asked again.
  *
  * Mining (when the PoW score falls short and a miner is given) is the intake's step 3, so the
  * score is computed once (BlockIntake.judge).
@@ -50,8 +52,9 @@ export async function completeBlock(
   source: BlockSource,
 ): Promise<{ block: Block; bytes: Uint8Array }> {
   const params = tangle.protocolParameters;
-  const block = typeof draft === "function" ? draft(tangle.selectParents()) : draft;
-  if (typeof draft === "function" && block.nonce !== 0n && block.payload?.type !== PayloadType.Milestone) {
+  const chosenHere = typeof draft === "function";
+  const block = chosenHere ? draft(tangle.selectParents()) : draft;
+  if (chosenHere && block.nonce !== 0n && block.payload?.type !== PayloadType.Milestone) {
     throw new LedgerNodeError(
       BlockErrorCode.NonceWithoutParents,
       "block.nonce: a non-zero nonce needs the parents it was mined over",
@@ -59,7 +62,7 @@ export async function completeBlock(
   }
   const bytes = encodeBlock(block);
   validateBlockSyntax(block, params, { byteLength: bytes.length });
-  if (source === "api") await checkParents(tangle, block.parents, params.belowMaxDepth);
+  if (source === "api" && !chosenHere) await checkParents(tangle, block.parents, params.belowMaxDepth);
   return { block, bytes };
 }
 

@@ -74,8 +74,13 @@ function fromJsonBody(body: unknown, node: ApiNode): BlockDraft {
   const nonce = o.nonce === undefined || o.nonce === null ? "0" : o.nonce;
   const parentsGiven = Array.isArray(o.parents) ? o.parents.length > 0 : o.parents !== undefined && o.parents !== null;
   if (parentsGiven) return blockFromJson({ ...o, nonce });
-  return (parents) => blockFromJson({ ...o, parents: parents.map(toHex), nonce });
+  // read now, with a stand-in parent, so the tips chosen later are set as they are, not hexed
+  // and read back; the length with them is checked by the syntax rules (validateBlockSyntax)
+  const block = blockFromJson({ ...o, parents: [STAND_IN_PARENT], nonce });
+  return (parents) => ({ ...block, parents });
 }
+
+const STAND_IN_PARENT = `0x${"00".repeat(32)}`;
 
 /**
  * The body of a serializer media type: the raw block bytes, or the same bytes as one 0x-hex
