@@ -10,7 +10,8 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 export interface LoadJob {
   port: number;
   connections: number;
-  request: Uint8Array;
+  /** One request sent over and over, or several sent in turn (each connection takes the next). */
+  request: Uint8Array | Uint8Array[];
   warmMs: number;
   maxMs: number;
 }
@@ -38,6 +39,8 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
         }),
     ),
   );
+  const requests = Array.isArray(job.request) ? job.request : [job.request];
+  let next = 0;
   let ok = 0;
   let failed = 0;
   let counting = false;
@@ -60,7 +63,7 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
           if (--open === 0) resolveAll();
           return;
         }
-        s.write(job.request);
+        s.write(requests[next++ % requests.length]!);
       };
       s.on("error", rejectAll);
       s.on("data", (chunk: Buffer) => {

@@ -12,8 +12,10 @@
  *    the ledger it names.
  * 2. Baseline: a fastify app with one route answering a small JSON object (logger `silent`, as
  *    the node's server here).
- * 3. `GET /api/indexer/v1/outputs/basic?address=<target>` (one page holding all 100 outputs)
- *    and `GET /api/explorer/v2/milestones` (default page size 100, newest first).
+ * 3. `GET /api/indexer/v1/outputs/basic?address=<target>` (one page holding all 100 outputs),
+ *    the same query for W distinct addresses in turn (`--wallets`, default 4,096: more than the
+ *    node keeps answers for, so each is read from the indexes, as wallets syncing their own
+ *    addresses are), and `GET /api/explorer/v2/milestones` (default page size 100, newest first).
  *
  * Baseline and both routes alternate in R rounds of S seconds; the median round of each is
  * reported. Load: C keep-alive connections, one request in flight each, from a minimal HTTP/1.1
@@ -46,6 +48,7 @@ const MILESTONES = argN("--milestones", 100_000);
 const ROUNDS = argN("--rounds", 3);
 const SECONDS = argN("--seconds", 1);
 const CONNECTIONS = argN("--connections", 32);
+const WALLETS = argN("--wallets", 4096);
 const TARGET_OUTPUTS = 100;
 const OUTPUTS_PER_MILESTONE = 1000;
 const MILESTONE_PAGE_SIZE = 100;
@@ -58,19 +61,21 @@ const ed25519 = (hash: Uint8Array): Ed25519Address => ({ type: 0, pubKeyHash: ha
  * Writes the indexer entries of `count` basic outputs through the indexer's own write path, one
  * batch per booking milestone as confirmation writes them; returns the target address.
  */
-async function fillOutputs(store: KvStore, count: number): Promise<Ed25519Address> {
+async function fillOutputs(
+  store: KvStore,
+  count: number,
+): Promise<{ target: Ed25519Address; others: number; other: (k: number) => Ed25519Address }> {
   const target = ed25519(randomBytes(32));
   const others = Math.max(1, Math.floor(count / 10));
   const salt = randomBytes(32);
+  // the k-th of the other addresses: the salt with k in its first four bytes
+  const other = (k: number) => ed25519(Uint8Array.from(salt.map((b, j) => (j < 4 ? k >> (8 * j) : b) & 0xff)));
   const targetEvery = Math.max(1, Math.floor(count / TARGET_OUTPUTS));
   for (let first = 0; first < count; first += OUTPUTS_PER_MILESTONE) {
     const milestone = first / OUTPUTS_PER_MILESTONE;
     const created: IndexableOutput[] = [];
     for (let i = first; i < Math.min(count, first + OUTPUTS_PER_MILESTONE); i++) {
-      const owner =
-        i % targetEvery === 0 && i / targetEvery < TARGET_OUTPUTS
-          ? target
-          : ed25519(Uint8Array.from(salt.map((b, j) => (j < 4 ? (i % others) >> (8 * j) : b) & 0xff)));
+      const owner = i % targetEvery === 0 && i / targetEvery < TARGET_OUTPUTS ? target : other(i % others);
       const outputId = new Uint8Array(34);
       outputId.set(salt.subarray(0, 28));
       new DataView(outputId.buffer).setUint32(28, i, false);
@@ -87,7 +92,7 @@ async function fillOutputs(store: KvStore, count: number): Promise<Ed25519Addres
     addIndexWrites(store, batch, { consumed: [], created });
     await batch.write({ sync: first + OUTPUTS_PER_MILESTONE >= count });
   }
-  return target;
+  return { target, others, other };
 }
 
 /** Adds `count` MilestoneByIndex records after the last stored one. */
@@ -119,12 +124,13 @@ const cpuPerAnswer = (path: string) => {
   return c && c.answers > 0 ? Math.round(c.us / c.answers) : 0;
 };
 
-async function rate(port: number, path: string, problems: string[]): Promise<number> {
+/** Answers per second of `path`, or of `paths` asked in turn (CPU counted under `path`). */
+async function rate(port: number, path: string, problems: string[], paths: string[] = [path]): Promise<number> {
   const cpu0 = mainThreadCpuUs();
   const r = await loadFromWorker({
     port,
     connections: CONNECTIONS,
-    request: getRequest(port, path),
+    request: paths.map((p) => getRequest(port, p)),
     warmMs: 200,
     maxMs: SECONDS * 1000,
   });
@@ -152,13 +158,13 @@ async function main(): Promise<void> {
   const app = buildServer(node, "silent");
   const bare = Fastify({ logger: { level: "silent" } });
   bare.get("/bare", async () => ({ status: "ok", index: 1 }));
-  const rounds = { bare: [] as number[], indexer: [] as number[], milestones: [] as number[] };
+  const rounds = { bare: [] as number[], indexer: [] as number[], wallets: [] as number[], milestones: [] as number[] };
   let fillSeconds = 0;
   try {
     // the node attached its indexes and wrote their markers at open; fill after that
     await app.ready();
     const t0 = performance.now();
-    const target = await fillOutputs(node.tangle.store, OUTPUTS);
+    const { target, others, other } = await fillOutputs(node.tangle.store, OUTPUTS);
     await fillMilestones(node.tangle.store, MILESTONES);
     fillSeconds = (performance.now() - t0) / 1000;
     await app.listen({ host: "127.0.0.1", port: 0 });
@@ -168,12 +174,24 @@ async function main(): Promise<void> {
     const hrp = node.tangle.protocolParameters.bech32Hrp;
     const indexerPath = `/api/indexer/v1/outputs/basic?address=${addressToBech32(target, hrp)}`;
     const milestonesPath = `/api/explorer/v2/milestones?pageSize=${MILESTONE_PAGE_SIZE}`;
+    // distinct addresses asked in turn, more than the kept answers hold (api/milestoneAnswers.ts):
+    // each answer is read from the indexes, as for wallets that each sync their own addresses
+    const wallets = Math.min(WALLETS, others);
+    const walletPaths = Array.from(
+      { length: wallets },
+      (_, k) =>
+        `/api/indexer/v1/outputs/basic?address=${addressToBech32(other(Math.floor((k * others) / wallets)), hrp)}`,
+    );
 
     // the answers are what the bench claims before anything is timed
     const check = await app.inject({ method: "GET", url: indexerPath });
     const items = (check.json() as { items?: unknown[] }).items?.length;
     if (check.statusCode !== 200 || items !== Math.min(TARGET_OUTPUTS, OUTPUTS))
       problems.push(`the indexer query answered ${check.statusCode} with ${items} items`);
+    const wallet = await app.inject({ method: "GET", url: walletPaths[1]! });
+    const walletItems = (wallet.json() as { items?: unknown[] }).items?.length ?? 0;
+    if (wallet.statusCode !== 200 || walletItems < 1 || walletItems > Math.ceil(OUTPUTS / others))
+      problems.push(`a wallet address's query answered ${wallet.statusCode} with ${walletItems} items`);
     const ms = await app.inject({ method: "GET", url: milestonesPath });
     if (ms.statusCode !== 200 || (ms.json() as { items: unknown[] }).items.length !== MILESTONE_PAGE_SIZE)
       problems.push(`the milestone listing answered ${ms.statusCode}`);
@@ -183,6 +201,9 @@ async function main(): Promise<void> {
       const stopProfile = await startProfile(PROFILE_DIR, `indexer-query-${round}`, { intervalUs: 100 });
       rounds.indexer.push(await rate(port, indexerPath, problems));
       await stopProfile();
+      const stopWallets = await startProfile(PROFILE_DIR, `indexer-wallets-${round}`, { intervalUs: 100 });
+      rounds.wallets.push(await rate(port, "wallets", problems, walletPaths));
+      await stopWallets();
       rounds.milestones.push(await rate(port, milestonesPath, problems));
     }
   } finally {
@@ -194,6 +215,7 @@ async function main(): Promise<void> {
 
   const bareHandlerPerSec = median(rounds.bare);
   const indexerQueriesPerSec = median(rounds.indexer);
+  const walletQueriesPerSec = median(rounds.wallets);
   const milestonesListPerSec = median(rounds.milestones);
   const pct = (v: number) => `${((100 * v) / bareHandlerPerSec).toFixed(0)}% of bare`;
   printTable(
@@ -214,6 +236,13 @@ async function main(): Promise<void> {
         baseline: `${pct(indexerQueriesPerSec)}, rounds ${spread(rounds.indexer)}`,
       },
       {
+        name: `GET indexer basic ?address, ${WALLETS.toLocaleString("en-US")} addresses in turn (about ${Math.round(OUTPUTS / Math.max(1, Math.floor(OUTPUTS / 10)))} outputs each)`,
+        value: walletQueriesPerSec,
+        unit: "req/s",
+        target: ">= 25% of bare",
+        baseline: `${pct(walletQueriesPerSec)}, rounds ${spread(rounds.wallets)}`,
+      },
+      {
         name: `GET explorer milestones, page ${MILESTONE_PAGE_SIZE} (${MILESTONES.toLocaleString("en-US")} stored)`,
         value: milestonesListPerSec,
         unit: "req/s",
@@ -228,9 +257,12 @@ async function main(): Promise<void> {
     bareHandlerPerSec: Math.round(bareHandlerPerSec),
     indexerQueriesPerSec: Math.round(indexerQueriesPerSec),
     milestonesListPerSec: Math.round(milestonesListPerSec),
+    walletQueriesPerSec: Math.round(walletQueriesPerSec),
+    walletRatio: Math.round((1000 * walletQueriesPerSec) / bareHandlerPerSec) / 1000,
     // the main thread's CPU per answer (both servers run there): steadier than rates on a shared machine
     bareCpuUsPerRequest: cpuPerAnswer("/bare"),
     indexerCpuUsPerRequest: cpuPerAnswer([...cpuOf.keys()].find((p) => p.startsWith("/api/indexer")) ?? ""),
+    walletCpuUsPerRequest: cpuPerAnswer("wallets"),
     milestonesCpuUsPerRequest: cpuPerAnswer([...cpuOf.keys()].find((p) => p.startsWith("/api/explorer")) ?? ""),
   });
 }
