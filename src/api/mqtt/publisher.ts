@@ -261,6 +261,8 @@ export class EventPublisher {
 
   /** The block that included each transaction, to the subscribers of that transaction. */
   private async includedBlocks(result: WhiteFlagResult): Promise<void> {
+    // a milestone includes thousands of transactions: no topic string per one when nobody follows any
+    if (!this.broker.hasSubscribersUnder("transactions")) return;
     for (const t of result.included) {
       const topic = includedBlockTopic(toHex(t.transactionId));
       if (!this.broker.hasSubscribers(topic)) continue;
