@@ -3,7 +3,7 @@
  * moves when other work shares the machine, where rates move by up to three times
  * (docs/performance.md), so the benches print it beside their rates.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
@@ -23,6 +23,20 @@ function taskCpuUs(tid: string | number): number {
 /** CPU time this process's main thread has used, in µs. */
 export function mainThreadCpuUs(): number {
   return taskCpuUs(process.pid);
+}
+
+/** CPU time the calling thread (a worker's too) has used, in µs. */
+export function thisThreadCpuUs(): number {
+  return taskCpuUs(threadSelf());
+}
+
+/** The calling thread's ID, from the link /proc/thread-self points to ("<pid>/task/<tid>"). */
+function threadSelf(): string {
+  try {
+    return readlinkSync("/proc/thread-self").split("/").pop()!;
+  } catch {
+    return String(process.pid);
+  }
 }
 
 /** CPU time of every thread of this process, in µs, by thread ID. */

@@ -57,7 +57,7 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../src/pow/index.js";
 import { argN, argS, hasFlag } from "./_args.js";
-import { mainThreadCpuUs, startProfile } from "./_cpuTime.js";
+import { mainThreadCpuUs, startProfile, thisThreadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
 import { printFigures, printTable } from "./_table.js";
@@ -80,6 +80,8 @@ interface PhaseResult {
   statuses: Record<number, number>;
   responses: number;
   elapsedMs: number;
+  /** The client's own CPU time over the phase (its worker thread), in µs. */
+  clientCpuUs: number;
 }
 
 /** One keep-alive connection with at most one request in flight. */
@@ -147,6 +149,7 @@ async function runLoad(job: LoadJob): Promise<PhaseResult[]> {
     let next = 0;
     let responses = 0;
     const start = performance.now();
+    const cpu0 = thisThreadCpuUs();
     const deadline = start + phase.maxMs;
     const take = (): Uint8Array | undefined => {
       if (performance.now() >= deadline) return undefined;
@@ -162,7 +165,7 @@ async function runLoad(job: LoadJob): Promise<PhaseResult[]> {
         }
       }),
     );
-    results.push({ statuses, responses, elapsedMs: performance.now() - start });
+    results.push({ statuses, responses, elapsedMs: performance.now() - start, clientCpuUs: thisThreadCpuUs() - cpu0 });
   }
   for (const c of connections) c.close();
   return results;
@@ -406,6 +409,7 @@ async function transferSubmitRates(problems: string[]) {
     try {
       const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-own", { allocations: true });
       const cpu0 = mainThreadCpuUs();
+      const process0 = process.cpuUsage();
       const t0 = performance.now();
       startMilestones(node, MILESTONE_MS);
       let next = 0;
@@ -417,6 +421,7 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = performance.now() - t0;
       cpuUs.own.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      cpuUs.ownProcess.push(processUs(process0) / TX_BLOCKS);
       await stopProfile();
       await check(node, "the node's own path");
       return (TX_BLOCKS * 1000) / elapsedMs;
@@ -435,6 +440,7 @@ async function transferSubmitRates(problems: string[]) {
       // the clock: the worker's timed phase (its connections are open before), then until referenced
       const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-json", { allocations: true });
       const cpu0 = mainThreadCpuUs();
+      const process0 = process.cpuUsage();
       startMilestones(node, MILESTONE_MS);
       const [sent] = await loadFromWorker(port, node.options.apiMaxConnectionsPerAddress, [
         { requests, cycle: false, maxMs: 120_000 },
@@ -443,6 +449,9 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = sent!.elapsedMs + (performance.now() - answered);
       cpuUs.json.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      // the process holds the client's worker too: its own CPU is told apart
+      cpuUs.jsonProcess.push((processUs(process0) - sent!.clientCpuUs) / TX_BLOCKS);
+      cpuUs.jsonClient.push(sent!.clientCpuUs / TX_BLOCKS);
       await stopProfile();
       if ((sent!.statuses[201] ?? 0) !== TX_BLOCKS)
         problems.push(`JSON transfers answered ${JSON.stringify(sent!.statuses)}`);
@@ -453,8 +462,19 @@ async function transferSubmitRates(problems: string[]) {
       await closeFundedNode(funding);
     }
   };
-  // the main thread's CPU per block (node and HTTP server; the client is a worker)
-  const cpuUs = { own: [] as number[], json: [] as number[] };
+  // CPU per block: the main thread's (node and HTTP server), the whole process's but the HTTP
+  // client's, and the client's (a worker thread)
+  const cpuUs = {
+    own: [] as number[],
+    json: [] as number[],
+    ownProcess: [] as number[],
+    jsonProcess: [] as number[],
+    jsonClient: [] as number[],
+  };
+  const processUs = (since: NodeJS.CpuUsage) => {
+    const { user, system } = process.cpuUsage(since);
+    return user + system;
+  };
   const internalRuns: number[] = [];
   const jsonRuns: number[] = [];
   for (let run = 0; run < TX_RUNS; run++) {
@@ -468,6 +488,9 @@ async function transferSubmitRates(problems: string[]) {
     jsonRuns,
     ownCpuUsPerBlock: median(cpuUs.own),
     jsonCpuUsPerBlock: median(cpuUs.json),
+    ownProcessCpuUsPerBlock: median(cpuUs.ownProcess),
+    jsonProcessCpuUsPerBlock: median(cpuUs.jsonProcess),
+    jsonClientCpuUsPerBlock: median(cpuUs.jsonClient),
   };
 }
 
@@ -475,16 +498,10 @@ async function main(): Promise<void> {
   const problems: string[] = [];
   if (hasFlag("--transfers-only")) {
     // item 4 alone, for profiling it (`--profile DIR` writes both paths' profiles)
-    const { internalPerSec, jsonPerSec, ownCpuUsPerBlock, jsonCpuUsPerBlock } = await transferSubmitRates(problems);
+    const { internalRuns, jsonRuns, ...figures } = await transferSubmitRates(problems);
     for (const p of problems) console.error(p);
     console.log(
-      JSON.stringify({
-        internalPerSec,
-        jsonPerSec,
-        ratio: jsonPerSec / internalPerSec,
-        ownCpuUsPerBlock,
-        jsonCpuUsPerBlock,
-      }),
+      JSON.stringify({ ...figures, ratio: figures.jsonPerSec / figures.internalPerSec, internalRuns, jsonRuns }),
     );
     return;
   }
@@ -561,6 +578,9 @@ async function main(): Promise<void> {
     jsonSubmitRatio: Math.round(transferRatio * 1000) / 1000,
     ownPathCpuUsPerBlock: Math.round(transfers.ownCpuUsPerBlock),
     jsonCpuUsPerBlock: Math.round(transfers.jsonCpuUsPerBlock),
+    ownPathProcessCpuUsPerBlock: Math.round(transfers.ownProcessCpuUsPerBlock),
+    jsonProcessCpuUsPerBlock: Math.round(transfers.jsonProcessCpuUsPerBlock),
+    jsonClientCpuUsPerBlock: Math.round(transfers.jsonClientCpuUsPerBlock),
   });
 }
 
