@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { encodeBlock } from "../src/codec/block.js";
 import type { TransactionPayload } from "../src/codec/types.js";
 import { LedgerNode } from "../src/node/node.js";
-import { defaultNodeOptions } from "../src/node/options.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import type { FundedOutput } from "./_transfers.js";
 
 export interface FundedNode {
@@ -25,13 +25,7 @@ export interface FundedNode {
  */
 export async function fundedNode(txs: TransactionPayload[], withIndexes: boolean, name: string): Promise<FundedNode> {
   const dir = await mkdtemp(join(tmpdir(), `ledger-node-bench-${name}-`));
-  const node = await LedgerNode.open({
-    ...defaultNodeOptions,
-    devAccounts: 0,
-    dataDir: dir,
-    minPowScore: 0,
-    logLevel: "silent",
-  });
+  const node = await LedgerNode.open(benchNodeOptions(dir));
   if (!withIndexes) for (const index of [...node.events.ledgerIndexes]) node.events.detachIndex(index);
   await node.coordinator.issueMilestone();
   for (const payload of txs) {

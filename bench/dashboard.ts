@@ -33,10 +33,10 @@ import { DEFAULT_DASHBOARD_DIR } from "../src/api/dashboard.js";
 import { buildServer } from "../src/api/server.js";
 import { encodePayload } from "../src/codec/payload.js";
 import { LedgerNode } from "../src/node/node.js";
-import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
 import { launchChromium } from "../test/browser/helpers/browser.js";
 import { argN, argS } from "./_args.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import { load } from "./_blockLoad.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
@@ -225,13 +225,7 @@ async function main(): Promise<void> {
     throw new Error("the dashboard is not built: `npm run bench` builds it (`npm run build`)");
   }
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-dashboard-"));
-  const node = await LedgerNode.open({
-    ...defaultNodeOptions,
-    devAccounts: 0,
-    dataDir: dir,
-    logLevel: "silent",
-    minPowScore: 0,
-  });
+  const node = await LedgerNode.open(benchNodeOptions(dir));
   const app = buildServer(node, "silent");
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as { port: number };

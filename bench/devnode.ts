@@ -35,9 +35,10 @@ import { toHex } from "../src/codec/hex.js";
 import { encodePayload } from "../src/codec/payload.js";
 import { blake2b256 } from "../src/crypto/index.js";
 import { LedgerNode } from "../src/node/node.js";
-import { defaultNodeOptions, type MilestoneMode } from "../src/node/options.js";
+import type { MilestoneMode } from "../src/node/options.js";
 import { Bucket, InclusionState } from "../src/storage/index.js";
 import { argN, hasFlag } from "./_args.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import { frameBlock } from "./_frameBlock.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, selfTransfer } from "./_transfers.js";
@@ -87,15 +88,7 @@ interface DevNode {
 /** A fresh node in `mode` on a temp dir, its ledger funded (the coordinator stepped by hand, not timed), then started. */
 async function fundedNode(mode: MilestoneMode, intervalMs = INTERVAL_MS): Promise<DevNode> {
   const dir = await mkdtemp(join(tmpdir(), `ledger-node-bench-devnode-${mode}-`));
-  const node = await LedgerNode.open({
-    ...defaultNodeOptions,
-    dataDir: dir,
-    milestones: mode,
-    milestoneIntervalMs: intervalMs,
-    devAccounts: 0,
-    minPowScore: 0,
-    logLevel: "silent",
-  });
+  const node = await LedgerNode.open(benchNodeOptions(dir, { milestones: mode, milestoneIntervalMs: intervalMs }));
   node.coordinator.options.intervalMs = intervalMs;
   const confirmedAt = new Map<string, { at: number; inclusionState: number }>();
   const waiters = new Map<string, () => void>();

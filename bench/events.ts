@@ -54,6 +54,7 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool } from "../src/pow/index.js";
 import { argN, hasFlag } from "./_args.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import { load } from "./_blockLoad.js";
 import {
   type AttackReport,
@@ -376,19 +377,14 @@ function mainThreadCpuSeconds(): number {
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-events-"));
-  const options = {
-    ...defaultNodeOptions,
-    devAccounts: 0,
-    dataDir: dir,
-    logLevel: "silent" as const,
-    minPowScore: 0,
+  const options = benchNodeOptions(dir, {
     // all honest subscribers come from 127.0.0.1: past the per-address cap (256) an operator load
     // testing from one address raises it (and the total) with --mqtt-max-clients-per-address and
     // --mqtt-max-clients, as here; otherwise the subscribers past it close one another for room
     // and the address is then refused as a churner (src/api/connectionBudget.ts)
     mqttMaxClients: Math.max(defaultNodeOptions.mqttMaxClients, SUBSCRIBERS + HEADROOM),
     mqttMaxClientsPerAddress: Math.max(defaultNodeOptions.mqttMaxClientsPerAddress, SUBSCRIBERS + HEADROOM),
-  };
+  });
   const node = await LedgerNode.open(options);
   // the event API's options as src/cli/main.ts passes them from the node's options
   const app = buildServer(node, "silent", {

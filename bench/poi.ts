@@ -22,9 +22,9 @@ import { inclusionProofToJson } from "../src/codec/inclusionProof.js";
 import type { ConeBlock } from "../src/ledger/pastCone.js";
 import { whiteFlag } from "../src/ledger/whiteFlag.js";
 import { LedgerNode, semanticValidator } from "../src/node/node.js";
-import { defaultNodeOptions } from "../src/node/options.js";
 import { InclusionProofs, InclusionProofValidator, validateInclusionProof } from "../src/tangle/inclusionProof.js";
 import { argN } from "./_args.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import { printFigures, printTable } from "./_table.js";
 
 const BLOCKS = argN("--blocks", 10_000);
@@ -33,13 +33,7 @@ const SECONDS = argN("--seconds", 2);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const dir = await mkdtemp(join(tmpdir(), "ledger-node-bench-poi-"));
-const node = await LedgerNode.open({
-  ...defaultNodeOptions,
-  devAccounts: 0,
-  dataDir: dir,
-  minPowScore: 0,
-  logLevel: "silent",
-});
+const node = await LedgerNode.open(benchNodeOptions(dir));
 try {
   // 1. the cone, and its milestone's confirmation
   await node.coordinator.issueMilestone();

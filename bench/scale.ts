@@ -38,8 +38,9 @@ import { buildServer } from "../src/api/server.js";
 import { mallocEnvApplied } from "../src/cli/mallocEnv.js";
 import { toHex } from "../src/codec/hex.js";
 import { LedgerNode } from "../src/node/node.js";
-import { defaultNodeOptions, type NodeOptions } from "../src/node/options.js";
+import type { NodeOptions } from "../src/node/options.js";
 import { argN, argS, hasFlag } from "./_args.js";
+import { benchNodeOptions } from "./_benchNode.js";
 import { getRequest, loadFromWorker } from "./_httpLoad.js";
 import { type Growth, grow, RssSampler } from "./_scaleGrowth.js";
 import { generateSnapshot, LoadFailed, LoadingChild, TARGET_OUTPUTS } from "./_scaleOutputs.js";
@@ -68,14 +69,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const fmt = (v: number) => Math.round(v).toLocaleString("en-US");
 const check = (ok: boolean, target: string) => `${ok ? "✓" : "✗"} ${target}`;
 
-const nodeOptions = (dataDir: string): NodeOptions => ({
-  ...defaultNodeOptions,
-  devAccounts: 0,
-  dataDir,
-  minPowScore: 0,
-  milestoneIntervalMs: MILESTONE_MS,
-  logLevel: "silent",
-});
+const nodeOptions = (dataDir: string): NodeOptions => benchNodeOptions(dataDir, { milestoneIntervalMs: MILESTONE_MS });
 
 // ---------------------------------------------------------------- 2. restart and reads
 
