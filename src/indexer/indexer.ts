@@ -74,6 +74,8 @@ export class Indexer implements LedgerIndex {
    * name, and the next milestone's batch rebuilds them if a confirmation slipped past.
    */
   private readonly store: KvStore;
+  /** The marker as last read with no write under way, and the store's count of writes then. */
+  private marker: { writes: number; state: IndexerState | undefined } | undefined;
   private readonly db: Repositories;
 
   constructor(
@@ -160,8 +162,14 @@ export class Indexer implements LedgerIndex {
    */
   private async consistent<T>(read: () => Promise<T>): Promise<T & { ledgerIndex: number }> {
     for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-      // the marker is one small hot key: a synchronous read answers it from LevelDB's cache
-      const before = this.readStateSync();
+      // With no write under way, and none begun since the marker was last read, the marker is
+      // what was read then; and if none begins during the read, the read belongs to it without
+      // reading it again (KvStore.quietWrites). Otherwise the marker is read before and after:
+      // one small hot key, which a synchronous read answers from LevelDB's cache.
+      const quiet = this.store.quietWrites();
+      const kept = this.marker;
+      const before = quiet !== undefined && kept?.writes === quiet ? kept.state : this.readStateSync();
+      if (quiet !== undefined) this.marker = { writes: quiet, state: before };
       if (before?.version !== INDEXER_VERSION)
         throw new LedgerNodeError(IndexerErrorCode.NotReady, "the indexes are not built yet");
       let result: T;
@@ -175,6 +183,8 @@ export class Indexer implements LedgerIndex {
           throw new LedgerNodeError(IndexerErrorCode.Corrupt, e.message);
         throw e;
       }
+      if (quiet !== undefined && this.store.quietWrites() === quiet)
+        return { ...result, ledgerIndex: before.ledgerIndex };
       const after = this.readStateSync();
       if (after?.ledgerIndex === before.ledgerIndex) return { ...result, ledgerIndex: before.ledgerIndex };
     }

@@ -55,6 +55,8 @@ interface FaultSink {
   writeFailed(e: unknown): void;
   /** A bulk batch of `bytes` was written. */
   bulkWritten(bytes: number): void;
+  /** A write begins; the function answered says it is done (written or failed). */
+  writeBegins(): () => void;
 }
 
 /**
@@ -194,12 +196,15 @@ export class WriteBatch {
       await this.chained.close();
       return;
     }
+    const done = this.sink.writeBegins();
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
       await this.chained.write({ sync: options.sync } as any);
     } catch (e) {
       this.sink.writeFailed(e);
       throw e;
+    } finally {
+      done();
     }
     if (this.bytes > 0) this.sink.bulkWritten(this.bytes);
   }
@@ -236,6 +241,9 @@ export class KvStore implements FaultSink {
   writeFault: WriteFault | undefined;
   /** Bytes of bulk batches written since the last full collection. */
   private bulkBytes = 0;
+  /** Writes begun, and those of them not yet done (`quietWrites`). */
+  private writesBegun = 0;
+  private writesPending = 0;
   /** Called once, with the fault, when the first write fails. */
   onWriteFault: ((fault: WriteFault) => void) | undefined;
   private gather:
@@ -319,11 +327,14 @@ export class KvStore implements FaultSink {
   }
 
   async put(key: Uint8Array, value: Uint8Array): Promise<void> {
+    const done = this.writeBegins();
     try {
       await this.db.put(key, value);
     } catch (e) {
       this.writeFailed(e);
       throw e;
+    } finally {
+      done();
     }
   }
 
@@ -345,6 +356,28 @@ export class KvStore implements FaultSink {
     if (this.bulkBytes < BULK_COLLECT_BYTES) return;
     this.bulkBytes = 0;
     collectWrittenBatches?.();
+  }
+
+  /** FaultSink: counts the write begun and, until the answered function is called, pending. */
+  writeBegins(): () => void {
+    this.writesBegun++;
+    this.writesPending++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.writesPending--;
+    };
+  }
+
+  /**
+   * The number of writes begun so far (batches, puts, range deletes), when none is under way;
+   * undefined while one is. A reader that gets the same number before and after a read knows
+   * that nothing was written meanwhile, and that what it read before still holds: a write lands
+   * only between its beginning and its end (docs/decisions.md, "Reads between writes").
+   */
+  quietWrites(): number | undefined {
+    return this.writesPending === 0 ? this.writesBegun : undefined;
   }
 
   /** Records the first failed write (a closed database is no fault of the disk). */
@@ -377,11 +410,14 @@ export class KvStore implements FaultSink {
    */
   async clearRange(options: ScanOptions): Promise<void> {
     const { gte, lt, lte } = levelRange(options);
+    const done = this.writeBegins();
     try {
       await this.db.clear({ gte, ...(lt ? { lt } : {}), ...(lte ? { lte } : {}) });
     } catch (e) {
       this.writeFailed(e);
       throw e;
+    } finally {
+      done();
     }
   }
 

@@ -119,6 +119,42 @@ describe("indexer over a real ledger", () => {
     assert.deepEqual(hexes(alice.items), hexes([h.split.outputs[1]!.outputId, h.split.outputs[2]!.outputId]));
   });
 
+  it("reads its marker again only once something was written since it last did", async () => {
+    const store = ledger.node.store;
+    const markerReads = { n: 0 };
+    const getSync = store.getSync.bind(store);
+    store.getSync = (key: Uint8Array) => {
+      if (toHex(key) === toHex(INDEXER_STATE_KEY)) markerReads.n++;
+      return getSync(key);
+    };
+    try {
+      const q: OutputQuery = {
+        type: OutputType.Basic,
+        fields: [addr(IndexedField.Address, h.alice.address)],
+        pageSize: 10,
+      };
+      const first = await indexer.outputs(q);
+      const reads = markerReads.n;
+      assert.ok(reads <= 1, `${reads} marker reads for one listing with nothing written`);
+      // nothing written since: the marker read last still holds, before and after
+      assert.deepEqual(await indexer.outputs(q), first);
+      assert.equal(markerReads.n, reads);
+      // a write, any: the marker is read again, once
+      await store.put(Uint8Array.of(0xee), Uint8Array.of(1));
+      assert.deepEqual(await indexer.outputs(q), first);
+      assert.equal(markerReads.n, reads + 1);
+      // a write under way during the read: the marker is read before and after it
+      const writing = store.batch().put(Uint8Array.of(0xee), Uint8Array.of(2)).write({ sync: false });
+      const during = await indexer.outputs(q);
+      await writing;
+      assert.deepEqual(during, first);
+      assert.equal(markerReads.n, reads + 3);
+    } finally {
+      store.getSync = getSync;
+      await store.batch().del(Uint8Array.of(0xee)).write();
+    }
+  });
+
   it("answers inx-indexer's filters from the index entries", async () => {
     const ids = async (q: Omit<OutputQuery, "pageSize">) =>
       hexes((await indexer.outputs({ ...q, pageSize: 100 })).items);

@@ -34,6 +34,24 @@ describe("KvStore over LevelDB", () => {
     await removeDir(dir);
   });
 
+  it("counts the writes begun, and tells none from one under way (quietWrites)", async () => {
+    const start = store.quietWrites();
+    assert.notEqual(start, undefined);
+    const batch = store.batch().put(Uint8Array.of(0xee, 1), Uint8Array.of(1));
+    const writing = batch.write({ sync: false });
+    assert.equal(store.quietWrites(), undefined, "a batch under way");
+    await writing;
+    assert.equal(store.quietWrites(), start! + 1);
+    const putting = store.put(Uint8Array.of(0xee, 2), Uint8Array.of(2));
+    assert.equal(store.quietWrites(), undefined, "a put under way");
+    await putting;
+    const clearing = store.clearRange({ prefix: Uint8Array.of(0xee) });
+    assert.equal(store.quietWrites(), undefined, "a range delete under way");
+    await clearing;
+    assert.equal(store.quietWrites(), start! + 3);
+    assert.equal(store.getSync(Uint8Array.of(0xee, 1)), undefined);
+  });
+
   it("scans milestone-index keys in numeric order, forwards and backwards, within bounds", async () => {
     const batch = store.batch();
     for (const i of [1, 2, 255, 256, 65536, 70000])
