@@ -238,7 +238,7 @@ export async function ledgerRankings(db: Repositories): Promise<LedgerRankings> 
   const ledgerIndex = await db.nodeState.ledgerIndex();
   const cached = rankingsByDb.get(db);
   if (cached && cached.ledgerIndex === ledgerIndex) return cached.rankings;
-  const rankings = computeRankings(db);
+  const rankings = readRankings(db);
   rankingsByDb.set(db, { ledgerIndex, rankings });
   rankings.then(
     (r) => {
@@ -252,10 +252,6 @@ export async function ledgerRankings(db: Repositories): Promise<LedgerRankings> 
     },
   );
   return rankings;
-}
-
-async function computeRankings(db: Repositories): Promise<LedgerRankings> {
-  return readRankings(db);
 }
 
 /** Changes applied to the stored balances as they are read, by address hex (pastRankings.ts rolls a ledger back so). */

@@ -192,10 +192,7 @@ export class WriteBatch {
    * submitted again).
    */
   async write(options: { sync: boolean } = { sync: true }): Promise<void> {
-    if (this.count === 0) {
-      await this.chained.close();
-      return;
-    }
+    if (this.count === 0) return this.discard();
     const done = this.sink.writeBegins();
     try {
       // biome-ignore lint/suspicious/noExplicitAny: the `sync` option of classic-level is not in abstract-level's typing
