@@ -8,7 +8,7 @@
  * 2. `GET /api/core/v3/outputs/:id/full` of the middle output of a signed three-output
  *    transaction on a node opened in this process (LevelDB on a temporary dir, default
  *    `minPowScore` 100, a few milestones). Baseline and v3 read alternate in R rounds of S
- *    seconds each; the median round of each is reported.
+ *    seconds each; the median round of each is reported. `--reads-only` runs items 1 and 2 alone.
  * 3. `POST /api/core/v2/blocks` of N distinct tagged-data blocks as TIP-25 JSON, parents set to
  *    the node's tips (its latest milestone block), nonces mined to `minPowScore` beforehand (not
  *    timed); a 201 counts. The coordinator is not running during the timed submission: its
@@ -538,6 +538,16 @@ async function main(): Promise<void> {
   try {
     const v3Path = await confirmedTransaction(node, `http://127.0.0.1:${port}`);
     reads = await readRates(port, v3Path, problems);
+    if (hasFlag("--reads-only")) {
+      // items 1 and 2 alone, for profiling the read (`--profile DIR` writes both servers' profiles)
+      for (const p of problems) console.error(p);
+      const { bareHandlerPerSec, v3ReadPerSec, bareCpuUsPerRequest, v3CpuUsPerRequest } = reads;
+      const readRatio = v3ReadPerSec / bareHandlerPerSec;
+      console.log(
+        JSON.stringify({ bareHandlerPerSec, v3ReadPerSec, readRatio, bareCpuUsPerRequest, v3CpuUsPerRequest }),
+      );
+      return;
+    }
     jsonSubmitPerSec = await submitRate(node, port, problems);
   } finally {
     await app.close();

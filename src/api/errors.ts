@@ -240,7 +240,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
   app.setErrorHandler((error, request, reply) => {
     const { status, details } = toHttpError(error, request);
-    if (status === 500) request.log.error({ err: error }, "internal error");
+    if (status === 500) request.log.error({ err: error, reqId: request.id }, "internal error");
     else request.log.debug({ err: error }, "request refused");
     void reply.code(status).type("application/json").send(errorBody(status, details));
   });

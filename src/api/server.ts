@@ -16,6 +16,7 @@ import {
   compressResponses,
   DebugRequestLog,
   defaultApiCorsOptions,
+  requestLogger,
 } from "./httpConventions.js";
 import { type MetricsListeners, registerMetrics, registerMetricsRoute } from "./metrics/metricsRoute.js";
 import type { MetricsScraper } from "./metrics/scraper.js";
@@ -101,6 +102,7 @@ function createApp(
     logger: { level: logLevel },
     // fastify writes a line per request at info; this at debug
     logController: new DebugRequestLog(),
+    childLoggerFactory: requestLogger,
     bodyLimit,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { ...AJV_OPTIONS } },

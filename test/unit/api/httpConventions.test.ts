@@ -4,7 +4,12 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from "fastify";
 import { registerAuth } from "../../../src/api/auth.js";
 import { registerErrorHandling } from "../../../src/api/errors.js";
-import { COMPRESSION_INLINE_LIMIT, COMPRESSION_THRESHOLD } from "../../../src/api/httpConventions.js";
+import {
+  COMPRESSION_INLINE_LIMIT,
+  COMPRESSION_THRESHOLD,
+  DebugRequestLog,
+  requestLogger,
+} from "../../../src/api/httpConventions.js";
 import { OPENAPI_PATH } from "../../../src/api/openapi.js";
 import { buildExplorerServer, buildServer, defaultApiServerOptions } from "../../../src/api/server.js";
 import { parseArgs } from "../../../src/cli/flags.js";
@@ -253,5 +258,53 @@ describe("HTTP conventions: CORS, compression", () => {
         assert.throws(() => parseArgs(["--api-cors-origins", bad], {}), /takes origins/, bad);
       }
     });
+  });
+});
+
+describe("request logs", () => {
+  /** A server as the API builds its logger, writing its lines here; one route that fails. */
+  async function logged(level: string) {
+    const lines: Record<string, unknown>[] = [];
+    const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+    const app = Fastify({
+      logger: { level, stream },
+      logController: new DebugRequestLog(),
+      childLoggerFactory: requestLogger,
+    });
+    registerErrorHandling(app);
+    const loggers: unknown[] = [];
+    app.addHook("onRequest", (request, _reply, done) => {
+      loggers.push(request.log);
+      done();
+    });
+    app.get("/fails", () => {
+      throw new Error("a bug");
+    });
+    app.get("/fine", () => ({ ok: true }));
+    await app.ready();
+    return { app, lines, loggers };
+  }
+
+  it("at info: no child logger per request, and an internal error names its request", async () => {
+    const { app, lines, loggers } = await logged("info");
+    assert.equal((await app.inject({ url: "/fine" })).statusCode, 200);
+    assert.equal(loggers[0], app.log, "the server's own logger");
+    const failed = await app.inject({ url: "/fails" });
+    assert.equal(failed.statusCode, 500);
+    const errors = lines.filter((l) => l.msg === "internal error");
+    assert.equal(errors.length, 1);
+    assert.match(String(errors[0]!.reqId), /^req-/);
+    assert.equal(lines.filter((l) => l.msg === "request completed").length, 0);
+    await app.close();
+  });
+
+  it("at debug: each request's lines carry its ID", async () => {
+    const { app, lines, loggers } = await logged("debug");
+    assert.equal((await app.inject({ url: "/fine" })).statusCode, 200);
+    assert.notEqual(loggers[0], app.log, "a child of the server's logger");
+    const completed = lines.filter((l) => l.msg === "request completed");
+    assert.equal(completed.length, 1);
+    assert.match(String(completed[0]!.reqId), /^req-/);
+    await app.close();
   });
 });
