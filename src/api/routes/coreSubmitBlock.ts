@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { blockFromJson, decodeBlock, MAX_BLOCK_LENGTH } from "../../codec/block.js";
+import { blockDraftFromJson, decodeBlock, MAX_BLOCK_LENGTH } from "../../codec/block.js";
 import { concatBytes, fromHex, toHex } from "../../codec/hex.js";
 import { expectObject } from "../../codec/json.js";
 import { isPowError, minerPool, PowErrorCode, powDigest } from "../../pow/index.js";
@@ -67,16 +67,19 @@ function checkProtocolVersion(version: unknown, expected: number): void {
   }
 }
 
-/** Step 1 for a JSON body: the codec reads the block once its parents are known. */
+/**
+ * Step 1 for a JSON body: the codec reads the block once its parents are known. Its length is
+ * checked once it is encoded with its parents (validateBlockSyntax, in the intake's completion).
+ */
 function fromJsonBody(body: unknown, node: ApiNode): BlockDraft {
   const o = expectObject(body, "block", [], JSON_FIELDS);
   checkProtocolVersion(o.protocolVersion, node.tangle.protocolParameters.protocolVersion);
   const nonce = o.nonce === undefined || o.nonce === null ? "0" : o.nonce;
   const parentsGiven = Array.isArray(o.parents) ? o.parents.length > 0 : o.parents !== undefined && o.parents !== null;
-  if (parentsGiven) return blockFromJson({ ...o, nonce });
+  if (parentsGiven) return blockDraftFromJson({ ...o, nonce });
   // read now, with a stand-in parent, so the tips chosen later are set as they are, not hexed
-  // and read back; the length with them is checked by the syntax rules (validateBlockSyntax)
-  const block = blockFromJson({ ...o, parents: [STAND_IN_PARENT], nonce });
+  // and read back
+  const block = blockDraftFromJson({ ...o, parents: [STAND_IN_PARENT], nonce });
   return (parents) => ({ ...block, parents });
 }
 
