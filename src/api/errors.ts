@@ -11,6 +11,7 @@ import { SpammerErrorCode } from "../spammer/errors.js";
 import { StorageErrorCode } from "../storage/errors.js";
 import { BlockErrorCode, DevErrorCode, TangleErrorCode } from "../tangle/errors.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { requestIdOf } from "./httpConventions.js";
 
 /**
  * The one place where errors become HTTP answers (docs/decisions.md, HTTP API). Every error body is
@@ -240,7 +241,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
   app.setErrorHandler((error, request, reply) => {
     const { status, details } = toHttpError(error, request);
-    if (status === 500) request.log.error({ err: error, reqId: request.id }, "internal error");
+    if (status === 500) request.log.error({ err: error, ...requestIdOf(request) }, "internal error");
     else request.log.debug({ err: error }, "request refused");
     void reply.code(status).type("application/json").send(errorBody(status, details));
   });

@@ -132,7 +132,11 @@ export class DebugRequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ res: reply, err: error, responseTime: reply.elapsedTime }, "request errored");
+    if (error)
+      reply.log.error(
+        { res: reply, err: error, responseTime: reply.elapsedTime, ...requestIdOf(request) },
+        "request errored",
+      );
     else request.log.debug({ res: reply, responseTime: reply.elapsedTime }, "request completed");
   }
 
@@ -153,11 +157,19 @@ const REQUEST_LINE_LEVELS = new Set(["debug", "trace"]);
  * Each request's logger (`request.log`): a child bound to the request's ID when the request's
  * own lines are written (`DebugRequestLog`, at debug) or its route sets a level of its own;
  * otherwise the server's logger itself. A pino child per request cost about 2 µs of a 30 µs
- * answer (docs/performance.md, Reads over HTTP) for lines never written; the one line a request
- * writes above debug, an internal error, names its request ID itself (errors.ts). The level is
+ * answer (docs/performance.md, Reads over HTTP) for lines never written; the lines a request
+ * writes above debug, its failures, name its request ID themselves (`requestIdOf`). The level is
  * read per request, so a level changed while the node runs takes effect at once.
  */
 export const requestLogger: NonNullable<FastifyServerOptions["childLoggerFactory"]> = (logger, bindings, options) => {
   if (options.level === undefined && !REQUEST_LINE_LEVELS.has(logger.level)) return logger;
   return logger.child(bindings, options);
 };
+
+/**
+ * The request's ID as a field of a line it writes above debug, when its logger does not carry it
+ * already (`requestLogger` gives it the server's logger): one `reqId` per line either way.
+ */
+export function requestIdOf(request: FastifyRequest): { reqId?: string } {
+  return request.log === request.server.log ? { reqId: request.id } : {};
+}

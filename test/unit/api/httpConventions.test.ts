@@ -265,7 +265,13 @@ describe("request logs", () => {
   /** A server as the API builds its logger, writing its lines here; one route that fails. */
   async function logged(level: string) {
     const lines: Record<string, unknown>[] = [];
-    const stream = { write: (line: string) => lines.push(JSON.parse(line)) };
+    const raw: string[] = [];
+    const stream = {
+      write: (line: string) => {
+        raw.push(line);
+        lines.push(JSON.parse(line));
+      },
+    };
     const app = Fastify({
       logger: { level, stream },
       logController: new DebugRequestLog(),
@@ -282,7 +288,7 @@ describe("request logs", () => {
     });
     app.get("/fine", () => ({ ok: true }));
     await app.ready();
-    return { app, lines, loggers };
+    return { app, lines, raw, loggers };
   }
 
   it("at info: no child logger per request, and an internal error names its request", async () => {
@@ -298,13 +304,16 @@ describe("request logs", () => {
     await app.close();
   });
 
-  it("at debug: each request's lines carry its ID", async () => {
-    const { app, lines, loggers } = await logged("debug");
+  it("at debug: each request's lines carry its ID, once", async () => {
+    const { app, lines, raw, loggers } = await logged("debug");
     assert.equal((await app.inject({ url: "/fine" })).statusCode, 200);
     assert.notEqual(loggers[0], app.log, "a child of the server's logger");
     const completed = lines.filter((l) => l.msg === "request completed");
     assert.equal(completed.length, 1);
     assert.match(String(completed[0]!.reqId), /^req-/);
+    assert.equal((await app.inject({ url: "/fails" })).statusCode, 500);
+    const error = raw.find((l) => l.includes('"internal error"'));
+    assert.equal(error?.match(/"reqId"/g)?.length, 1, `one reqId in ${error}`);
     await app.close();
   });
 });
