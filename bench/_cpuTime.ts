@@ -7,6 +7,12 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
+import {
+  constants,
+  type PerformanceEntry,
+  PerformanceObserver,
+  type PerformanceObserverEntryList,
+} from "node:perf_hooks";
 
 /** CPU time a thread of this process has used, in µs (Linux's per-thread counters, 10 ms ticks; 0 elsewhere). */
 function taskCpuUs(tid: string | number): number {
@@ -51,10 +57,45 @@ export function threadCpuUs(): Map<string, number> {
  * every 32 KB, collected objects included) when `dir` is given; the function it answers stops
  * it and writes `name`.cpuprofile (and `name`.heapprofile) to `dir`.
  */
+/** What the garbage collector paused this thread for while `gcPauses` watched, in ms. */
+export interface GcPauses {
+  /** Scavenges: the young generation's survivors copied (and, the second time, promoted). */
+  minorMs: number;
+  /** Mark-compacts' pauses (their marking runs mostly on V8's own threads meanwhile). */
+  majorMs: number;
+  totalMs: number;
+  count: number;
+}
+
+/** Starts watching this thread's collector pauses; the function it answers stops and sums them. */
+export function gcPauses(): () => GcPauses {
+  const sum: GcPauses = { minorMs: 0, majorMs: 0, totalMs: 0, count: 0 };
+  const add = (list: PerformanceObserverEntryList | PerformanceEntry[]) => {
+    for (const e of Array.isArray(list) ? list : list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) sum.minorMs += e.duration;
+      else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) sum.majorMs += e.duration;
+      sum.totalMs += e.duration;
+      sum.count++;
+    }
+  };
+  const observer = new PerformanceObserver(add);
+  observer.observe({ entryTypes: ["gc"] });
+  return () => {
+    add(observer.takeRecords());
+    observer.disconnect();
+    return sum;
+  };
+}
+
 export async function startProfile(
   dir: string | undefined,
   name: string,
-  options: { intervalUs?: number; allocations?: boolean } = {},
+  /**
+   * `allocations`: also an allocation profile; `"survivors"` keeps only the objects that outlived
+   * a scavenge (those the collector copied: what makes its pauses long), not the young garbage.
+   */
+  options: { intervalUs?: number; allocations?: boolean | "survivors" } = {},
 ): Promise<() => Promise<void>> {
   if (!dir) return async () => {};
   const session = new Session();
@@ -67,7 +108,7 @@ export async function startProfile(
     await session.post("HeapProfiler.startSampling", {
       samplingInterval: 32_768,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMinorGC: options.allocations !== "survivors",
     });
   }
   return async () => {

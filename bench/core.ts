@@ -9,6 +9,10 @@
  * fresh node (the same genesis makes them valid in each); white-flag's cone uses the first
  * 10,000 of them.
  * Baselines in the same run: raw node:crypto Ed25519 verification and raw LevelDB batch writes.
+ * Beside the rates, where each run's CPU goes: the main thread's and the process's per block, the
+ * collector's pauses of the main thread, and LevelDB's own work (flush and compaction time from
+ * its `leveldb.stats`, and the bytes of tables it wrote, which random keys multiply).
+ * `--profile DIR [--survivors]` writes profiles of each timed run (docs/performance.md).
  */
 import { createPublicKey, verify } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -26,9 +30,9 @@ import { VerifyPool } from "../src/crypto/verifyPool.js";
 import type { ConeBlock } from "../src/ledger/pastCone.js";
 import { type ConeTransaction, type InputState, whiteFlag } from "../src/ledger/whiteFlag.js";
 import { semanticValidator } from "../src/node/node.js";
-import { defaultKvStoreOptions, KvStore } from "../src/storage/index.js";
+import { defaultKvStoreOptions, KvStore, levelWork } from "../src/storage/index.js";
 import { argN, argS, hasFlag } from "./_args.js";
-import { mainThreadCpuUs, startProfile, threadCpuUs } from "./_cpuTime.js";
+import { gcPauses, mainThreadCpuUs, startProfile, threadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
 import { printFigures, printTable } from "./_table.js";
@@ -42,6 +46,8 @@ const RUNS = argN("--runs", 3);
  * throughput run (docs/performance.md reads them).
  */
 const PROFILE_DIR = argS("--profile");
+/** `--survivors` (with `--profile`): the allocation profile keeps only what outlived a scavenge. */
+const SURVIVORS = hasFlag("--survivors");
 
 // ---------------------------------------------------------------- 1. white-flag of a 10k cone
 
@@ -146,6 +152,10 @@ async function throughput(
   rawLevelPutsPerSec: number;
   mainUsPerBlock: number;
   processUsPerBlock: number;
+  gcPauseUsPerBlock: number;
+  leveldbUsPerBlock: number;
+  leveldbWrittenKBPerBlock: number;
+  leveldbAmplification: number;
 }> {
   const n = payloads.length;
   const funding = await fundedNode(txs, withIndexes, "core");
@@ -162,8 +172,10 @@ async function throughput(
   // coordinator issues milestones on its own timer (MILESTONE_MS), as in a node; the clock
   // stops when the milestone that references the last block is written
   const stopProfile = await startProfile(PROFILE_DIR, `core-${withIndexes ? "indexed" : "ledger"}-${Date.now()}`, {
-    allocations: true,
+    allocations: SURVIVORS ? "survivors" : true,
   });
+  const level0 = levelWork(node.store.levelStats());
+  const stopGc = gcPauses();
   const t0 = performance.now();
   const main0 = mainThreadCpuUs();
   const threads0 = threadCpuUs();
@@ -177,6 +189,8 @@ async function throughput(
   await untilReferenced(node);
   const elapsed = performance.now() - t0;
   const mainUs = mainThreadCpuUs() - main0;
+  const gc = stopGc();
+  const level1 = levelWork(node.store.levelStats());
   if (process.env.CORE_BENCH_THREADS) {
     const rows = [...threadCpuUs()].map(([t, us]) => [t, (us - (threads0.get(t) ?? 0)) / n] as const);
     console.error(
@@ -238,6 +252,11 @@ async function throughput(
     rawLevelPutsPerSec,
     mainUsPerBlock: mainUs / n,
     processUsPerBlock: (cpu.user + cpu.system) / n,
+    gcPauseUsPerBlock: (gc.totalMs * 1000) / n,
+    leveldbUsPerBlock: ((level1.seconds - level0.seconds) * 1e6) / n,
+    leveldbWrittenKBPerBlock: (level1.writtenBytes - level0.writtenBytes) / 1024 / n,
+    leveldbAmplification:
+      (level1.writtenBytes - level0.writtenBytes) / Math.max(1, level1.flushedBytes - level0.flushedBytes),
   };
 }
 
@@ -303,6 +322,18 @@ printTable("core: white-flag and ledger throughput", [
     unit: "µs",
     baseline: `${indexed.tp.mainUsPerBlock.toFixed(0)} µs with the indexes; the whole process ${tp.processUsPerBlock.toFixed(0)} / ${indexed.tp.processUsPerBlock.toFixed(0)} µs; one signature check ${verifyUs()}`,
   },
+  {
+    name: "of which the collector's pauses of the main thread, ledger alone / with the indexes",
+    value: tp.gcPauseUsPerBlock,
+    unit: "µs",
+    baseline: `${indexed.tp.gcPauseUsPerBlock.toFixed(0)} µs with the indexes (its own threads' share is not in this figure)`,
+  },
+  {
+    name: "LevelDB's flushes and compactions per block (its background thread), ledger alone / with the indexes",
+    value: tp.leveldbUsPerBlock,
+    unit: "µs",
+    baseline: `${indexed.tp.leveldbUsPerBlock.toFixed(0)} µs; tables written ${tp.leveldbWrittenKBPerBlock.toFixed(1)} / ${indexed.tp.leveldbWrittenKBPerBlock.toFixed(1)} KB per block, ${tp.leveldbAmplification.toFixed(1)} / ${indexed.tp.leveldbAmplification.toFixed(1)} times what was flushed`,
+  },
 ]);
 const unconfirmed = [...runs, ...indexedRuns].find((r) => r.confirmed !== BLOCKS);
 if (wf.included !== 10_000 || unconfirmed) {
@@ -323,4 +354,10 @@ printFigures("core", {
   indexedMainUsPerBlock: Math.round(indexed.tp.mainUsPerBlock),
   processUsPerBlock: Math.round(tp.processUsPerBlock),
   indexedProcessUsPerBlock: Math.round(indexed.tp.processUsPerBlock),
+  gcPauseUsPerBlock: Math.round(tp.gcPauseUsPerBlock),
+  indexedGcPauseUsPerBlock: Math.round(indexed.tp.gcPauseUsPerBlock),
+  leveldbUsPerBlock: Math.round(tp.leveldbUsPerBlock),
+  indexedLeveldbUsPerBlock: Math.round(indexed.tp.leveldbUsPerBlock),
+  leveldbWrittenKBPerBlock: Number(tp.leveldbWrittenKBPerBlock.toFixed(1)),
+  indexedLeveldbWrittenKBPerBlock: Number(indexed.tp.leveldbWrittenKBPerBlock.toFixed(1)),
 });

@@ -15,6 +15,7 @@ export {
   type WriteFault,
 } from "./kvStore.js";
 export * from "./ledgerScan.js";
+export * from "./levelStats.js";
 export * from "./nodeState.js";
 export * from "./receipts.js";
 export * from "./records.js";

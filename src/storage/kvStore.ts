@@ -2,6 +2,7 @@ import { ClassicLevel } from "classic-level";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { fullCollection } from "../util/memoryRelease.js";
 import { StorageErrorCode } from "./errors.js";
+import { type LevelStats, parseLevelStats } from "./levelStats.js";
 
 /**
  * A small key-value controller over LevelDB (classic-level): binary keys and values, point
@@ -421,6 +422,11 @@ export class KvStore implements FaultSink {
   /** Keys only, same ordering and bounds as `scan`. */
   async *scanKeys(options: ScanOptions): AsyncGenerator<Uint8Array> {
     for await (const key of this.db.keys(levelRange(options))) yield plain(key);
+  }
+
+  /** LevelDB's flushes and compactions since the database was opened, per level (levelStats.ts). */
+  levelStats(): LevelStats[] {
+    return parseLevelStats(this.db.getProperty("leveldb.stats"));
   }
 
   async close(): Promise<void> {
