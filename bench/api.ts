@@ -59,7 +59,7 @@ import { LedgerNode } from "../src/node/node.js";
 import { defaultNodeOptions } from "../src/node/options.js";
 import { closeMinerPool, minerPool, powDigest, powScore, withNonce } from "../src/pow/index.js";
 import { argN, argS, hasFlag } from "./_args.js";
-import { mainThreadCpuUs, startProfile, thisThreadCpuUs } from "./_cpuTime.js";
+import { gcPauses, mainThreadCpuUs, startProfile, thisThreadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
 import { printFigures, printTable } from "./_table.js";
@@ -412,6 +412,7 @@ async function transferSubmitRates(problems: string[]) {
     try {
       const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-own", { allocations: true });
       const cpu0 = mainThreadCpuUs();
+      const stopGc = gcPauses();
       const process0 = process.cpuUsage();
       const t0 = performance.now();
       startMilestones(node, MILESTONE_MS);
@@ -424,6 +425,7 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = performance.now() - t0;
       cpuUs.own.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      cpuUs.ownGc.push((stopGc().totalMs * 1000) / TX_BLOCKS);
       cpuUs.ownProcess.push(processUs(process0) / TX_BLOCKS);
       await stopProfile();
       await check(node, "the node's own path");
@@ -463,6 +465,7 @@ async function transferSubmitRates(problems: string[]) {
       // the clock: the worker's timed phase (its connections are open before), then until referenced
       const stopProfile = await startProfile(PROFILE_DIR, "api-transfers-json", { allocations: true });
       const cpu0 = mainThreadCpuUs();
+      const stopGc = gcPauses();
       const process0 = process.cpuUsage();
       startMilestones(node, MILESTONE_MS);
       const [sent] = await loadFromWorker(port, node.options.apiMaxConnectionsPerAddress, [
@@ -472,6 +475,7 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = sent!.elapsedMs + (performance.now() - answered);
       cpuUs.json.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
+      cpuUs.jsonGc.push((stopGc().totalMs * 1000) / TX_BLOCKS);
       // the process holds the client's worker too: its own CPU is told apart
       cpuUs.jsonProcess.push((processUs(process0) - sent!.clientCpuUs) / TX_BLOCKS);
       cpuUs.jsonClient.push(sent!.clientCpuUs / TX_BLOCKS);
@@ -493,6 +497,8 @@ async function transferSubmitRates(problems: string[]) {
     ownProcess: [] as number[],
     jsonProcess: [] as number[],
     jsonClient: [] as number[],
+    ownGc: [] as number[],
+    jsonGc: [] as number[],
   };
   const processUs = (since: NodeJS.CpuUsage) => {
     const { user, system } = process.cpuUsage(since);
@@ -514,6 +520,8 @@ async function transferSubmitRates(problems: string[]) {
     ownProcessCpuUsPerBlock: median(cpuUs.ownProcess),
     jsonProcessCpuUsPerBlock: median(cpuUs.jsonProcess),
     jsonClientCpuUsPerBlock: median(cpuUs.jsonClient),
+    ownGcPauseUsPerBlock: median(cpuUs.ownGc),
+    jsonGcPauseUsPerBlock: median(cpuUs.jsonGc),
   };
 }
 
@@ -614,6 +622,9 @@ async function main(): Promise<void> {
     ownPathProcessCpuUsPerBlock: Math.round(transfers.ownProcessCpuUsPerBlock),
     jsonProcessCpuUsPerBlock: Math.round(transfers.jsonProcessCpuUsPerBlock),
     jsonClientCpuUsPerBlock: Math.round(transfers.jsonClientCpuUsPerBlock),
+    // of the main thread's CPU, the collector's pauses
+    ownPathGcPauseUsPerBlock: Math.round(transfers.ownGcPauseUsPerBlock),
+    jsonGcPauseUsPerBlock: Math.round(transfers.jsonGcPauseUsPerBlock),
   });
 }
 
