@@ -146,7 +146,7 @@ export function whiteFlagMutations(input: WhiteFlagInput): WhiteFlagMutations {
   cones: for (let whiteFlagIndex = 0; whiteFlagIndex < input.cone.length; whiteFlagIndex++) {
     const cone = input.cone[whiteFlagIndex]!;
     const payload = cone.block.payload;
-    const blockKey = toHex(cone.blockId);
+    const blockKey = cone.key ?? toHex(cone.blockId);
     const meta = input.transactions.get(blockKey);
     if (payload?.type !== PayloadType.Transaction || meta === undefined) {
       referenced.push({

@@ -77,13 +77,14 @@ export async function planConfirmation(
   const transactions = new Map<string, ConeTransaction>();
   const named = new Set<string>();
   const needed: Uint8Array[] = [];
+  const neededKeys: string[] = [];
   for (const c of cone) {
     if (c.block.payload?.type !== PayloadType.Transaction) continue;
     const tx = c.block.payload;
     const transactionId = c.transactionId ?? computeTransactionId(tx);
     const inputIds = tx.essence.inputs.map(outputIdOfInput);
     const outputIds = tx.essence.outputs.map((_, i) => outputIdFromParts(transactionId, i));
-    transactions.set(toHex(c.blockId), {
+    transactions.set(c.key ?? toHex(c.blockId), {
       transactionId,
       inputIds,
       outputIds,
@@ -95,6 +96,7 @@ export async function planConfirmation(
       if (named.has(key)) continue;
       named.add(key);
       needed.push(id);
+      neededKeys.push(key);
     }
   }
 
@@ -106,11 +108,12 @@ export async function planConfirmation(
   needed.forEach((id, i) => {
     const rec = records[i];
     const r = rec && decodeOutputRecord(rec);
-    if (!r) inputs.set(toHex(id), { state: "missing" });
-    else if (r.spent) inputs.set(toHex(id), { state: "spent" });
+    const key = neededKeys[i]!;
+    if (!r) inputs.set(key, { state: "missing" });
+    else if (r.spent) inputs.set(key, { state: "spent" });
     else {
-      inputRecords.set(toHex(id), rec!);
-      inputs.set(toHex(id), {
+      inputRecords.set(key, rec!);
+      inputs.set(key, {
         state: "unspent",
         output: {
           outputId: id,
