@@ -7,12 +7,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
 import { join } from "node:path";
-import {
-  constants,
-  type PerformanceEntry,
-  PerformanceObserver,
-  type PerformanceObserverEntryList,
-} from "node:perf_hooks";
+import { type PerformanceEntry, PerformanceObserver } from "node:perf_hooks";
 
 /** CPU time a thread of this process has used, in µs (Linux's per-thread counters, 10 ms ticks; 0 elsewhere). */
 function taskCpuUs(tid: string | number): number {
@@ -53,41 +48,29 @@ export function threadCpuUs(): Map<string, number> {
 }
 
 /**
- * Starts a CPU profile of this thread (and, with `allocations`, an allocation profile: a sample
- * every 32 KB, collected objects included) when `dir` is given; the function it answers stops
- * it and writes `name`.cpuprofile (and `name`.heapprofile) to `dir`.
+ * Starts watching this thread's collector pauses (scavenges and the pauses of mark-compacts,
+ * whose marking runs mostly on V8's own threads meanwhile); the function it answers stops and
+ * gives their sum in ms.
  */
-/** What the garbage collector paused this thread for while `gcPauses` watched, in ms. */
-export interface GcPauses {
-  /** Scavenges: the young generation's survivors copied (and, the second time, promoted). */
-  minorMs: number;
-  /** Mark-compacts' pauses (their marking runs mostly on V8's own threads meanwhile). */
-  majorMs: number;
-  totalMs: number;
-  count: number;
-}
-
-/** Starts watching this thread's collector pauses; the function it answers stops and sums them. */
-export function gcPauses(): () => GcPauses {
-  const sum: GcPauses = { minorMs: 0, majorMs: 0, totalMs: 0, count: 0 };
-  const add = (list: PerformanceObserverEntryList | PerformanceEntry[]) => {
-    for (const e of Array.isArray(list) ? list : list.getEntries()) {
-      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) sum.minorMs += e.duration;
-      else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) sum.majorMs += e.duration;
-      sum.totalMs += e.duration;
-      sum.count++;
-    }
+export function gcPauses(): () => number {
+  let totalMs = 0;
+  const add = (entries: readonly PerformanceEntry[]) => {
+    for (const e of entries) totalMs += e.duration;
   };
-  const observer = new PerformanceObserver(add);
+  const observer = new PerformanceObserver((list) => add(list.getEntries()));
   observer.observe({ entryTypes: ["gc"] });
   return () => {
     add(observer.takeRecords());
     observer.disconnect();
-    return sum;
+    return totalMs;
   };
 }
 
+/**
+ * Starts a CPU profile of this thread (and, with `allocations`, an allocation profile: a sample
+ * every 32 KB, collected objects included) when `dir` is given; the function it answers stops
+ * it and writes `name`.cpuprofile (and `name`.heapprofile) to `dir`.
+ */
 export async function startProfile(
   dir: string | undefined,
   name: string,

@@ -62,6 +62,7 @@ import { argN, argS, hasFlag } from "./_args.js";
 import { gcPauses, mainThreadCpuUs, startProfile, thisThreadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
+import { median } from "./_stats.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, selfTransfer } from "./_transfers.js";
 
@@ -227,12 +228,6 @@ async function readRate(
     cpuUs,
   };
 }
-
-const median = (xs: number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /**
  * The bare handler and the node's route, measured in alternating rounds, median of each: on a
@@ -425,7 +420,7 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = performance.now() - t0;
       cpuUs.own.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
-      cpuUs.ownGc.push((stopGc().totalMs * 1000) / TX_BLOCKS);
+      cpuUs.ownGc.push((stopGc() * 1000) / TX_BLOCKS);
       cpuUs.ownProcess.push(processUs(process0) / TX_BLOCKS);
       await stopProfile();
       await check(node, "the node's own path");
@@ -475,7 +470,7 @@ async function transferSubmitRates(problems: string[]) {
       await untilReferenced(node);
       const elapsedMs = sent!.elapsedMs + (performance.now() - answered);
       cpuUs.json.push((mainThreadCpuUs() - cpu0) / TX_BLOCKS);
-      cpuUs.jsonGc.push((stopGc().totalMs * 1000) / TX_BLOCKS);
+      cpuUs.jsonGc.push((stopGc() * 1000) / TX_BLOCKS);
       // the process holds the client's worker too: its own CPU is told apart
       cpuUs.jsonProcess.push((processUs(process0) - sent!.clientCpuUs) / TX_BLOCKS);
       cpuUs.jsonClient.push(sent!.clientCpuUs / TX_BLOCKS);

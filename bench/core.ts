@@ -35,6 +35,7 @@ import { argN, argS, hasFlag } from "./_args.js";
 import { gcPauses, mainThreadCpuUs, startProfile, threadCpuUs } from "./_cpuTime.js";
 import { frameBlock } from "./_frameBlock.js";
 import { closeFundedNode, fundedNode, spentCount, startMilestones, untilReferenced } from "./_signedIntake.js";
+import { median } from "./_stats.js";
 import { printFigures, printTable } from "./_table.js";
 import { fanOut, params, selfTransfer } from "./_transfers.js";
 
@@ -200,7 +201,7 @@ async function throughput(
   await untilReferenced(node);
   const elapsed = performance.now() - t0;
   const mainUs = mainThreadCpuUs() - main0;
-  const gc = stopGc();
+  const gcMs = stopGc();
   const level1 = levelWork(node.store.levelStats());
   if (process.env.CORE_BENCH_THREADS) {
     const rows = [...threadCpuUs()].map(([t, us]) => [t, (us - (threads0.get(t) ?? 0)) / n] as const);
@@ -263,7 +264,7 @@ async function throughput(
     rawLevelPutsPerSec,
     mainUsPerBlock: mainUs / n,
     processUsPerBlock: (cpu.user + cpu.system) / n,
-    gcPauseUsPerBlock: (gc.totalMs * 1000) / n,
+    gcPauseUsPerBlock: (gcMs * 1000) / n,
     leveldbSeconds: level1.seconds - level0.seconds,
     leveldbWrittenKBPerBlock: (level1.writtenBytes - level0.writtenBytes) / 1024 / n,
     // 0 when nothing was flushed within the run (a short one stays in the memtable)
@@ -295,16 +296,15 @@ for (let r = 0; r < RUNS; r++) {
   indexedRuns.push(await throughput(slice, true));
   if (process.env.CORE_BENCH_DEBUG) console.error(`run ${r + 1}: ${Math.round(runs[r]!.blocksPerSec)} blocks/s`);
 }
-const median = (of: typeof runs) => {
+const medianRun = (of: typeof runs) => {
   const byRate = [...of].sort((a, b) => a.blocksPerSec - b.blocksPerSec);
   const rates = byRate.map((r) => Math.round(r.blocksPerSec).toLocaleString("en-US")).join(", ");
   return { tp: byRate[byRate.length >> 1]!, rates };
 };
-const { tp, rates } = median(runs);
-const indexed = median(indexedRuns);
+const { tp, rates } = medianRun(runs);
+const indexed = medianRun(indexedRuns);
 // the one work that cannot be avoided: a signature check per block, on one core (issue 26's bound)
-const baselineVerifyMs =
-  baselineRuns.length > 0 ? [...baselineRuns].sort((a, b) => a - b)[baselineRuns.length >> 1]! : 0;
+const baselineVerifyMs = baselineRuns.length > 0 ? median(baselineRuns) : 0;
 const verifyPerSec = baselineVerifyMs > 0 ? (wf.checks.length * 1000) / baselineVerifyMs : 0;
 const amplification = (r: { leveldbAmplification: number }) =>
   r.leveldbAmplification > 0 ? r.leveldbAmplification.toFixed(1) : "n/a";

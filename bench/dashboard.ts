@@ -39,6 +39,7 @@ import { argN, argS } from "./_args.js";
 import { benchNodeOptions } from "./_benchNode.js";
 import { load } from "./_blockLoad.js";
 import { frameBlock } from "./_frameBlock.js";
+import { median } from "./_stats.js";
 import { printFigures, printTable } from "./_table.js";
 
 const SECONDS = argN("--seconds", 8);
@@ -70,12 +71,6 @@ type Phase = "none" | "static" | "tangle";
 const PHASES: Phase[] = ["none", "static", "tangle"];
 /** The page's window (web/src/pages/Tangle.tsx): it never draws more. */
 const WINDOW = 1000;
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /**
  * CPU seconds of every process below this one (Chromium's), from /proc, by process ID with

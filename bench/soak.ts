@@ -71,6 +71,7 @@ import { blocksTopic } from "../src/network/index.js";
 import { DEV_KEY, devGenesisOutput, GENESIS_OUTPUT_ID } from "../src/node/devNetwork.js";
 import { createSlicedCurl, powDigest, searchNonce, targetTrailingZeros, withNonce } from "../src/pow/index.js";
 import { argN } from "./_args.js";
+import { median } from "./_stats.js";
 import { printFigures, printTable } from "./_table.js";
 
 // ---------------------------------------------------------------- options
@@ -628,12 +629,6 @@ async function slowClients(node: NodeProcess, go: () => boolean): Promise<void> 
 
 // ---------------------------------------------------------------- figures
 
-const median = (xs: number[]) => {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return Number.NaN;
   const s = [...xs].sort((a, b) => a - b);
