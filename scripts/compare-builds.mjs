@@ -14,6 +14,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { median } from "../dist/bench/_stats.js";
 
 const args = process.argv.slice(2);
 const pairsAt = args.indexOf("--pairs");
@@ -77,11 +78,6 @@ for (let i = 0; i < pairs; i++) {
   runs.this.push(run(here, "this build"));
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const fields = Object.keys(runs.this[0]).filter((k) => runs.this.every((r) => typeof r[k] === "number"));
 const rows = [["figure", "this build", sha.slice(0, 12), "ratio of medians"]];
 for (const k of fields) {
