@@ -2,8 +2,14 @@
 // Runs node's built-in test runner over the compiled tests (dist/test/{unit,spec,e2e,adversarial,browser}).
 // Node 20's --test takes no globs, so the files are listed here. Optional arguments narrow
 // the run to files whose path contains one of them: `npm test -- codec pow`.
+//
+// Two passes. The adversarial tests run first, one file at a time: they time HTTP and event API
+// slots, a mining flood's milestone cadence and kills aimed after milestones, and were written to
+// have the machine to themselves. The rest then share it, as many files at once as it has cores
+// (at least two): most of their time is spent waiting on node processes, browsers and clocks.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { ensureChromium } from "./ensure-chromium.mjs";
 
@@ -31,5 +37,23 @@ if (selected.length === 0) {
 }
 // the browser tests need Chromium: found, or installed when this machine lets us
 if (selected.some((f) => f.includes(join(root, "browser")))) ensureChromium();
-const r = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...selected], { stdio: "inherit" });
-process.exit(r.status ?? 1);
+
+const alone = selected.filter((f) => f.startsWith(join(root, "adversarial")));
+const shared = selected.filter((f) => !alone.includes(f));
+const passes = [
+  { name: "alone", files: alone, concurrency: 1 },
+  { name: "shared", files: shared, concurrency: Math.max(2, availableParallelism()) },
+].filter((p) => p.files.length > 0);
+
+let failed = false;
+for (const pass of passes) {
+  if (passes.length > 1)
+    console.log(`\n# ${pass.files.length} test files, ${pass.concurrency} at a time (${pass.name})\n`);
+  const r = spawnSync(
+    process.execPath,
+    ["--test", "--test-reporter=spec", `--test-concurrency=${pass.concurrency}`, ...pass.files],
+    { stdio: "inherit" },
+  );
+  if (r.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);

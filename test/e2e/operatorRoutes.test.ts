@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Json } from "../helpers/iota.js";
 import { confirmedIndex, waitForMilestone, waitForReferenced } from "../helpers/milestones.js";
-import { freePort } from "../helpers/node.js";
+import { freePort } from "../helpers/ports.js";
 import { client, NodeProcess } from "../helpers/nodeProcess.js";
 import { waitFor } from "../helpers/waitFor.js";
 import { DevWallet } from "../helpers/wallet.js";

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LedgerNode } from "../../src/node/node.js";
@@ -19,18 +18,6 @@ export function tempDir(name: string): Promise<string> {
 /** Removes a directory made by `tempDir` with everything in it. */
 export function removeDir(dir: string): Promise<void> {
   return rm(dir, { recursive: true, force: true });
-}
-
-/** A free loopback port (free when asked: another listener may still take it first). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 /**

@@ -3,7 +3,8 @@ import { copyFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withMallocEnv } from "../../src/cli/mallocEnv.js";
 import { type CoreClient, iota, type Json } from "./iota.js";
-import { freePort, removeDir, tempDir } from "./node.js";
+import { removeDir, tempDir } from "./node.js";
+import { freePort } from "./ports.js";
 import { waitFor } from "./waitFor.js";
 
 /**

@@ -16,7 +16,7 @@ import {
   taggedData,
   until,
 } from "../../helpers/network.js";
-import { freePort } from "../../helpers/node.js";
+import { freePort } from "../../helpers/ports.js";
 import { wallet } from "../../helpers/txBuilder.js";
 import { genesisInput, payment } from "../../helpers/wallet.js";
 
