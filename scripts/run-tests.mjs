@@ -3,10 +3,10 @@
 // Node 20's --test takes no globs, so the files are listed here. Optional arguments narrow
 // the run to files whose path contains one of them: `npm test -- codec pow`.
 //
-// Two passes. The adversarial tests run first, one file at a time: they time HTTP and event API
-// slots, a mining flood's milestone cadence and kills aimed after milestones, and were written to
-// have the machine to themselves. The rest then share it, as many files at once as it has cores
-// (at least two): most of their time is spent waiting on node processes, browsers and clocks.
+// Two passes. The files that time themselves against the clock run first, one at a time (ALONE):
+// they were written to have the machine to themselves. The rest then share it, as many files at
+// once as it has cores (at least two): most of their time is spent waiting on node processes,
+// browsers and clocks.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -38,7 +38,11 @@ if (selected.length === 0) {
 // the browser tests need Chromium: found, or installed when this machine lets us
 if (selected.some((f) => f.includes(join(root, "browser")))) ensureChromium();
 
-const alone = selected.filter((f) => f.startsWith(join(root, "adversarial")));
+const ALONE = [
+  join(root, "adversarial"), // HTTP and event API slots, a mining flood's cadence, kills aimed after milestones
+  join(root, "browser", "tangle.test.js"), // 1,000 blocks in 4 s to make the Live tangle page sample
+];
+const alone = selected.filter((f) => ALONE.some((a) => f.startsWith(a)));
 const shared = selected.filter((f) => !alone.includes(f));
 const passes = [
   { name: "alone", files: alone, concurrency: 1 },
