@@ -7,7 +7,7 @@
 // they were written to have the machine to themselves. The rest then share it, as many files at
 // once as it has cores (at least two): most of their time is spent waiting on node processes,
 // browsers and clocks.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -49,15 +49,38 @@ const passes = [
   { name: "shared", files: shared, concurrency: Math.max(2, availableParallelism()) },
 ].filter((p) => p.files.length > 0);
 
-let failed = false;
+// Runs one pass, its output passed through; resolves to its exit code and its summary's counts
+// (the reporter's closing "ℹ tests N", "ℹ pass N" lines).
+const run = (pass) =>
+  new Promise((resolve) => {
+    const args = ["--test", "--test-reporter=spec", `--test-concurrency=${pass.concurrency}`, ...pass.files];
+    const env = process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env });
+    const counts = { tests: 0, pass: 0 };
+    let line = "";
+    child.stdout.on("data", (d) => {
+      process.stdout.write(d);
+      const lines = (line + d).split("\n");
+      line = lines.pop();
+      for (const l of lines) {
+        const m = /^ℹ (tests|pass) (\d+)$/.exec(l.trim());
+        if (m) counts[m[1]] = Number(m[2]);
+      }
+    });
+    child.on("close", (code) => resolve({ code, ...counts }));
+  });
+
+const results = [];
 for (const pass of passes) {
   if (passes.length > 1)
     console.log(`\n# ${pass.files.length} test files, ${pass.concurrency} at a time (${pass.name})\n`);
-  const r = spawnSync(
-    process.execPath,
-    ["--test", "--test-reporter=spec", `--test-concurrency=${pass.concurrency}`, ...pass.files],
-    { stdio: "inherit" },
-  );
-  if (r.status !== 0) failed = true;
+  const started = Date.now();
+  const result = await run(pass);
+  results.push({ name: pass.name, seconds: Math.round((Date.now() - started) / 1000), ...result });
 }
-process.exit(failed ? 1 : 0);
+if (passes.length > 1) {
+  const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+  const each = results.map((r) => `${r.name}: ${r.pass} of ${r.tests} in ${r.seconds} s${r.code ? ", FAILED" : ""}`);
+  console.log(`\n# ${sum("pass")} of ${sum("tests")} tests passed (${each.join("; ")})`);
+}
+process.exit(results.some((r) => r.code !== 0) ? 1 : 0);
