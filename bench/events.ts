@@ -11,7 +11,8 @@
  * subscribers are connected but hold no subscription) and with them. Figures: blocks accepted
  * per second in each phase, and their ratio (target >= 0.9); messages delivered per second to
  * all subscribers; delivery latency of `blocks` from the block's submission to its receipt by
- * the first and the last subscriber, p50 and p99 (target p99 < 100 ms). And CPU time, which
+ * the first and the last subscriber, p50 and p99 (target p99 < 100 ms; <= 200 ms at 1,000
+ * subscribers, issue 26). And CPU time, which
  * other work on the machine does not skew as it does rates: the node's main thread busy in each
  * phase, and the delivery's CPU per 1,000 messages in the node's main thread (beyond what intake
  * took per block without subscribers) and in the subscribers' process. Then 8 KB blocks
@@ -596,7 +597,8 @@ async function main(): Promise<void> {
         name: "latency submission → receipt, p99",
         value: p99,
         unit: "ms",
-        target: "< 100 ms",
+        // issue 16 set < 100 ms at 100 subscribers; issue 26, <= 200 ms at 1,000
+        target: SUBSCRIBERS >= 1000 ? "<= 200 ms (issue 26)" : "< 100 ms",
         baseline: `HTTP round trip p99: ${percentile(roundTrips.without, 99).toFixed(0)} ms without, ${percentile(roundTrips.with, 99).toFixed(0)} ms with`,
       },
       {
