@@ -36,7 +36,7 @@ export interface BrokerOptions extends SessionLimits {
   flushDelayMs: number;
   /**
    * Socket writes per second, all clients together, the batches aim to stay under: with more
-   * clients, each one's batch waits longer (up to 50 ms) and holds more (flusher.ts).
+   * clients, each one's batch waits longer (up to 30 ms) and holds more (flusher.ts).
    */
   maxWritesPerSecond: number;
   /** Subscriptions one client may hold (inx-mqtt's default: 1,000); beyond, it is disconnected. */

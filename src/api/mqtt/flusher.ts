@@ -16,11 +16,17 @@ import { QueueTotal, type SubscriberConnection } from "./connection.js";
  *   hands the same Buffer to each of their sockets;
  * - the delay between flushes grows with the connections written at each, so that the writes
  *   of all connections together stay near `maxWritesPerSecond`: a hundred subscribers are written
- *   every 5 ms, a thousand every 50 ms, with ten times the bytes in each write.
+ *   every 5 ms; from 600 on, every 30 ms, the most, with six times the bytes in each write.
  */
 
-/** Flushing wider than this would hold events too long: past it, writes per second grow instead. */
-const MAX_DELAY_MS = 50;
+/**
+ * Flushing wider than this would hold events too long: past it, writes per second grow instead.
+ * At 30 ms a write to each of 1,000 subscribers of 2,000 blocks/s carries about 44 KB, about
+ * what the write's own call costs; at 50 ms (before) delivery's p99 stood at the 200 ms of
+ * issue 26's target, at 30 ms well below it (docs/performance.md, "The event API at 1,000
+ * subscribers").
+ */
+const MAX_DELAY_MS = 30;
 
 /** Batches a flush keeps at hand to match the next queues against (one per distinct set of topics, usually). */
 const RECENT_BATCHES = 4;
