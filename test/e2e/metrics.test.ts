@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Json } from "../helpers/iota.js";
 import { waitForMilestone } from "../helpers/milestones.js";
-import { freePort } from "../helpers/ports.js";
 import { NodeProcess } from "../helpers/nodeProcess.js";
+import { freePort } from "../helpers/ports.js";
 import { Scrape } from "../helpers/prometheus.js";
 
 /**

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { waitForMilestone } from "../helpers/milestones.js";
-import { freePort } from "../helpers/ports.js";
 import { NodeProcess } from "../helpers/nodeProcess.js";
+import { freePort } from "../helpers/ports.js";
 
 describe("the node process (npm start)", () => {
   let node: NodeProcess;
