@@ -13,12 +13,11 @@
  * all subscribers; delivery latency of `blocks` from the block's submission to its receipt by
  * the first and the last subscriber, p50 and p99 (target p99 < 100 ms; <= 200 ms at 1,000
  * subscribers, issue 26). And CPU time, which other work on the machine does not skew as it
- * does rates: the node's main thread busy in each
- * phase, and the delivery's CPU per 1,000 messages in the node's main thread (beyond what intake
- * took per block without subscribers) and in the subscribers' process. Then 8 KB blocks
- * flow at 1,000/s for a phase without and a phase with one more subscriber of `blocks` that
- * stops reading: the node's RSS may grow by its queue bound (8 MiB) more at most, and the
- * subscriber is dropped.
+ * does rates: the node's main thread busy in each phase, and the delivery's CPU per 1,000
+ * messages in the node's main thread (beyond what intake took per block without subscribers)
+ * and in the subscribers' process. Then 8 KB blocks flow at 1,000/s for a phase without and a
+ * phase with one more subscriber of `blocks` that stops reading: the node's RSS may grow by its
+ * queue bound (8 MiB) more at most, and the subscriber is dropped.
  *
  * With `--attack`, all of this runs while an attacker (bench/_eventAttack.ts, a child process)
  * holds 1,000 idle event-API connections, 250 that subscribe to `blocks` and stop reading (200 of
