@@ -19,7 +19,7 @@ export function ensureChromium() {
   const sudo = !root && quiet("sudo", ["-n", "true"]);
   if (!quiet("sh", ["-c", "command -v apt-get"]) || (!root && !sudo)) {
     console.error(
-      `Chromium is missing at ${CHROMIUM_PATH}; the browser tests need it. Install it with "sudo ${INSTALL}" ` +
+      `Chromium is missing at ${CHROMIUM_PATH}; the browser tests need it. Install it with 'sudo sh -c "${INSTALL}"' ` +
         "(or set CHROMIUM_PATH to a Chromium of your own).",
     );
     return false;

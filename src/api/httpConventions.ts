@@ -118,9 +118,9 @@ export function compressResponses(app: FastifyInstance): void {
 }
 
 /**
- * Fastify's per-request log lines at debug instead of info (docs/decisions.md, HTTP API;
- * DESIGN.md, Options): a request arriving and completing, a route not found, a client closing
- * a stream early. An operator's info log then holds what the node does, not who asked what.
+ * Fastify's per-request log lines at debug instead of info (docs/decisions.md, HTTP API): a
+ * request arriving and completing, a route not found, a client closing a stream early. An
+ * operator's info log then holds what the node does, not who asked what.
  * Failures keep their level: an answer that failed (error), headers that could not be written
  * (warn). At a level above debug pino's debug is a no-op, so requests cost no logging work
  * (at info the node's server spent 60 µs of CPU on `GET info` and 67 µs on a short explorer

@@ -53,7 +53,7 @@ export const nodeCommand = command({
       "apiMaxConnections",
       "api-max-connections",
       integer,
-      "open HTTP connections at most (the oldest idle one makes room)",
+      "open HTTP connections at most (the longest idle or trickling one, else the greediest address's oldest, makes room)",
     ),
     flag(
       "apiMaxConnectionsPerAddress",
@@ -123,7 +123,7 @@ export const nodeCommand = command({
       "mqttMaxQueuedMiB",
       "mqtt-max-queued-mb",
       integer,
-      "MiB queued for all event API clients together at most (the biggest holders are dropped first)",
+      "MiB queued for all event API clients together at most (the stalled, then the furthest behind, are dropped first)",
     ),
     flag(
       "mqttMaxLagSeconds",

@@ -40,7 +40,7 @@ export { semanticValidator };
  * starts the P2P layer and `start` the coordinator; `close` stops both and closes the database.
  *
  * Which role a node has: a data directory created without `--network-config` starts a dev
- * network and holds its coordinator key; one created with it (or started with it later)
+ * network (or, made by `init`, the network of its own file) and holds its coordinator key; one created with it (or started with it later)
  * follows the network the file describes, keeps a copy of the file, and confirms the
  * milestones it receives. A coordinator key that the network's configuration does not list
  * (e.g. a fresh one from a snapshot import) does not make a node the coordinator.

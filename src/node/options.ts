@@ -73,7 +73,10 @@ export interface NodeOptions {
   networkConfig: string;
   /** Longest time a whole HTTP request may take to arrive, in ms. */
   apiRequestTimeoutMs: number;
-  /** Open HTTP connections at most, and per client address (the oldest idle one makes room). */
+  /**
+   * Open HTTP connections at most, and per client address (which one makes room:
+   * src/api/connectionBudget.ts).
+   */
   apiMaxConnections: number;
   apiMaxConnectionsPerAddress: number;
   /** Event API clients at most (both transports), and per client address. */
@@ -81,7 +84,10 @@ export interface NodeOptions {
   mqttMaxClientsPerAddress: number;
   /** Event API subscriptions of all clients together at most; more are refused in the SUBACK. */
   mqttMaxSubscriptions: number;
-  /** Bytes queued for all event API clients together at most, in MiB; the biggest holders are dropped first. */
+  /**
+   * Bytes queued for all event API clients together at most, in MiB; the stalled, then the
+   * furthest behind, then the biggest holders are dropped first.
+   */
   mqttMaxQueuedMiB: number;
   /** How far behind an event API subscriber may fall (its oldest unsent event), in seconds, before it is disconnected. */
   mqttMaxLagSeconds: number;

@@ -29,7 +29,8 @@ import { BINARY_MEDIA_TYPES, CORE_V2, MIME_SERIALIZER } from "./coreParams.js";
  *    `minPowScore`; 503 when it has no workers), then stores and solidifies. Its verdict becomes
  *    the answer: accepted or already known → 201 `{blockId}` with
  *    `Location: /api/core/v2/blocks/<blockId>`; otherwise the error `verdictError` names, which
- *    src/api/errors.ts maps (not synced, a storage fault → 503; anything else → 400).
+ *    src/api/errors.ts maps (not synced, a storage fault, a dev revert under way, a PoW failure →
+ *    503; anything else → 400).
  */
 
 const JSON_FIELDS = ["protocolVersion", "parents", "payload", "nonce"];
