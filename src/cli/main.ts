@@ -16,6 +16,7 @@ import { isStorageError, StorageErrorCode } from "../storage/index.js";
 import { isTangleError, TangleErrorCode } from "../tangle/errors.js";
 import { logConfirmedMilestones } from "../tangle/milestoneLog.js";
 import { nodeCommand, nodeOptionsOf } from "./flags.js";
+import { MALLOC_ENV, mallocEnvApplied, onGlibc } from "./mallocEnv.js";
 import { runCommand } from "./run.js";
 
 /**
@@ -126,6 +127,16 @@ async function startNode(options: NodeOptions): Promise<void> {
     app.log.warn(
       { snapshot: options.snapshot, deltaSnapshot: options.deltaSnapshot || undefined },
       "--snapshot-unverified: the ledger was imported from snapshot files whose milestones were not verified (signatures, previous milestone IDs)",
+    );
+  }
+
+  if (onGlibc() && !mallocEnvApplied()) {
+    // glibc reads them before the first allocation: only the launcher can set them (README, Memory)
+    app.log.warn(
+      { missing: Object.keys(MALLOC_ENV).filter((name) => process.env[name] === undefined) },
+      `started without the malloc settings npm start gives (${Object.entries(MALLOC_ENV)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(" ")}): glibc may keep hundreds of MB the node has freed; set them where it is launched`,
     );
   }
 

@@ -27,6 +27,12 @@ export function withMallocEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proc
   return { ...MALLOC_ENV, ...env };
 }
 
+/** Whether this process runs on glibc, the C library the settings are for. */
+export function onGlibc(): boolean {
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined;
+  return report?.header?.glibcVersionRuntime !== undefined;
+}
+
 /** Whether this process was launched with every malloc setting (by us or by the operator). */
 export function mallocEnvApplied(env: NodeJS.ProcessEnv = process.env): boolean {
   return Object.keys(MALLOC_ENV).every((name) => env[name] !== undefined);

@@ -31,6 +31,8 @@ export interface StartOptions {
   execArgv?: string[];
   /** Environment added to the test's own. */
   env?: Record<string, string>;
+  /** Variables taken out of the environment (as a launcher other than `npm start` leaves them). */
+  unsetEnv?: string[];
   /**
    * Soft and hard open-file limit of the process (`ulimit -n`). Both are set: node raises its
    * soft limit to the hard one at start. The shell sets it and execs node in its place, so the
@@ -113,11 +115,12 @@ export class NodeProcess {
       ...extra,
     ];
     // launched as `npm start` launches it (its malloc settings)
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...withMallocEnv(process.env),
       ...(this.p2pPort === undefined ? {} : { LEDGER_NODE_MIN_POW_SCORE: "10" }),
       ...runtime.env,
     };
+    for (const name of runtime.unsetEnv ?? []) delete env[name];
     const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
     this.child =
       runtime.openFileLimit === undefined

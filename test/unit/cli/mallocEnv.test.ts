@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
-import { MALLOC_ENV, mallocEnvApplied, withMallocEnv } from "../../../src/cli/mallocEnv.js";
+import { MALLOC_ENV, mallocEnvApplied, onGlibc, withMallocEnv } from "../../../src/cli/mallocEnv.js";
+import { NodeProcess } from "../../helpers/nodeProcess.js";
 
 /** The environment `npm start`'s command line gives the node: its build step left out, the node replaced by a print of its env. */
 function startEnv(env: NodeJS.ProcessEnv): Record<string, string> {
@@ -37,5 +38,23 @@ describe("the malloc settings the node is launched with", () => {
     assert.equal(env.MALLOC_MMAP_THRESHOLD_, MALLOC_ENV.MALLOC_MMAP_THRESHOLD_);
     assert.ok(mallocEnvApplied(env));
     assert.ok(!mallocEnvApplied({ MALLOC_ARENA_MAX: "2" }));
+  });
+
+  it("a node launched without them says so once at start, with what to set; with them it says nothing", async (t) => {
+    if (!onGlibc()) return t.skip("the settings are glibc's");
+    const node = await NodeProcess.create("malloc-env");
+    t.after(() => node.dispose());
+    const warning = "started without the malloc settings npm start gives";
+    node.start([], { unsetEnv: ["MALLOC_ARENA_MAX"] });
+    await node.waitHealthy();
+    const lines = node.output.split("\n").filter((l) => l.includes(warning));
+    assert.equal(lines.length, 1, node.output);
+    const line = JSON.parse(lines[0]!) as { level: number; missing: string[]; msg: string };
+    assert.deepEqual(line.missing, ["MALLOC_ARENA_MAX"]);
+    assert.match(line.msg, /MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072/);
+    await node.stop();
+    node.start();
+    await node.waitHealthy();
+    assert.ok(!node.output.includes(warning), node.output);
   });
 });
