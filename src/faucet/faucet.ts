@@ -1,6 +1,6 @@
 import { addressFromBech32, addressToBech32, ed25519AddressOf, serializeAddressBytes } from "../codec/address.js";
-import { toHex } from "../codec/hex.js";
-import { computeTransactionId, networkIdFromName } from "../codec/ids.js";
+import { bytesEqual, toHex } from "../codec/hex.js";
+import { computeTransactionId, networkIdFromName, outputIdFromParts } from "../codec/ids.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import { type Address, type Block, OutputType, type ProtocolParameters, UnlockConditionType } from "../codec/types.js";
 import { bech32Decode } from "../crypto/bech32.js";
@@ -13,9 +13,17 @@ import type { MilestoneInfo } from "../tangle/events.js";
 import { type BlockIntake, takenBlock } from "../tangle/intake.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { FaucetErrorCode } from "./errors.js";
-import { checkFaucetOptions, type FaucetOptions } from "./options.js";
+import { checkFaucetOptions, type FaucetOptions, MAX_TRANSACTION_INPUTS } from "./options.js";
 import { RateLimiter } from "./rateLimiter.js";
-import { basicOutputDeposit, buildFaucetTransaction, type FaucetInput, planBatch } from "./transaction.js";
+import {
+  type BatchPlan,
+  basicOutputDeposit,
+  buildFaucetTransaction,
+  type FaucetInput,
+  gatherInputs,
+  planBatch,
+  sweepPlan,
+} from "./transaction.js";
 
 /**
  * A faucet inside the node, as inx-faucet (`pkg/faucet/faucet.go`) serves one beside Hornet:
@@ -28,6 +36,8 @@ import { basicOutputDeposit, buildFaucetTransaction, type FaucetInput, planBatch
  * next transaction is built from the ledger as it then is. One transaction is in flight at a
  * time, so each spends what the previous one left (its remainder) and none conflicts with its
  * predecessor; inx-faucet chains unconfirmed remainders instead, for throughput we do not need.
+ * Outputs others send the faucet's address are spent along with its own once they crowd it
+ * (`CROWDED`), as inx-faucet sweeps every output it holds into each transaction.
  */
 
 /** What the faucet reads of the node and hands to it (node/components.ts builds it). */
@@ -63,6 +73,8 @@ interface Pending {
   blockId: Uint8Array;
   transactionId: Uint8Array;
   requests: Request[];
+  /** Index of its output back to the faucet, if it has one (the last). */
+  remainderIndex: number | undefined;
 }
 
 /** What `enqueue` answers (inx-faucet's `EnqueueResponse`). */
@@ -73,6 +85,16 @@ export interface EnqueueResult {
 
 /** Outputs one balance read looks at at most (the requester's, the faucet's own). */
 export const BALANCE_PAGE = 1000;
+
+/**
+ * More spendable outputs than one transaction can spend (TIP-20: 128 inputs) make the faucet's
+ * address crowded: anyone can send it outputs of a storage deposit each, and in the listing
+ * (oldest first) enough of them would hide its funds. A crowded faucet gathers them: each
+ * payment spends as many as it may have inputs, and when nobody is waiting one transaction
+ * gathers them alone, so the dust is spent at 128 outputs per milestone, into the faucet's
+ * own funds.
+ */
+export const CROWDED = MAX_TRANSACTION_INPUTS;
 
 /** The refusal of a request, with inx-faucet's words. */
 const refuse = (code: FaucetErrorCode, message: string) => new LedgerNodeError(code, message);
@@ -88,6 +110,11 @@ export class Faucet {
   private readonly perClient: RateLimiter;
   /** The faucet's spendable outputs as of a ledger index, read once per milestone. */
   private own: { ledgerIndex: number; read: Promise<{ inputs: FaucetInput[]; total: bigint }> } | undefined;
+  /**
+   * The output the faucet's last included transaction sent back to it: its funds, newer than
+   * anything else it holds, so read by ID rather than found in the listing (`CROWDED`).
+   */
+  private remainder: Uint8Array | undefined;
   private ticking: Promise<void> | undefined;
   private tickAgain = false;
   private stopped = false;
@@ -239,12 +266,27 @@ export class Faucet {
   private ownOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
     const ledgerIndex = this.deps.tangle.latestMilestone.index;
     if (this.own?.ledgerIndex === ledgerIndex) return this.own.read;
-    const read = this.spendableOutputs(this.address, true);
+    const read = this.readOwnOutputs();
     this.own = { ledgerIndex, read };
     read.catch(() => {
       if (this.own?.read === read) this.own = undefined;
     });
     return read;
+  }
+
+  /** The remembered remainder first (the faucet's funds), then the oldest BALANCE_PAGE. */
+  private async readOwnOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
+    const remainder = this.remainder;
+    const page = await this.spendableOutputs(this.address, true);
+    if (!remainder || page.inputs.some((i) => bytesEqual(i.outputId, remainder))) return page;
+    const [record] = await this.deps.outputs.getMany([remainder]);
+    const input = record && spendableInput(remainder, record, true);
+    if (!input) {
+      // spent by another holder of the key, or pruned away: the listing is all there is
+      if (this.remainder === remainder) this.remainder = undefined;
+      return page;
+    }
+    return { inputs: [input, ...page.inputs], total: page.total + input.amount };
   }
 
   /**
@@ -268,12 +310,10 @@ export class Faucet {
     const inputs: FaucetInput[] = [];
     let total = 0n;
     records.forEach((record, i) => {
-      if (!record || record.spent) return;
-      const output = decodeOutput(record.outputBytes);
-      if (output.type !== OutputType.Basic || output.unlockConditions.length !== 1) return;
-      if (output.unlockConditions[0]!.type !== UnlockConditionType.Address) return;
-      inputs.push({ outputId: page.items[i]!, amount: output.amount, outputBytes: record.outputBytes });
-      total += output.amount;
+      const input = record && spendableInput(page.items[i]!, record, withoutTokens);
+      if (!input) return;
+      inputs.push(input);
+      total += input.amount;
     });
     return { inputs, total };
   }
@@ -304,10 +344,18 @@ export class Faucet {
   /** Settles the pending transaction, then sends the next when there is none (tests call it directly). */
   async tick(): Promise<void> {
     if (this.pending && !(await this.settle(this.pending))) return;
-    if (this.queue.length === 0 || this.stopped) return;
+    if (this.stopped) return;
     // a node behind the network (or whose disk refuses writes) sends nothing; the queue waits
     if (this.deps.intake.refusal("api")) return;
-    await this.send();
+    if (this.queue.length > 0) await this.send();
+    else await this.sweepIfCrowded();
+  }
+
+  /** With nobody waiting, one transaction gathering the outputs of a crowded address (`CROWDED`). */
+  private async sweepIfCrowded(): Promise<void> {
+    const { inputs } = await this.ownOutputs();
+    if (inputs.length <= CROWDED || this.stopped) return;
+    await this.submit(sweepPlan(inputs), []);
   }
 
   /**
@@ -323,6 +371,9 @@ export class Faucet {
       this.pending = undefined;
       if (meta.inclusionState === InclusionState.Included) {
         for (const r of pending.requests) this.waiting.delete(r.key);
+        if (pending.remainderIndex !== undefined) {
+          this.remainder = outputIdFromParts(pending.transactionId, pending.remainderIndex);
+        }
         this.own = undefined;
         return true;
       }
@@ -361,8 +412,10 @@ export class Faucet {
    * has no funds for), so their addresses may ask again.
    */
   private async send(): Promise<void> {
-    const params = this.deps.tangle.protocolParameters;
-    const { inputs } = await this.ownOutputs();
+    // the largest first: the fewest inputs pay, whatever crowd of small ones stands in front
+    const inputs = [...(await this.ownOutputs()).inputs].sort((a, b) =>
+      a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1,
+    );
     const batch = this.queue.slice(0, this.options.batchSize);
     const plan = planBatch(inputs, batch.length, this.options.amount, this.deposit);
     if (!plan) {
@@ -377,6 +430,12 @@ export class Faucet {
       return;
     }
     const served = this.queue.splice(0, plan.served);
+    await this.submit(inputs.length > CROWDED ? gatherInputs(plan, inputs) : plan, served);
+  }
+
+  /** Builds, mines and submits the transaction of `plan` paying `served`; they are queued again if it fails. */
+  private async submit(plan: BatchPlan, served: Request[]): Promise<void> {
+    const params = this.deps.tangle.protocolParameters;
     try {
       const tx = buildFaucetTransaction({
         networkId: networkIdFromName(params.networkName),
@@ -410,7 +469,12 @@ export class Faucet {
           { cause: e },
         );
       }
-      this.pending = { blockId, transactionId: computeTransactionId(tx), requests: served };
+      this.pending = {
+        blockId,
+        transactionId: computeTransactionId(tx),
+        requests: served,
+        remainderIndex: plan.remainder > 0n ? served.length : undefined,
+      };
     } catch (e) {
       this.requeue(served);
       throw e;
@@ -427,4 +491,18 @@ export class Faucet {
     this.stopped = true;
     await this.ticking;
   }
+}
+
+/**
+ * `record` as an input the faucet can spend: unspent, a basic output whose one unlock condition
+ * is its address (inx-faucet asks the indexer for no expiration, timelock or storage deposit
+ * return); `withoutTokens`: no native tokens either (a remainder would have to carry them).
+ */
+function spendableInput(outputId: Uint8Array, record: OutputRecord, withoutTokens: boolean): FaucetInput | undefined {
+  if (record.spent) return undefined;
+  const output = decodeOutput(record.outputBytes);
+  if (output.type !== OutputType.Basic || output.unlockConditions.length !== 1) return undefined;
+  if (output.unlockConditions[0]!.type !== UnlockConditionType.Address) return undefined;
+  if (withoutTokens && output.nativeTokens.length > 0) return undefined;
+  return { outputId, amount: output.amount, outputBytes: record.outputBytes };
 }

@@ -79,6 +79,34 @@ export function planBatch(
   return undefined;
 }
 
+/**
+ * `plan` with more of `inputs` gathered into its remainder, up to `maxInputs` in all: the outputs
+ * a crowded faucet address holds (dust others sent it) are spent along with a payment, so they
+ * cannot pile up in front of the faucet's funds (faucet.ts, `CROWDED`). Each gathered output holds
+ * at least its own storage deposit, so the remainder stays one that can stand.
+ */
+export function gatherInputs(
+  plan: BatchPlan,
+  inputs: readonly FaucetInput[],
+  maxInputs = MAX_TRANSACTION_INPUTS,
+): BatchPlan {
+  const taken = new Set(plan.inputs);
+  const gathered = [...plan.inputs];
+  let remainder = plan.remainder;
+  for (const input of inputs) {
+    if (gathered.length >= maxInputs) break;
+    if (taken.has(input)) continue;
+    gathered.push(input);
+    remainder += input.amount;
+  }
+  return { inputs: gathered, served: plan.served, remainder };
+}
+
+/** A transaction that pays nobody: the first `maxInputs` of `inputs` gathered into one output. */
+export function sweepPlan(inputs: readonly FaucetInput[], maxInputs = MAX_TRANSACTION_INPUTS): BatchPlan {
+  return gatherInputs({ inputs: [], served: 0, remainder: 0n }, inputs, maxInputs);
+}
+
 function basicOutput(address: Address, amount: bigint): BasicOutput {
   return {
     type: OutputType.Basic,

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { addressToBech32, serializeAddressBytes } from "../../../src/codec/address.js";
 import { decodeBlock, encodeBlock } from "../../../src/codec/block.js";
 import { bytesEqual, fromHex } from "../../../src/codec/hex.js";
-import { computeTransactionId } from "../../../src/codec/ids.js";
+import { computeTransactionId, outputIdFromParts } from "../../../src/codec/ids.js";
 import { decodeOutput } from "../../../src/codec/outputs/output.js";
 import {
   type Address,
@@ -19,6 +19,7 @@ import {
   type FaucetOptions,
   isFaucetError,
 } from "../../../src/faucet/index.js";
+import { basicOutputDeposit } from "../../../src/faucet/transaction.js";
 import { IndexedField } from "../../../src/indexer/index.js";
 import { DEV_KEY, DEV_TOKEN_SUPPLY } from "../../../src/node/devNetwork.js";
 import { InclusionState } from "../../../src/storage/index.js";
@@ -270,4 +271,89 @@ describe("faucet", () => {
     assert.equal(faucet.pendingBlockId, undefined, "a stopped faucet sends nothing");
     detach();
   });
+
+  it("pays from funds hidden behind a crowd of dust, gathers the dust, and after a restart sweeps until it sees them", async () => {
+    // 1,134 outputs of one storage deposit each on the faucet's address, all older in the
+    // listing than the output holding its funds: the first 1,000 the faucet reads are dust
+    const dev = devWallet();
+    const dust = basicOutputDeposit(
+      { type: 0, pubKeyHash: dev.address.pubKeyHash },
+      h.node.tangle.protocolParameters.rentStructure,
+    );
+    let held = await outputsOf(h, dev.address);
+    for (let k = 0; k < 9; k++) {
+      const total = held.reduce((sum, o) => sum + o.output.amount, 0n);
+      const outputs = [
+        ...Array.from({ length: 126 }, () => basicTo(dev.address.pubKeyHash, dust)),
+        basicTo(dev.address.pubKeyHash, total - 126n * dust),
+      ];
+      const tx = devTransaction(held, outputs, dev.keyPair);
+      await h.node.submitBlock(
+        encodeBlock({ protocolVersion: 2, parents: h.node.tangle.selectParents(), payload: tx, nonce: 0n }),
+      );
+      await h.node.coordinator.issueMilestone();
+      held = [{ outputId: outputIdFromParts(computeTransactionId(tx), 126), output: outputs[126]! }];
+    }
+    const funds = held[0]!.output.amount;
+    assert.ok(funds > 10n * AMOUNT);
+
+    // a faucet that did not see its funds arrive (a restart) reads dust only: it refuses, and
+    // with nobody waiting gathers 128 outputs per milestone until its funds come into view
+    const restarted = manual();
+    assert.ok((await restarted.balance()) < AMOUNT);
+    await rejects(restarted.enqueue(freshAddress().bech32), FaucetErrorCode.NoFunds, /does not have enough funds/);
+    let sweeps = 0;
+    for (let i = 0; i < 6 && (await restarted.balance()) < AMOUNT; i++) {
+      await milestone(restarted);
+      if (restarted.pendingBlockId) {
+        const tx = await pendingTransaction(h, restarted);
+        assert.equal(tx.essence.inputs.length, 128, "a sweep spends as many outputs as it may");
+        assert.equal(tx.essence.outputs.length, 1, "into one, the faucet's own");
+        sweeps++;
+      }
+    }
+    assert.ok(sweeps >= 1 && sweeps <= 3, `${sweeps} sweeps`);
+    assert.ok((await restarted.balance()) >= funds, "its funds in view");
+
+    // paying: the change is the newest output, behind the dust that is left, and still in view
+    for (let round = 0; round < 3; round++) {
+      const a = freshAddress();
+      await restarted.enqueue(a.bech32);
+      await milestone(restarted);
+      const tx = await pendingTransaction(h, restarted);
+      assert.equal(tx.essence.outputs.length, 2, "the payment and the change");
+      await milestone(restarted);
+      assert.equal(restarted.waitingRequests, 0, `round ${round} paid`);
+      assert.equal((await outputsOf(h, a.address)).length, 1);
+      assert.ok((await restarted.balance()) > funds - 4n * AMOUNT, `round ${round}: the change in view`);
+    }
+    // what is left of the crowd is gathered down to what one transaction can spend
+    for (let i = 0; i < 10; i++) {
+      if (!restarted.pendingBlockId && (await ownCount(h, dev.address)) <= 128) break;
+      await milestone(restarted);
+    }
+    assert.ok((await ownCount(h, dev.address)) <= 128);
+    assert.equal(
+      (await restarted.balance()) + 3n * AMOUNT,
+      funds + 1134n * dust,
+      "every output of the crowd is the faucet's now, in view",
+    );
+  });
 });
+
+/** How many unspent basic outputs `address` holds (every page of the listing). */
+async function ownCount(h: Harness, address: Address): Promise<number> {
+  let count = 0;
+  let cursor: Parameters<typeof h.node.indexer.outputs>[0]["cursor"];
+  do {
+    const page = await h.node.indexer.outputs({
+      type: 3,
+      fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
+      pageSize: 1000,
+      cursor,
+    });
+    count += page.items.length;
+    cursor = page.next;
+  } while (cursor);
+  return count;
+}
