@@ -109,6 +109,14 @@ export class Coordinator {
   private autoRunning = false;
   /** Ends the `auto` loop's wait for the clock (on stop). */
   private wake: (() => void) | undefined;
+  /**
+   * `auto`: seconds ahead of the clock that auto milestones count their lead from: how far the
+   * latest milestone was ahead at start, or the last one issued on request (`issueNow`). A lead
+   * made by milestones a developer asked for, or found on the database, is not auto's to wait
+   * off: after `POST /api/dev/v1/milestones` had run 400 s ahead, waiting for the clock to come
+   * within the limit held every block unconfirmed for 160 s.
+   */
+  private leadGiven = 0;
   /** `auto`: clients' blocks taken since the tips of the milestone being issued were read. */
   private waiting = 0;
   /** `auto`: clients' answers held until the next milestone (`pace`). */
@@ -143,6 +151,7 @@ export class Coordinator {
   /** Starts issuing: in `interval` mode the first milestone an interval from now. */
   start(): void {
     this.stopped = false;
+    this.leadGiven = Math.max(0, this.tangle.latestMilestone.timestamp - this.clock.nowSeconds());
     if (this.mode === "interval") this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
   }
 
@@ -155,6 +164,7 @@ export class Coordinator {
    */
   startNow(): Promise<void> {
     this.stopped = false;
+    this.leadGiven = Math.max(0, this.tangle.latestMilestone.timestamp - this.clock.nowSeconds());
     if (this.mode !== "interval" && this.tangle.latestMilestone.index > 0) return Promise.resolve();
     return this.tick();
   }
@@ -221,7 +231,7 @@ export class Coordinator {
   /** Issues milestones while blocks keep arriving: those that arrive during one share the next. */
   private async autoLoop(): Promise<void> {
     while (this.autoWanted && !this.stopped) {
-      const lead = this.tangle.latestMilestone.timestamp + 1 - this.clock.nowSeconds();
+      const lead = this.tangle.latestMilestone.timestamp + 1 - this.clock.nowSeconds() - this.leadGiven;
       const maxLead = this.options.maxLeadSeconds ?? AUTO_MAX_LEAD_SECONDS;
       if (maxLead > 0 && lead > maxLead) {
         await new Promise<void>((resolve) => {
@@ -251,7 +261,14 @@ export class Coordinator {
         `${this.queued} milestones are waiting to be issued; at most ${MAX_QUEUED_MILESTONES} wait at once`,
       );
     }
-    return Promise.all(Array.from({ length: count }, () => this.enqueue()));
+    return Promise.all(
+      Array.from({ length: count }, () =>
+        this.enqueue().then((milestone) => {
+          this.leadGiven = Math.max(this.leadGiven, milestone.timestamp - this.clock.nowSeconds());
+          return milestone;
+        }),
+      ),
+    );
   }
 
   /**

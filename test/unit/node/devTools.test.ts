@@ -263,6 +263,28 @@ describe("auto milestones in a burst", () => {
     assert.ok(Math.max(...leads) <= 3, `leads ${leads.join(", ")}`);
     assert.ok(leads.at(-1)! >= 1, `the burst moved the clock ahead: ${leads.join(", ")}`);
   });
+
+  it("count their lead from milestones asked for, so a requested burst far ahead holds no block back", async () => {
+    const { milestones } = json<{ milestones: { timestamp: number }[] }>(
+      await post(h, "/api/dev/v1/milestones", { count: 20 }),
+    );
+    const ahead = milestones.at(-1)!.timestamp - Math.floor(Date.now() / 1000);
+    assert.ok(ahead >= 15, `the burst is ${ahead} s ahead, the limit 2 s`);
+    for (let i = 0; i < 3; i++) {
+      const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x08", data: `0x0${i}` } };
+      const started = performance.now();
+      const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
+      await waitFor(
+        async () =>
+          json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
+            .referencedByMilestoneIndex !== undefined,
+        10_000,
+        `block ${i} referenced`,
+      );
+      const took = performance.now() - started;
+      assert.ok(took < 1500, `block ${i} referenced after ${took.toFixed(0)} ms`);
+    }
+  });
 });
 
 describe("dev accounts of a resumed data directory", () => {
