@@ -3,7 +3,7 @@ import { readAddressEntry } from "../indexer/addressLedger.js";
 import type { NetworkConfig } from "../network/index.js";
 import { DevErrorCode } from "../tangle/errors.js";
 import type { MilestoneInfo } from "../tangle/events.js";
-import { MAX_CLOCK_STEP_SECONDS, MAX_TIMESTAMP } from "../tangle/nodeClock.js";
+import { LATEST_CLOCK, MAX_CLOCK_STEP_SECONDS, MAX_TIMESTAMP } from "../tangle/nodeClock.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { type DevAccount, deriveDevAccounts } from "./devAccounts.js";
 import { DevStates, type SavedState } from "./devStates.js";
@@ -127,10 +127,10 @@ export class DevTools {
         `timestamp ${target} is not ahead of the node's clock (${before.timestamp}) and the latest milestone (${before.latestMilestoneTimestamp}): the clock only moves forward`,
       );
     }
-    if (target - before.timestamp > MAX_CLOCK_STEP_SECONDS || target > MAX_TIMESTAMP) {
+    if (target - before.timestamp > MAX_CLOCK_STEP_SECONDS || target > LATEST_CLOCK) {
       throw new LedgerNodeError(
         DevErrorCode.TimeNotAhead,
-        `timestamp ${target} is too far: the clock moves at most ${MAX_CLOCK_STEP_SECONDS} s at once, and a milestone timestamp is at most ${MAX_TIMESTAMP}`,
+        `timestamp ${target} is too far: the clock moves at most ${MAX_CLOCK_STEP_SECONDS} s at once, and to ${LATEST_CLOCK} at the latest (a year before ${MAX_TIMESTAMP}, the last a milestone timestamp can be)`,
       );
     }
     const batch = this.node.store.batch();

@@ -14,6 +14,13 @@ export const MAX_CLOCK_STEP_SECONDS = 100 * 365 * 24 * 3600;
 /** The latest a milestone timestamp can be (a u32 of unix seconds, TIP-29). */
 export const MAX_TIMESTAMP = 0xffff_ffff;
 
+/**
+ * The latest the clock may be moved to: a year before MAX_TIMESTAMP, so milestones can still
+ * follow. Moved to the very end, the node issued the last milestone a timestamp can number and
+ * then none: blocks were taken in and never confirmed until a revert or a reset.
+ */
+export const LATEST_CLOCK = MAX_TIMESTAMP - 365 * 24 * 3600;
+
 export class NodeClock {
   private constructor(private offset: number) {}
 

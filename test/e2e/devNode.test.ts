@@ -369,6 +369,12 @@ describe("a node for builders: dev accounts, auto milestones, time travel, saved
       /not ahead of the node's clock/,
       "a timestamp in the past",
     );
+    assertError(
+      await post(`${node.url}/api/dev/v1/time`, { timestamp: 4294967290 }),
+      400,
+      /is too far: .* to 4263431295 at the latest \(a year before 4294967295/,
+      "a timestamp that leaves no room for milestones",
+    );
     for (const [count, details] of [
       [0, /count: must be >= 1/],
       [10_000, /count: must be <= 100/],
