@@ -1,15 +1,22 @@
+import { MAX_TRANSACTION_INPUTS } from "../faucet/options.js";
+import { MAX_MILESTONE_INTERVAL_MS } from "../network/networkConfig.js";
 import { MAX_DEV_ACCOUNTS } from "../node/devAccounts.js";
 import { defaultNodeOptions, MILESTONE_MODES, type NodeOptions } from "../node/options.js";
 import { command, parseCommand, type Values } from "./parse.js";
 import {
+  between,
   integer,
   list,
+  milliseconds,
   mnemonic,
   oneOf,
   origin,
   peerAddress,
+  port,
+  seconds,
   text,
   trueOrFalse,
+  u32,
   upTo,
   type ValueType,
 } from "./values.js";
@@ -21,6 +28,9 @@ import {
  */
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** PoW worker threads at most: each is a thread of its own, and mining is bound by the cores. */
+const MAX_POW_WORKERS = 256;
 
 /** A flag that sets `key` of NodeOptions, its default that of defaultNodeOptions. */
 function flag<K extends keyof NodeOptions>(key: K, name: string, value: ValueType<NodeOptions[K]>, help: string) {
@@ -42,11 +52,11 @@ export const nodeCommand = command({
   flags: [
     dataDirFlag,
     flag("apiHost", "api-host", text(), "address the HTTP API listens on"),
-    flag("apiPort", "api-port", integer, "port of the HTTP API"),
+    flag("apiPort", "api-port", port, "port of the HTTP API"),
     flag(
       "apiRequestTimeoutMs",
       "api-request-timeout",
-      integer,
+      milliseconds,
       "longest time a whole HTTP request may take to arrive, in ms",
     ),
     flag(
@@ -73,7 +83,12 @@ export const nodeCommand = command({
       list(origin),
       "comma-separated origins (scheme://host[:port]) the dashboard may load images from (NFT images); * for any; none by default",
     ),
-    flag("milestoneIntervalMs", "milestone-interval", integer, "coordinator milestone interval in ms"),
+    flag(
+      "milestoneIntervalMs",
+      "milestone-interval",
+      between(1, MAX_MILESTONE_INTERVAL_MS),
+      "coordinator milestone interval in ms",
+    ),
     flag(
       "milestones",
       "milestones",
@@ -83,22 +98,32 @@ export const nodeCommand = command({
     flag(
       "milestoneMaxLeadSeconds",
       "milestone-max-lead",
-      integer,
+      seconds,
       "auto milestones: seconds their timestamps may run ahead of the clock in a burst before they wait for it (0: no limit)",
     ),
     flag("devAccounts", "dev-accounts", upTo(MAX_DEV_ACCOUNTS), "funded accounts of a fresh dev network (0-127)"),
     flag("devMnemonic", "dev-mnemonic", mnemonic, "BIP-39 mnemonic of the dev accounts (test funds only)"),
-    flag("devCoinType", "dev-coin-type", integer, "coin type of the dev accounts' path (4219 Shimmer, 4218 IOTA)"),
-    flag("minPowScore", "min-pow-score", integer, "minimum Proof-of-Work score of blocks (TIP-12)"),
-    flag("powWorkers", "pow-workers", integer, "worker threads for PoW on submitted blocks (0 disables)"),
+    flag(
+      "devCoinType",
+      "dev-coin-type",
+      upTo(0x7fff_ffff),
+      "coin type of the dev accounts' path (4219 Shimmer, 4218 IOTA)",
+    ),
+    flag("minPowScore", "min-pow-score", u32, "minimum Proof-of-Work score of blocks (TIP-12)"),
+    flag(
+      "powWorkers",
+      "pow-workers",
+      upTo(MAX_POW_WORKERS),
+      `worker threads for PoW on submitted blocks (0 disables, at most ${MAX_POW_WORKERS})`,
+    ),
     flag("powQueue", "pow-queue", integer, "submitted blocks mined or waiting for PoW at most (more answer 503)"),
-    flag("powTimeoutMs", "pow-timeout", integer, "longest PoW on one submitted block in ms (longer answers 503)"),
+    flag("powTimeoutMs", "pow-timeout", milliseconds, "longest PoW on one submitted block in ms (longer answers 503)"),
     flag("logLevel", "log-level", oneOf(LEVELS), `log level (${LEVELS.join(", ")})`),
-    flag("explorerPort", "explorer-port", integer, "also serve the explorer API on this port (0: API port only)"),
+    flag("explorerPort", "explorer-port", port, "also serve the explorer API on this port (0: API port only)"),
     flag(
       "mqttPort",
       "mqtt-port",
-      integer,
+      port,
       "also serve the event API as plain MQTT over TCP on this port (0: WebSocket at /api/mqtt/v1 only)",
     ),
     flag(
@@ -128,13 +153,13 @@ export const nodeCommand = command({
     flag(
       "mqttMaxLagSeconds",
       "mqtt-max-lag-seconds",
-      integer,
+      seconds,
       "seconds an event API subscriber may fall behind (its oldest unsent event) before it is disconnected",
     ),
     flag(
       "prometheusPort",
       "prometheus-port",
-      integer,
+      port,
       "also serve GET /metrics on this port without a token (0: API port only, protected)",
     ),
     flag("publicRoutes", "public-routes", list(), "comma-separated route patterns open to anyone"),
@@ -146,10 +171,10 @@ export const nodeCommand = command({
       name: "snapshot-unverified",
       help: "with --snapshot: accept files whose milestones are not signed or chained (test snapshots such as Hornet's)",
     } as const,
-    flag("snapshotInterval", "snapshot-interval", integer, "write a full snapshot every N milestones (0: off)"),
-    flag("pruneBelow", "prune-below", integer, "keep N milestones of history, prune older data (0: off)"),
+    flag("snapshotInterval", "snapshot-interval", u32, "write a full snapshot every N milestones (0: off)"),
+    flag("pruneBelow", "prune-below", u32, "keep N milestones of history, prune older data (0: off)"),
     flag("p2pHost", "p2p-host", text(), "address the P2P transport (TCP) listens on"),
-    flag("p2pPort", "p2p-port", integer, "port of the P2P transport (taken: a free one; 0: a free one)"),
+    flag("p2pPort", "p2p-port", port, "port of the P2P transport (taken: a free one; 0: a free one)"),
     flag(
       "peers",
       "peer",
@@ -181,16 +206,26 @@ export const nodeCommand = command({
       integer,
       "addresses holding this much or more get nothing from the faucet",
     ),
-    flag("faucetBatchSize", "faucet-batch-size", integer, "faucet requests paid by one transaction at most (1-127)"),
+    flag(
+      "faucetBatchSize",
+      "faucet-batch-size",
+      between(1, MAX_TRANSACTION_INPUTS - 1),
+      "faucet requests paid by one transaction at most (1-127)",
+    ),
     flag("faucetQueueSize", "faucet-queue-size", integer, "faucet requests waiting at most"),
-    flag("faucetAddressPeriodMs", "faucet-address-period", integer, "one faucet request per address per this many ms"),
+    flag(
+      "faucetAddressPeriodMs",
+      "faucet-address-period",
+      milliseconds,
+      "one faucet request per address per this many ms",
+    ),
     flag(
       "faucetClientRequests",
       "faucet-client-requests",
       integer,
       "faucet requests one client (IP address) may make per --faucet-client-period",
     ),
-    flag("faucetClientPeriodMs", "faucet-client-period", integer, "the period of --faucet-client-requests, in ms"),
+    flag("faucetClientPeriodMs", "faucet-client-period", milliseconds, "the period of --faucet-client-requests, in ms"),
     flag(
       "spammer",
       "spammer",

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
 import { parseArgs as tokenize } from "node:util";
+import { MAX_SETTINGS_FILE_BYTES, readBoundedFileSync } from "../util/boundedFile.js";
 import { isUsageError, usageError } from "./usageError.js";
 import { text, type ValueType } from "./values.js";
 
@@ -95,7 +95,7 @@ export function parseCommand<const F extends readonly Flag[]>(
   const { fromFlags, args } = tokens(flags, argv);
   const extra = args[command.argument ? 1 : 0];
   if (extra !== undefined) throw usageError(`unexpected argument "${extra}"`);
-  const fromFile = command.config ? readConfig(given(CONFIG_FLAG, fromFlags, env, NO_FILE)) : NO_FILE;
+  const fromFile = command.config ? readConfig(given(CONFIG_FLAG, fromFlags, env, NO_FILE), command.flags) : NO_FILE;
   const values: Record<string, unknown> = { help: fromFlags.has(HELP_FLAG.name), argument: args[0] ?? "" };
   for (const flag of command.flags) {
     if (!flag.value) values[flag.key] = fromFlags.has(flag.name);
@@ -145,7 +145,7 @@ function given(
   if (texts) return { where: `--${flag.name}`, texts };
   const variable = envName(flag.name);
   if (flag.env && env[variable] !== undefined) return { where: variable, texts: [env[variable]] };
-  const key = flag.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  const key = settingOf(flag);
   const value = fromFile.settings[key];
   if (value === undefined) return undefined;
   const list = Array.isArray(value) ? value.map(String) : [String(value)];
@@ -164,16 +164,34 @@ function parsedValue<T>(type: ValueType<T>, from: Given | undefined): T | undefi
   }
 }
 
-function readConfig(from: Given | undefined): ConfigFile {
+/** The setting of `flag` in a config file: its name in camelCase. */
+const settingOf = (flag: Flag) => flag.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * A config file's settings, each the setting of a flag of the command (a misspelt one would
+ * silently leave the default in force) and a string, a number or a boolean, or a list of them
+ * for a flag that may be repeated.
+ */
+function readConfig(from: Given | undefined, flags: readonly Flag[]): ConfigFile {
   if (!from) return NO_FILE;
   const path = from.texts.at(-1)!;
   let settings: unknown;
   try {
-    settings = JSON.parse(readFileSync(path, "utf8"));
+    settings = JSON.parse(readBoundedFileSync(path, MAX_SETTINGS_FILE_BYTES));
   } catch (e) {
     throw usageError(`cannot read config file ${path}: ${(e as Error).message}`);
   }
   if (typeof settings !== "object" || settings === null || Array.isArray(settings))
     throw usageError(`cannot read config file ${path}: it is not a JSON object`);
+  const known = new Map(flags.filter((f) => f.value).map((f) => [settingOf(f), f]));
+  for (const [key, value] of Object.entries(settings)) {
+    const flag = known.get(key);
+    if (!flag) throw usageError(`${key} in ${path} is not a setting (the settings are the flags in camelCase)`);
+    const items = Array.isArray(value) && flag.value?.repeatable ? value : [value];
+    if (!items.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean"))
+      throw usageError(
+        `${key} in ${path} takes a string, a number or true/false${flag.value?.repeatable ? ", or a list of them" : ""}`,
+      );
+  }
   return { path, settings: settings as Record<string, unknown> };
 }

@@ -23,25 +23,43 @@ export function refused(what: string, text: string, why?: string) {
 
 export const text = (placeholder = "<value>"): ValueType<string> => ({ placeholder, parse: (t) => t });
 
+/** A non-negative integer a double holds exactly (at most 2^53 - 1). */
 export const integer: ValueType<number> = {
   placeholder: "<n>",
   parse(t) {
     if (!/^\d+$/.test(t)) throw refused("a non-negative integer", t);
-    return Number(t);
+    const n = Number(t);
+    if (!Number.isSafeInteger(n)) throw refused(`an integer from 0 to ${Number.MAX_SAFE_INTEGER}`, t);
+    return n;
   },
 };
 
-/** A non-negative integer no larger than `max`. */
-export function upTo(max: number): ValueType<number> {
+/** An integer from `min` to `max`. */
+export function between(min: number, max: number): ValueType<number> {
   return {
     placeholder: "<n>",
     parse(t) {
-      const n = integer.parse(t);
-      if (n > max) throw refused(`an integer from 0 to ${max}`, t);
+      const n = /^\d+$/.test(t) ? Number(t) : Number.NaN;
+      if (!(n >= min && n <= max)) throw refused(`an integer from ${min} to ${max}`, t);
       return n;
     },
   };
 }
+
+/** A non-negative integer no larger than `max`. */
+export const upTo = (max: number): ValueType<number> => between(0, max);
+
+/** A TCP port (0: none, or a free one, as the flag says). */
+export const port = upTo(65_535);
+
+/** Milliseconds a timer can wait (Node's timers take at most 2^31 - 1; more fire at once). */
+export const milliseconds = upTo(2_147_483_647);
+
+/** Seconds a timer can wait (as `milliseconds`). */
+export const seconds = upTo(2_147_483);
+
+/** A u32 of the protocol (a PoW score, a milestone count). */
+export const u32 = upTo(0xffff_ffff);
 
 /** A BIP-39 mnemonic (checked: words, word list, checksum), in its normal form. */
 export const mnemonic: ValueType<string> = {

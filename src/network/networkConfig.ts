@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isCodecError } from "../codec/errors.js";
 import { toHex } from "../codec/hex.js";
@@ -7,6 +7,7 @@ import { outputFromJson, outputToJson } from "../codec/outputs/output.js";
 import { protocolParametersFromJson, protocolParametersToJson } from "../codec/protocolParameters.js";
 import type { Output, ProtocolParameters } from "../codec/types.js";
 import type { MilestoneMode } from "../tangle/coordinator.js";
+import { MAX_SETTINGS_FILE_BYTES, readBoundedFile } from "../util/boundedFile.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NetworkErrorCode } from "./errors.js";
 
@@ -29,6 +30,9 @@ import { NetworkErrorCode } from "./errors.js";
  */
 
 export const NETWORK_CONFIG_FILE = "network.json";
+
+/** The longest milestone interval a network may have: an hour. */
+export const MAX_MILESTONE_INTERVAL_MS = 3_600_000;
 
 export type GenesisKind = "dev" | "custom";
 
@@ -129,7 +133,7 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
     const interval =
       o.milestoneIntervalMs === undefined
         ? undefined
-        : expectInt(o.milestoneIntervalMs, "networkConfig.milestoneIntervalMs", 1, 3_600_000);
+        : expectInt(o.milestoneIntervalMs, "networkConfig.milestoneIntervalMs", 1, MAX_MILESTONE_INTERVAL_MS);
     const g = expectObject(o.genesis, "networkConfig.genesis", ["kind", "outputs"]);
     if (g.kind !== "dev" && g.kind !== "custom") {
       throw new LedgerNodeError(
@@ -189,7 +193,7 @@ function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccou
 export async function readNetworkConfig(path: string): Promise<NetworkConfig> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readBoundedFile(path, MAX_SETTINGS_FILE_BYTES);
   } catch (e) {
     throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `cannot read ${path}: ${(e as Error).message}`);
   }

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
-import { access, chmod, mkdir, open, readdir, rename, writeFile } from "node:fs/promises";
+import { access, chmod, mkdir, readdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fromHex, toHex } from "../codec/hex.js";
+import { readBoundedFile } from "../util/boundedFile.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NodeErrorCode } from "./errors.js";
 
@@ -41,7 +41,7 @@ export const MAX_KEY_FILE_BYTES = 1024;
 export async function readKeyFile(path: string): Promise<Uint8Array> {
   let text: string;
   try {
-    text = await readBoundedFile(path);
+    text = await readBoundedFile(path, MAX_KEY_FILE_BYTES);
   } catch (e) {
     throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, `cannot read key file ${path}: ${(e as Error).message}`);
   }
@@ -54,30 +54,6 @@ export async function readKeyFile(path: string): Promise<Uint8Array> {
     );
   }
   return fromHex(hex.startsWith("0x") ? hex : `0x${hex}`, path, 32);
-}
-
-/**
- * A regular file of at most MAX_KEY_FILE_BYTES, as text. Opened non-blocking, so a FIFO does not
- * wait for a writer, and refused when it is no regular file before anything is read.
- */
-async function readBoundedFile(path: string): Promise<string> {
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, "not a regular file");
-    if (st.size > MAX_KEY_FILE_BYTES)
-      throw new LedgerNodeError(
-        NodeErrorCode.InvalidKeyFile,
-        `${st.size} bytes, a key file has at most ${MAX_KEY_FILE_BYTES}`,
-      );
-    const buf = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (bytesRead > MAX_KEY_FILE_BYTES)
-      throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, `more than ${MAX_KEY_FILE_BYTES} bytes`);
-    return buf.subarray(0, bytesRead).toString("utf8");
-  } finally {
-    await fh.close();
-  }
 }
 
 /** Writes a key file atomically, readable by the owner only. */

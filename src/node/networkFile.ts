@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { addressFromBech32, addressToBech32, ed25519AddressOf } from "../codec/address.js";
 import { isCodecError } from "../codec/errors.js";
@@ -19,6 +18,7 @@ import { AddressType, type Ed25519Address, type ProtocolParameters } from "../co
 import { blake2b256 } from "../crypto/blake2b.js";
 import { ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
 import type { NetworkConfig } from "../network/index.js";
+import { MAX_SETTINGS_FILE_BYTES, readBoundedFile } from "../util/boundedFile.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import {
   DEFAULT_DEV_MNEMONIC,
@@ -93,7 +93,7 @@ export function ed25519AddressOfSeed(seed: Uint8Array): Ed25519Address {
 export async function readNetworkFile(path: string): Promise<NetworkFile> {
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(path, "utf8"));
+    json = JSON.parse(await readBoundedFile(path, MAX_SETTINGS_FILE_BYTES));
   } catch (e) {
     throw new LedgerNodeError(
       NodeErrorCode.InvalidNetworkFile,

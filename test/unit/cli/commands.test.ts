@@ -70,7 +70,7 @@ describe("command line", () => {
   it("refuses a bad number wherever it comes from: flag, environment or config file", async () => {
     const r = await run(nodeCommand, ["--api-port", "12x"]);
     assert.equal(r.code, 2);
-    assert.equal(r.err, `error: --api-port takes a non-negative integer, got "12x" (see --help)\n`);
+    assert.equal(r.err, `error: --api-port takes an integer from 0 to 65535, got "12x" (see --help)\n`);
     assert.match(
       (await run(nodeCommand, ["--faucet-amount=-1"])).err,
       /--faucet-amount takes a non-negative integer, got "-1"/,
@@ -79,19 +79,65 @@ describe("command line", () => {
     const io: CliIo = { out: () => {}, err: { write: (t: string) => (err += t) } };
     const env = { LEDGER_NODE_API_PORT: "port" };
     assert.equal(await runCommand(nodeCommand, [], async () => 0, { env, io }), 2);
-    assert.equal(err, `error: LEDGER_NODE_API_PORT takes a non-negative integer, got "port" (see --help)\n`);
+    assert.equal(err, `error: LEDGER_NODE_API_PORT takes an integer from 0 to 65535, got "port" (see --help)\n`);
     const dir = await mkdtemp(join(tmpdir(), "cli-"));
     const config = join(dir, "config.json");
     await writeFile(config, JSON.stringify({ apiPort: 1.5 }));
     const fromFile = await run(nodeCommand, ["--config", config]);
     assert.equal(fromFile.code, 2);
-    assert.equal(fromFile.err, `error: apiPort in ${config} takes a non-negative integer, got "1.5" (see --help)\n`);
+    assert.equal(
+      fromFile.err,
+      `error: apiPort in ${config} takes an integer from 0 to 65535, got "1.5" (see --help)\n`,
+    );
     // below the environment and the flags, the file's settings count
     await writeFile(config, JSON.stringify({ apiPort: 15000, apiHost: "0.0.0.0", peer: [] }));
     const { options } = parseArgs(["--api-host", "::1", "--config", config], { LEDGER_NODE_API_PORT: "15001" });
     assert.deepEqual([options.apiPort, options.apiHost, options.peers], [15001, "::1", []]);
     assert.equal(parseArgs([], { LEDGER_NODE_CONFIG: config }).options.apiPort, 15000);
+    // a misspelt setting, a null, a list where one value belongs, a file that is none
+    for (const [settings, message] of [
+      [{ apiPrt: 15000 }, /^error: apiPrt in .* is not a setting \(the settings are the flags in camelCase\)/],
+      [{ dataDir: null }, /^error: dataDir in .* takes a string, a number or true\/false \(see --help\)/],
+      [{ dataDir: ["a", "b"] }, /^error: dataDir in .* takes a string, a number or true\/false \(see --help\)/],
+      [{ peer: [{}] }, /^error: peer in .* takes a string, a number or true\/false, or a list of them/],
+    ] as const) {
+      await writeFile(config, JSON.stringify(settings));
+      const r = await run(nodeCommand, ["--config", config]);
+      assert.equal(r.code, 2, JSON.stringify(settings));
+      assert.match(r.err, message);
+    }
+    const fifo = join(dir, "fifo");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+    for (const [file, why] of [
+      ["/dev/zero", "not a regular file"],
+      [fifo, "not a regular file"],
+      [dir, "not a regular file"],
+    ]) {
+      const r = await run(nodeCommand, ["--config", file]);
+      assert.equal(r.code, 2, file);
+      assert.match(r.err, new RegExp(`^error: cannot read config file ${file}: ${why}`));
+    }
     await rm(dir, { recursive: true });
+  });
+
+  it("refuses numbers out of the range a flag can work with, before anything starts", async () => {
+    for (const [argv, message] of [
+      [["--milestone-interval", "0"], /--milestone-interval takes an integer from 1 to 3600000, got "0"/],
+      [["--milestone-interval", "3000000000"], /--milestone-interval takes an integer from 1 to 3600000/],
+      [["--min-pow-score", "4294967296"], /--min-pow-score takes an integer from 0 to 4294967295/],
+      [["--api-port", "99999"], /--api-port takes an integer from 0 to 65535/],
+      [["--explorer-port", "65536"], /--explorer-port takes an integer from 0 to 65535/],
+      [["--faucet-batch-size", "0"], /--faucet-batch-size takes an integer from 1 to 127/],
+      [["--faucet-batch-size", "500"], /--faucet-batch-size takes an integer from 1 to 127/],
+      [["--dev-coin-type", "2147483648"], /--dev-coin-type takes an integer from 0 to 2147483647/],
+      [["--faucet-amount", "99999999999999999999999"], /--faucet-amount takes an integer from 0 to 9007199254740991/],
+      [["--api-request-timeout", "3000000000"], /--api-request-timeout takes an integer from 0 to 2147483647/],
+      [["--pow-workers", "100000"], /--pow-workers takes an integer from 0 to 256/],
+    ] as const) {
+      const r = await run(nodeCommand, [...argv]);
+      assert.equal(r.code, 2, argv.join(" "));
+      assert.match(r.err, message);
+    }
   });
 
   it("words every bad value as '<where> takes <what>, got \"<text>\"'", async () => {
