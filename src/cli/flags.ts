@@ -1,8 +1,10 @@
 import { MAX_TRANSACTION_INPUTS } from "../faucet/options.js";
 import { MAX_MILESTONE_INTERVAL_MS } from "../network/networkConfig.js";
+import { MAX_STATIC_PEERS } from "../network/peeringFile.js";
 import { MAX_DEV_ACCOUNTS } from "../node/devAccounts.js";
 import { defaultNodeOptions, MILESTONE_MODES, type NodeOptions } from "../node/options.js";
 import { command, parseCommand, type Values } from "./parse.js";
+import { usageError } from "./usageError.js";
 import {
   between,
   integer,
@@ -254,5 +256,8 @@ export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = proc
 /** The parsed values as NodeOptions, and whether --help was given. */
 export function nodeOptionsOf(values: Values<typeof nodeCommand.flags>): ParsedArgs {
   const { help, argument: _, ...options } = values;
+  if (options.peers.length > MAX_STATIC_PEERS) {
+    throw usageError(`--peer names ${options.peers.length} peers; the node keeps at most ${MAX_STATIC_PEERS}`);
+  }
   return { options: options satisfies NodeOptions, help };
 }

@@ -10,6 +10,8 @@ import type { MilestoneMode } from "../tangle/coordinator.js";
 import { MAX_SETTINGS_FILE_BYTES, readBoundedFile } from "../util/boundedFile.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NetworkErrorCode } from "./errors.js";
+import { parsePeerAddress } from "./peering.js";
+import { MAX_STATIC_PEERS } from "./peeringFile.js";
 
 /**
  * The description of a network that a node needs to join it without the coordinator's key:
@@ -153,6 +155,23 @@ export function networkConfigFromJson(json: unknown, source = "network config"):
       o.peers === undefined
         ? []
         : expectArray(o.peers, "networkConfig.peers").map((p, i) => expectString(p, `networkConfig.peers[${i}]`));
+    // the static peers a node keeps at most (peeringFile.ts), each one it can dial
+    if (peers.length > MAX_STATIC_PEERS) {
+      throw new LedgerNodeError(
+        NetworkErrorCode.InvalidNetworkConfig,
+        `${source}: networkConfig.peers lists ${peers.length} peers, at most ${MAX_STATIC_PEERS}`,
+      );
+    }
+    for (const [i, peer] of peers.entries()) {
+      try {
+        parsePeerAddress(peer);
+      } catch (e) {
+        throw new LedgerNodeError(
+          NetworkErrorCode.InvalidNetworkConfig,
+          `${source}: networkConfig.peers[${i}]: ${(e as Error).message}`,
+        );
+      }
+    }
     return {
       networkName,
       protocol,

@@ -23,20 +23,30 @@ export function backoffDelay(
   return Math.round(base * (0.75 + 0.5 * random()));
 }
 
-/** Parses a `--peer` value; the peer ID part (`/p2p/<id>`) is optional but recommended. */
+/** The hosts a peer's address may name (TCP over IP, or a name resolved to one). */
+const HOST_PROTOCOLS = new Set(["ip4", "ip6", "dns", "dns4", "dns6"]);
+
+/**
+ * Parses a `--peer` value: `/<ip4|ip6|dns|dns4|dns6>/<host>/tcp/<port>[/p2p/<id>]` and nothing
+ * else (the transport dials TCP alone: a relay, a WebSocket, a Unix socket or a second `tcp`
+ * would be stored and never dialled); the peer ID part is optional but recommended.
+ */
 export function parsePeerAddress(text: string): { address: Multiaddr; peerId?: string } {
+  const refuse = (why: string) => new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `"${text}": ${why}`);
   let address: Multiaddr;
   try {
     address = multiaddr(text);
   } catch (e) {
-    throw new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `"${text}": ${(e as Error).message}`);
+    throw refuse((e as Error).message);
   }
-  const components = address.getComponents();
-  if (!components.some((c) => c.name === "tcp")) {
-    throw new LedgerNodeError(NetworkErrorCode.InvalidPeerAddress, `"${text}": only TCP addresses can be dialled`);
+  const [host, tcp, ...rest] = address.getComponents();
+  if (!host || !HOST_PROTOCOLS.has(host.name) || tcp?.name !== "tcp" || rest.some((c) => c.name !== "p2p")) {
+    throw refuse("only TCP addresses can be dialled: /ip4|ip6|dns|dns4|dns6/<host>/tcp/<port>/p2p/<peer id>");
   }
-  const peerId = components.find((c) => c.name === "p2p")?.value;
-  return peerId ? { address, peerId } : { address };
+  const port = Number(tcp.value);
+  if (!(port >= 1 && port <= 65_535)) throw refuse(`port ${tcp.value} cannot be dialled`);
+  const p2p = rest[0];
+  return p2p?.value ? { address, peerId: p2p.value } : { address };
 }
 
 /** What peering needs of libp2p. */

@@ -97,6 +97,12 @@ describe("POST and DELETE /api/core/v2/peers", () => {
     const refusals: [unknown, RegExp][] = [
       [{ multiAddress: "/ip4/127.0.0.1/tcp/15600" }, /must name the peer once, with \/p2p\/<peer id>/],
       [{ multiAddress: `/ip4/127.0.0.1/udp/15600/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/tcp/1/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/unix/tmp%2Fx/tcp/1/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/ip4/127.0.0.1/tcp/1/ws/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/ip4/127.0.0.1/tcp/1/p2p-circuit/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/ip4/127.0.0.1/tcp/1/tcp/2/p2p/${bId}` }, /only TCP addresses can be dialled/],
+      [{ multiAddress: `/ip4/127.0.0.1/tcp/0/p2p/${bId}` }, /port 0 cannot be dialled/],
       [{ multiAddress: "/ip4/127.0.0.1/tcp/15600/p2p/notAPeerId" }, /is not a libp2p peer ID/],
       [{ multiAddress: `${b.address}/p2p/${bId}` }, /must name the peer once/],
       [{ multiAddress: a.address }, new RegExp(`^${a.network.peerId} is this node's own peer ID$`)],

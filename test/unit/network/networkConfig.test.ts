@@ -65,6 +65,10 @@ describe("the network config file and a node's role", () => {
       { ...good, genesis: { kind: "snapshot", outputs: [] } },
       { ...good, extra: 1 },
       { ...good, coordinatorPublicKeys: ["0x1234"] },
+      // more static peers than a node keeps, and one it could never dial
+      { ...good, peers: Array.from({ length: 65 }, (_, i) => `/ip4/127.0.0.1/tcp/${1000 + i}`) },
+      { ...good, peers: ["garbage"] },
+      { ...good, peers: ["/ip4/127.0.0.1/tcp/1/ws"] },
     ];
     for (const v of variants) {
       assert.throws(

@@ -30,5 +30,10 @@ describe("P2P flags", () => {
         bad,
       );
     }
+    const many = Array.from({ length: 65 }, (_, i) => `/ip4/127.0.0.1/tcp/${1000 + i}`).join(",");
+    assert.throws(
+      () => parseArgs(["--peer", many], {}),
+      (e) => isUsageError(e) && /--peer names 65 peers; the node keeps at most 64/.test((e as Error).message),
+    );
   });
 });
