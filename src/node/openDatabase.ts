@@ -85,7 +85,7 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
   // 2. snapshot files are checked completely before the data dir is touched, so a truncated,
   // corrupted or foreign file leaves it as it was
   const networkName = config?.networkName ?? DEV_NETWORK_NAME;
-  const startFrom = options.snapshot ? await verifySnapshotFiles(options, networkName) : undefined;
+  const startFrom = options.snapshot ? await verifySnapshotFiles(options, networkName, config) : undefined;
   await mkdir(options.dataDir, { recursive: true });
   const store = await KvStore.open({
     ...defaultKvStoreOptions,
@@ -225,6 +225,7 @@ async function moveSecretsToKeyFiles(store: KvStore, dataDir: string): Promise<v
 async function verifySnapshotFiles(
   options: NodeOptions,
   networkName: string,
+  network: NetworkConfig | undefined,
 ): Promise<{ full: VerifiedFull; delta?: VerifiedDelta }> {
   const refused = (path: string) => (e: unknown) => {
     if (isSnapshotError(e)) {
@@ -240,7 +241,11 @@ async function verifySnapshotFiles(
     }
     throw e;
   };
-  const checks = { unverified: options.snapshotUnverified };
+  // a network file names its coordinator's keys: milestones of another network's are refused
+  const coordinator = network
+    ? { publicKeys: network.coordinatorPublicKeys, threshold: network.coordinatorThreshold }
+    : undefined;
+  const checks = { unverified: options.snapshotUnverified, ...(coordinator ? { coordinator } : {}) };
   const full = await verifyFullSnapshot(options.snapshot, networkName, checks).catch(refused(options.snapshot));
   if (!options.deltaSnapshot) return { full };
   const delta = await verifyDeltaSnapshot(options.deltaSnapshot, full, checks).catch(refused(options.deltaSnapshot));

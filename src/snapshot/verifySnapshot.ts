@@ -20,7 +20,9 @@ import { applyReceiptToTreasury, checkDiffBalance, rollBackReceiptFromTreasury }
  * to the one before by its previous milestone ID; the header's target milestone ID and timestamp
  * agree with the target milestone's payload; the diffs are the ones the header's indexes call
  * for; a delta builds on the full snapshot's target. The signatures prove integrity, not
- * authority: which keys a network's coordinator uses is not in the file.
+ * authority: which keys a network's coordinator uses is not in the file. When the node knows
+ * them (`coordinator`: the network file it follows), each milestone must also carry the
+ * threshold of their signatures, so a file of another network of the same name is refused.
  *
  * `unverified` (the node's `--snapshot-unverified`) skips the signatures and the chaining of
  * the milestones, for files whose milestones are placeholders, as Hornet's own test snapshots
@@ -30,6 +32,8 @@ import { applyReceiptToTreasury, checkDiffBalance, rollBackReceiptFromTreasury }
 export interface VerifySnapshotOptions {
   /** Accept milestones without valid signatures or previous milestone IDs. */
   unverified?: boolean;
+  /** The network's coordinator keys and how many of them sign a milestone, when known. */
+  coordinator?: { publicKeys: readonly Uint8Array[]; threshold: number };
   onProgress?: (p: ProgressReport) => void;
 }
 
@@ -87,8 +91,15 @@ export function milestoneBlockBytes(milestone: MilestonePayload): Uint8Array {
   });
 }
 
-/** Checks a milestone payload on its own (its signatures unless `unverified`) and returns its summary. */
-function verifyMilestone(m: MilestonePayload, field: string, unverified: boolean): VerifiedMilestone {
+/**
+ * Checks a milestone payload on its own (its signatures unless `unverified`, and that the
+ * network's coordinator signed it when `coordinator` is known) and returns its summary.
+ */
+function verifyMilestone(
+  m: MilestonePayload,
+  field: string,
+  { unverified = false, coordinator }: VerifySnapshotOptions,
+): VerifiedMilestone {
   const milestoneId = computeMilestoneId(m);
   if (!unverified) {
     for (const [i, s] of m.signatures.entries()) {
@@ -98,6 +109,16 @@ function verifyMilestone(m: MilestonePayload, field: string, unverified: boolean
           `${field}: signature ${i} of milestone ${m.index} does not verify`,
         );
       }
+    }
+    // the signatures verified, each by a distinct key (TIP-29): count those of the network's keys
+    const byCoordinator = coordinator
+      ? m.signatures.filter((s) => coordinator.publicKeys.some((k) => bytesEqual(k, s.publicKey))).length
+      : 0;
+    if (coordinator && byCoordinator < coordinator.threshold) {
+      throw new LedgerNodeError(
+        SnapshotErrorCode.WrongNetwork,
+        `${field}: milestone ${m.index} carries ${byCoordinator} signatures of the network's coordinator keys, it needs ${coordinator.threshold}: the file is of another network`,
+      );
     }
   }
   const blockBytes = milestoneBlockBytes(m);
@@ -189,7 +210,7 @@ export async function verifyFullSnapshot(
             : index <= header.targetMilestoneIndex && (newer === undefined || index < newer.index);
         if (!inOrder) throw corrupted(`${field} is milestone ${index}, out of order`);
         checkDiffBalance(d, field);
-        const m = verifyMilestone(d.milestone, field, unverified);
+        const m = verifyMilestone(d.milestone, field, options);
         if (index > header.targetMilestoneIndex) {
           treasury = rollBackReceiptFromTreasury(treasury, d, m.milestoneId, field);
         }
@@ -283,7 +304,7 @@ export async function verifyDeltaSnapshot(
         if (index !== full.targetMilestoneIndex + 1 + i)
           throw corrupted(`${field} is milestone ${index}, out of order`);
         checkDiffBalance(d, field);
-        const m = verifyMilestone(d.milestone, field, unverified);
+        const m = verifyMilestone(d.milestone, field, options);
         treasury = applyReceiptToTreasury(treasury, d, m.milestoneId, field);
         if (!unverified && !bytesEqual(d.milestone.previousMilestoneId, previousId)) {
           throw corrupted(`${field}: milestone ${index} does not follow milestone ${index - 1}`);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { toHex } from "../../../src/codec/hex.js";
@@ -23,11 +24,12 @@ describe("a snapshot of a custom network", () => {
   let dir: string;
   let coordinator: LedgerNode;
   let cooAddress: string;
+  let keys: { keyFile: string; publicKey: string; address: string }[];
   const opened: LedgerNode[] = [];
 
   before(async () => {
     dir = await tempDir("custom-snapshot");
-    const keys = [0, 1, 2].map((i) => {
+    keys = [0, 1, 2].map((i) => {
       const r = cli("keygen", "--out", join(dir, `k${i}.key`), "--hrp", "snap");
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(r.stdout) as { keyFile: string; publicKey: string; address: string };
@@ -101,5 +103,35 @@ describe("a snapshot of a custom network", () => {
       );
       assert.equal(toHex(follower.tangle.latestMilestone.milestoneId), toHex(ms.milestoneId));
     }
+  });
+
+  it("is refused by a follower of another network of the same name, before the data dir is touched", async () => {
+    const snap = await coordinator.snapshots.create({ index: 5, type: "full" });
+    assert.ok("filePath" in snap);
+    // the same network name and parameters, another coordinator key
+    const config = JSON.parse(await readFile(networkConfigPath(join(dir, "coo")), "utf8")) as Record<string, unknown>;
+    const other = join(dir, "other-net.json");
+    await writeFile(
+      other,
+      JSON.stringify({ ...config, coordinatorPublicKeys: [keys[2]!.publicKey], coordinatorThreshold: 1 }),
+    );
+    const dataDir = join(dir, "other-follower");
+    await assert.rejects(
+      LedgerNode.open({
+        ...defaultNodeOptions,
+        dataDir,
+        snapshot: snap.filePath,
+        networkConfig: other,
+        logLevel: "silent",
+      }),
+      (e) => {
+        assert.match(
+          String(e),
+          /milestone \d+ carries 0 signatures of the network's coordinator keys, it needs 1: the file is of another network; the data dir was not touched/,
+        );
+        return true;
+      },
+    );
+    assert.equal(existsSync(dataDir), false);
   });
 });
