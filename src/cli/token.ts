@@ -14,7 +14,7 @@ import { matching } from "./values.js";
 
 /** jose's time spans: a number and a unit (s, m, h, d, w, y and their long forms), e.g. "7d". */
 const TIME_SPAN =
-  /^\d+\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks|y|yr|yrs|year|years)$/i;
+  /^0*[1-9]\d*\s*(s|sec|secs|second|seconds|m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days|w|week|weeks|y|yr|yrs|year|years)$/i;
 
 export const tokenCommand = command({
   name: "token",
@@ -27,7 +27,7 @@ export const tokenCommand = command({
     {
       key: "expiresIn",
       name: "expires-in",
-      value: matching(TIME_SPAN, "a time span such as 12h, 7d or 1y", "<span>"),
+      value: matching(TIME_SPAN, "a time span above 0 such as 12h, 7d or 1y", "<span>"),
       default: DEFAULT_TOKEN_LIFETIME,
       help: "lifetime of the token, e.g. 12h, 7d, 1y",
     },

@@ -27,6 +27,7 @@ import {
   freshSecret,
   JWT_KEY_FILE,
   readCoordinatorSeeds,
+  readKeyFile,
   readOptionalKeyFile,
   writeCoordinatorSeeds,
   writeNamedKeyFile,
@@ -82,6 +83,9 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
   const copyPath = networkConfigPath(options.dataDir);
   const configPath = options.networkConfig || ((await fileExists(copyPath)) ? copyPath : "");
   const config = configPath ? await readNetworkConfig(configPath) : undefined;
+  // the key files the flags name are read where they are used, after the database opened:
+  // one that cannot serve is refused here, before the data dir is touched
+  for (const path of [options.faucetKeyFile, options.spammerKeyFile]) if (path !== "") await readKeyFile(path);
   // 2. snapshot files are checked completely before the data dir is touched, so a truncated,
   // corrupted or foreign file leaves it as it was
   const networkName = config?.networkName ?? DEV_NETWORK_NAME;

@@ -151,6 +151,7 @@ describe("command line", () => {
         ["--expires-in", "soon"],
         /^error: --expires-in takes a time span .*, got "soon" \(see token --help\)$/,
       ],
+      [tokenCommand, ["--expires-in", "0s"], /^error: --expires-in takes a time span above 0 .*, got "0s"/],
     ];
     for (const [c, argv, message] of cases) {
       const r = await run(c, argv);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -8,6 +9,7 @@ import { fromHex } from "../../../src/codec/hex.js";
 import { DEV_KEY } from "../../../src/node/devNetwork.js";
 import { isNodeError, NodeErrorCode } from "../../../src/node/errors.js";
 import { faucetOptionsOf } from "../../../src/node/faucetOptions.js";
+import { LedgerNode } from "../../../src/node/node.js";
 import { defaultNodeOptions } from "../../../src/node/options.js";
 import { removeDir, tempDir } from "../../helpers/node.js";
 
@@ -61,6 +63,14 @@ describe("faucet options of a node", () => {
       faucetOptionsOf({ ...defaultNodeOptions, faucetKeyFile: join(dir, "missing") }, devCoordinator),
       (e) => isNodeError(e, NodeErrorCode.InvalidKeyFile),
     );
+    // a node given such a file (the faucet's or the spammer's) refuses it before its data dir exists
+    for (const key of ["faucetKeyFile", "spammerKeyFile"] as const) {
+      const dataDir = join(dir, `node-${key}`);
+      await assert.rejects(LedgerNode.open({ ...defaultNodeOptions, dataDir, [key]: path, logLevel: "silent" }), (e) =>
+        isNodeError(e, NodeErrorCode.InvalidKeyFile),
+      );
+      assert.equal(existsSync(dataDir), false, key);
+    }
   });
 
   it("flags: --faucet takes true or false, the limits are integers", () => {
