@@ -177,7 +177,7 @@ function readConfig(from: Given | undefined, flags: readonly Flag[]): ConfigFile
   const path = from.texts.at(-1)!;
   let settings: unknown;
   try {
-    settings = JSON.parse(readBoundedFileSync(path, MAX_SETTINGS_FILE_BYTES));
+    settings = JSON.parse(readBoundedFileSync(path, MAX_SETTINGS_FILE_BYTES, usageError));
   } catch (e) {
     throw usageError(`cannot read config file ${path}: ${(e as Error).message}`);
   }

@@ -212,7 +212,11 @@ function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccou
 export async function readNetworkConfig(path: string): Promise<NetworkConfig> {
   let text: string;
   try {
-    text = await readBoundedFile(path, MAX_SETTINGS_FILE_BYTES);
+    text = await readBoundedFile(
+      path,
+      MAX_SETTINGS_FILE_BYTES,
+      (why) => new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, why),
+    );
   } catch (e) {
     throw new LedgerNodeError(NetworkErrorCode.InvalidNetworkConfig, `cannot read ${path}: ${(e as Error).message}`);
   }

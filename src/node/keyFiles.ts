@@ -41,7 +41,11 @@ export const MAX_KEY_FILE_BYTES = 1024;
 export async function readKeyFile(path: string): Promise<Uint8Array> {
   let text: string;
   try {
-    text = await readBoundedFile(path, MAX_KEY_FILE_BYTES);
+    text = await readBoundedFile(
+      path,
+      MAX_KEY_FILE_BYTES,
+      (why) => new LedgerNodeError(NodeErrorCode.InvalidKeyFile, why),
+    );
   } catch (e) {
     throw new LedgerNodeError(NodeErrorCode.InvalidKeyFile, `cannot read key file ${path}: ${(e as Error).message}`);
   }

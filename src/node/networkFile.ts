@@ -93,7 +93,13 @@ export function ed25519AddressOfSeed(seed: Uint8Array): Ed25519Address {
 export async function readNetworkFile(path: string): Promise<NetworkFile> {
   let json: unknown;
   try {
-    json = JSON.parse(await readBoundedFile(path, MAX_SETTINGS_FILE_BYTES));
+    json = JSON.parse(
+      await readBoundedFile(
+        path,
+        MAX_SETTINGS_FILE_BYTES,
+        (why) => new LedgerNodeError(NodeErrorCode.InvalidNetworkFile, why),
+      ),
+    );
   } catch (e) {
     throw new LedgerNodeError(
       NodeErrorCode.InvalidNetworkFile,

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { GossipMetrics, NetworkView, PeerView } from "../../network/interface.js";
 import type { Heartbeat } from "../../network/messages.js";
-import { MAX_PEER_ADDRESS_LENGTH, MAX_PEER_ALIAS_LENGTH, MAX_STATIC_PEERS } from "../../network/peeringFile.js";
+import {
+  canonicalPeerId,
+  MAX_PEER_ADDRESS_LENGTH,
+  MAX_PEER_ALIAS_LENGTH,
+  MAX_STATIC_PEERS,
+} from "../../network/peeringFile.js";
 import type { ApiNode } from "../apiNode.js";
 import { notFound, unavailable } from "../errors.js";
 import { BEARER_JWT } from "../openapi.js";
@@ -116,7 +121,7 @@ export const PEER_ROUTES = {
       summary: "One peer",
       tags: [Tag.Core],
       security: [{ [BEARER_JWT]: [] }],
-      params: pathParams({ peerId: string("a libp2p peer ID") }),
+      params: pathParams({ peerId: peerIdSchema() }),
     },
     peerSchema(),
     [400, 403, 404, 500],
@@ -170,7 +175,9 @@ export function registerPeerRoutes(app: FastifyInstance, node: ApiNode): void {
   registerRoute(app, PEER_ROUTES.peers, async (): Promise<PeerView[]> => node.network?.peers() ?? []);
   registerRoute(app, PEER_ROUTES.peer, async (request): Promise<PeerView> => {
     const { peerId } = request.params as { peerId: string };
-    const peer = node.network?.peers().find((p) => p.id === peerId);
+    // either spelling of an ID (base58btc or a CIDv1) names the same peer, as for DELETE
+    const id = canonicalPeerId(peerId, "peerId");
+    const peer = node.network?.peers().find((p) => p.id === id);
     if (!peer) throw notFound(`no peer ${peerId}`);
     return peer;
   });

@@ -1,3 +1,4 @@
+import { peerIdFromString } from "@libp2p/peer-id";
 import "../../../src/network/polyfill.js";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -75,6 +76,10 @@ describe("POST and DELETE /api/core/v2/peers", () => {
     const got = (await send("GET", `${PEERS}/${bId}`)).json();
     assert.equal(got.relation, "known");
     assert.equal(got.alias, "b");
+    // the same peer by its CID spelling; an ID that is none is a 400
+    const cid = peerIdFromString(bId).toCID().toString();
+    assert.equal((await send("GET", `${PEERS}/${cid}`)).json().id, bId);
+    assertError(await send("GET", `${PEERS}/0OIl`), 400, /peerId/);
     assert.deepEqual(await stored(a.dir), { peers: [{ multiAddress: b.address, alias: "b" }] });
     // adding it again keeps one entry and takes the new alias
     const again = await send("POST", PEERS, { multiAddress: b.address, alias: "bee" });

@@ -35,6 +35,21 @@ import { waitFor } from "../../helpers/waitFor.js";
  * saved states put back exactly; each bad input refused with its reason and nothing changed.
  */
 
+/** Submits a tagged-data block carrying `data` and waits until a milestone references it; resolves with the ms it took. */
+async function referencedAfterMs(h: Harness, data: string, timeoutMs: number): Promise<number> {
+  const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x01", data } };
+  const started = performance.now();
+  const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
+  await waitFor(
+    async () =>
+      json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
+        .referencedByMilestoneIndex !== undefined,
+    timeoutMs,
+    `block ${data} referenced`,
+  );
+  return performance.now() - started;
+}
+
 describe("dev accounts", () => {
   it("are the SDK wallet's: m/44'/<coin>'/<account>'/0'/0' of the mnemonic by SLIP-10 Ed25519", () => {
     const ours = deriveDevAccounts({ mnemonic: DEFAULT_DEV_MNEMONIC, count: 3, coinType: 4219 });
@@ -222,17 +237,7 @@ describe("auto milestones", () => {
   after(() => h.close());
 
   it("confirm a block within milliseconds of its arrival", async () => {
-    const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x01", data: "0x02" } };
-    const started = performance.now();
-    const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
-    await waitFor(
-      async () =>
-        json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
-          .referencedByMilestoneIndex !== undefined,
-      2000,
-      "referenced",
-    );
-    const took = performance.now() - started;
+    const took = await referencedAfterMs(h, "0x02", 2000);
     assert.ok(took < 1000, `${took.toFixed(0)} ms`);
   });
 });
@@ -248,15 +253,7 @@ describe("auto milestones in a burst", () => {
   it("run ahead of the clock by at most --milestone-max-lead, then wait for it", async () => {
     const leads: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x07", data: `0x0${i}` } };
-      const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
-      await waitFor(
-        async () =>
-          json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
-            .referencedByMilestoneIndex !== undefined,
-        5000,
-        `block ${i} referenced`,
-      );
+      await referencedAfterMs(h, `0x0${i}`, 5000);
       leads.push(h.node.tangle.latestMilestone.timestamp - Math.floor(Date.now() / 1000));
     }
     // one second per milestone at most ahead: never more than the limit and the second in progress
@@ -271,17 +268,7 @@ describe("auto milestones in a burst", () => {
     const ahead = milestones.at(-1)!.timestamp - Math.floor(Date.now() / 1000);
     assert.ok(ahead >= 15, `the burst is ${ahead} s ahead, the limit 2 s`);
     for (let i = 0; i < 3; i++) {
-      const tagged = { protocolVersion: 2, payload: { type: 5, tag: "0x08", data: `0x0${i}` } };
-      const started = performance.now();
-      const { blockId } = json<{ blockId: string }>(await post(h, `${CORE}/blocks`, tagged));
-      await waitFor(
-        async () =>
-          json<{ referencedByMilestoneIndex?: number }>(await inject(h.app, `${CORE}/blocks/${blockId}/metadata`))
-            .referencedByMilestoneIndex !== undefined,
-        10_000,
-        `block ${i} referenced`,
-      );
-      const took = performance.now() - started;
+      const took = await referencedAfterMs(h, `0x1${i}`, 10_000);
       assert.ok(took < 1500, `block ${i} referenced after ${took.toFixed(0)} ms`);
     }
   });
