@@ -123,11 +123,17 @@ describe("sync over the network", () => {
         headers: { authorization: `Bearer ${token}` },
       });
       assert.equal(one.json().id, a.network.peerId);
+      // a peer ID of no peer of this node is a 404; text that is no peer ID a 400
       const none = await app.inject({
-        url: "/api/core/v2/peers/12D3KooWnothere",
+        url: "/api/core/v2/peers/12D3KooWQN1NcpQbxVGVtggwmXd5jDryujA9sWmwRFgz9A5w5RPk",
         headers: { authorization: `Bearer ${token}` },
       });
       assert.equal(none.statusCode, 404);
+      const malformed = await app.inject({
+        url: "/api/core/v2/peers/12D3KooWnothere",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(malformed.statusCode, 400);
     } finally {
       await app.close();
     }
