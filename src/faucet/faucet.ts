@@ -1,12 +1,11 @@
 import { addressFromBech32, addressToBech32, ed25519AddressOf, serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual, toHex } from "../codec/hex.js";
 import { computeTransactionId, networkIdFromName, outputIdFromParts } from "../codec/ids.js";
-import { decodeOutput } from "../codec/outputs/output.js";
-import { type Address, type Block, OutputType, type ProtocolParameters, UnlockConditionType } from "../codec/types.js";
+import type { Address, Block, ProtocolParameters } from "../codec/types.js";
 import { bech32Decode } from "../crypto/bech32.js";
 import { blake2b256 } from "../crypto/blake2b.js";
 import { type Ed25519KeyPair, ed25519KeyPairFromSeed } from "../crypto/ed25519.js";
-import { IndexedField, type Indexer } from "../indexer/index.js";
+import type { Indexer } from "../indexer/index.js";
 import { type BlockMetadataRecord, InclusionState, type OutputRecord } from "../storage/index.js";
 import { type Miner, ownMiner } from "../tangle/blockCompletion.js";
 import type { MilestoneInfo } from "../tangle/events.js";
@@ -14,6 +13,7 @@ import { type BlockIntake, takenBlock } from "../tangle/intake.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { FaucetErrorCode } from "./errors.js";
 import { checkFaucetOptions, type FaucetOptions, MAX_TRANSACTION_INPUTS } from "./options.js";
+import { spendableInput, spendableOutputs } from "./ownOutputs.js";
 import { RateLimiter } from "./rateLimiter.js";
 import {
   type BatchPlan,
@@ -82,9 +82,6 @@ export interface EnqueueResult {
   address: string;
   waitingRequests: number;
 }
-
-/** Outputs one balance read looks at at most (the requester's, the faucet's own). */
-export const BALANCE_PAGE = 1000;
 
 /**
  * More spendable outputs than one transaction can spend (TIP-20: 128 inputs) make the faucet's
@@ -277,7 +274,7 @@ export class Faucet {
   /** The remembered remainder first (the faucet's funds), then the oldest BALANCE_PAGE. */
   private async readOwnOutputs(): Promise<{ inputs: FaucetInput[]; total: bigint }> {
     const remainder = this.remainder;
-    const page = await this.spendableOutputs(this.address, true);
+    const page = await spendableOutputs(this.deps, this.address, true);
     if (!remainder || page.inputs.some((i) => bytesEqual(i.outputId, remainder))) return page;
     const [record] = await this.deps.outputs.getMany([remainder]);
     const input = record && spendableInput(remainder, record, true);
@@ -289,38 +286,9 @@ export class Faucet {
     return { inputs: [input, ...page.inputs], total: page.total + input.amount };
   }
 
-  /**
-   * The basic outputs of `address` without conditions, up to BALANCE_PAGE of them, oldest
-   * first; `withoutTokens`: only those without native tokens (what the faucet can spend).
-   */
-  private async spendableOutputs(
-    address: Address,
-    withoutTokens: boolean,
-  ): Promise<{ inputs: FaucetInput[]; total: bigint }> {
-    const page = await this.deps.indexer.outputs({
-      type: OutputType.Basic,
-      fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
-      ...(withoutTokens ? { hasNativeTokens: false } : {}),
-      hasStorageDepositReturn: false,
-      hasExpiration: false,
-      hasTimelock: false,
-      pageSize: BALANCE_PAGE,
-    });
-    const records = await this.deps.outputs.getMany(page.items);
-    const inputs: FaucetInput[] = [];
-    let total = 0n;
-    records.forEach((record, i) => {
-      const input = record && spendableInput(page.items[i]!, record, withoutTokens);
-      if (!input) return;
-      inputs.push(input);
-      total += input.amount;
-    });
-    return { inputs, total };
-  }
-
   /** What `address` holds in basic outputs without conditions, as inx-faucet counts it (the first BALANCE_PAGE). */
   private async addressBalance(address: Address): Promise<bigint> {
-    return (await this.spendableOutputs(address, false)).total;
+    return (await spendableOutputs(this.deps, address, false)).total;
   }
 
   /** Runs one settle-and-send turn now, or once more after the one running (never two at once). */
@@ -491,18 +459,4 @@ export class Faucet {
     this.stopped = true;
     await this.ticking;
   }
-}
-
-/**
- * `record` as an input the faucet can spend: unspent, a basic output whose one unlock condition
- * is its address (inx-faucet asks the indexer for no expiration, timelock or storage deposit
- * return); `withoutTokens`: no native tokens either (a remainder would have to carry them).
- */
-function spendableInput(outputId: Uint8Array, record: OutputRecord, withoutTokens: boolean): FaucetInput | undefined {
-  if (record.spent) return undefined;
-  const output = decodeOutput(record.outputBytes);
-  if (output.type !== OutputType.Basic || output.unlockConditions.length !== 1) return undefined;
-  if (output.unlockConditions[0]!.type !== UnlockConditionType.Address) return undefined;
-  if (withoutTokens && output.nativeTokens.length > 0) return undefined;
-  return { outputId, amount: output.amount, outputBytes: record.outputBytes };
 }
