@@ -215,19 +215,14 @@ export const nodeCommand = command({
       "faucet requests paid by one transaction at most (1-127)",
     ),
     flag("faucetQueueSize", "faucet-queue-size", integer, "faucet requests waiting at most"),
-    flag(
-      "faucetAddressPeriodMs",
-      "faucet-address-period",
-      milliseconds,
-      "one faucet request per address per this many ms",
-    ),
+    flag("faucetAddressPeriodMs", "faucet-address-period", integer, "one faucet request per address per this many ms"),
     flag(
       "faucetClientRequests",
       "faucet-client-requests",
       integer,
       "faucet requests one client (IP address) may make per --faucet-client-period",
     ),
-    flag("faucetClientPeriodMs", "faucet-client-period", milliseconds, "the period of --faucet-client-requests, in ms"),
+    flag("faucetClientPeriodMs", "faucet-client-period", integer, "the period of --faucet-client-requests, in ms"),
     flag(
       "spammer",
       "spammer",

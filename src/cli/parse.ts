@@ -98,7 +98,7 @@ export function parseCommand<const F extends readonly Flag[]>(
   const fromFile = command.config ? readConfig(given(CONFIG_FLAG, fromFlags, env, NO_FILE), command.flags) : NO_FILE;
   const values: Record<string, unknown> = { help: fromFlags.has(HELP_FLAG.name), argument: args[0] ?? "" };
   for (const flag of command.flags) {
-    if (!flag.value) values[flag.key] = fromFlags.has(flag.name);
+    if (!flag.value) values[flag.key] = fromFlags.has(flag.name) || fromFile.settings[settingOf(flag)] === true;
     else values[flag.key] = parsedValue(flag.value, given(flag, fromFlags, env, fromFile)) ?? flag.default;
   }
   const missing = command.flags
@@ -183,10 +183,15 @@ function readConfig(from: Given | undefined, flags: readonly Flag[]): ConfigFile
   }
   if (typeof settings !== "object" || settings === null || Array.isArray(settings))
     throw usageError(`cannot read config file ${path}: it is not a JSON object`);
-  const known = new Map(flags.filter((f) => f.value).map((f) => [settingOf(f), f]));
+  const known = new Map(flags.map((f) => [settingOf(f), f]));
   for (const [key, value] of Object.entries(settings)) {
     const flag = known.get(key);
     if (!flag) throw usageError(`${key} in ${path} is not a setting (the settings are the flags in camelCase)`);
+    // a switch (a flag without a value) is true or false in the file
+    if (!flag.value) {
+      if (typeof value !== "boolean") throw usageError(`${key} in ${path} takes true or false`);
+      continue;
+    }
     const items = Array.isArray(value) && flag.value?.repeatable ? value : [value];
     if (!items.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean"))
       throw usageError(

@@ -380,12 +380,17 @@ export class Faucet {
    * has no funds for), so their addresses may ask again.
    */
   private async send(): Promise<void> {
+    const own = (await this.ownOutputs()).inputs;
     // the largest first: the fewest inputs pay, whatever crowd of small ones stands in front
-    const inputs = [...(await this.ownOutputs()).inputs].sort((a, b) =>
-      a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1,
-    );
+    const inputs = [...own].sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
     const batch = this.queue.slice(0, this.options.batchSize);
     const plan = planBatch(inputs, batch.length, this.options.amount, this.deposit);
+    if (!plan && own.length > CROWDED) {
+      // the 128 largest in view cannot pay: gather the oldest so the listing moves on to the
+      // funds behind them; the queue waits for the next milestone
+      await this.submit(sweepPlan(own), []);
+      return;
+    }
     if (!plan) {
       const dropped = this.queue.splice(0);
       for (const r of dropped) this.waiting.delete(r.key);

@@ -18,6 +18,7 @@ export {
   networkConfigFromJson,
   networkConfigPath,
   networkConfigToJson,
+  peersForFile,
   readNetworkConfig,
   writeNetworkConfig,
 } from "./networkConfig.js";

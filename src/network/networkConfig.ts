@@ -209,6 +209,23 @@ function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccou
   };
 }
 
+/**
+ * The addresses a network file lists for followers to dial: those the transport can dial, at
+ * most MAX_STATIC_PEERS (a follower refuses a file with more). A host with many interfaces
+ * listens on more addresses than that.
+ */
+export function peersForFile(addresses: readonly string[]): string[] {
+  const dialable = addresses.filter((a) => {
+    try {
+      parsePeerAddress(a);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return dialable.slice(0, MAX_STATIC_PEERS);
+}
+
 export async function readNetworkConfig(path: string): Promise<NetworkConfig> {
   let text: string;
   try {

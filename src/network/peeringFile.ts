@@ -1,6 +1,7 @@
 import { type FileHandle, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { peerIdFromString } from "@libp2p/peer-id";
+import { multiaddr } from "@multiformats/multiaddr";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { syncDirectory } from "../util/syncDirectory.js";
 import { NetworkErrorCode } from "./errors.js";
@@ -109,14 +110,33 @@ export async function readPeeringFile(dataDir: string): Promise<PeeringEntry[]> 
   const peers = (parsed as { peers?: unknown } | null)?.peers;
   if (!Array.isArray(peers)) throw invalid(path, 'expected {"peers": [...]}');
   if (peers.length > MAX_STATIC_PEERS) throw invalid(path, `more than ${MAX_STATIC_PEERS} peers`);
-  return peers.map((p, i) => {
+  return peers.flatMap((p, i) => {
+    // an address of a kind the transport cannot dial (a WebSocket, a relay, port 0), which an
+    // earlier version stored, is left out: it was never dialled, and the start goes on
+    const address = (p as { multiAddress?: unknown } | null)?.multiAddress;
+    if (typeof address === "string" && isUndialableMultiaddr(address)) return [];
     try {
       const { peerId: _, ...entry } = checkPeeringEntry(p, `peers[${i}]`);
-      return entry;
+      return [entry];
     } catch (e) {
       throw invalid(path, (e as Error).message);
     }
   });
+}
+
+/** A well-formed multiaddr that names no TCP address to dial (what `parsePeerAddress` refuses). */
+function isUndialableMultiaddr(address: string): boolean {
+  try {
+    multiaddr(address);
+  } catch {
+    return false; // not a multiaddr at all: a damaged file, refused with its path
+  }
+  try {
+    parsePeerAddress(address);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Replaces the stored list with `entries`, atomically (temporary file, fsync, rename, fsync of the directory). */

@@ -10,6 +10,7 @@ import {
   type NetworkLogger,
   type NetworkOptions,
   networkConfigPath,
+  peersForFile,
   writeNetworkConfig,
 } from "../network/index.js";
 import type { SnapshotManager } from "../snapshot/index.js";
@@ -252,7 +253,10 @@ export class LedgerNode {
     this.net = network;
     this.intake.followSync(() => network.syncStatus());
     if (this.isCoordinator) {
-      await writeNetworkConfig(networkConfigPath(o.dataDir), this.describeNetwork(network.listenAddresses()));
+      await writeNetworkConfig(
+        networkConfigPath(o.dataDir),
+        this.describeNetwork(peersForFile(network.listenAddresses())),
+      );
     }
     return network;
   }

@@ -111,10 +111,11 @@ export class Coordinator {
   private wake: (() => void) | undefined;
   /**
    * `auto`: seconds ahead of the clock that auto milestones count their lead from: how far the
-   * latest milestone was ahead at start, or the last one issued on request (`issueNow`). A lead
-   * made by milestones a developer asked for, or found on the database, is not auto's to wait
-   * off: after `POST /api/dev/v1/milestones` had run 400 s ahead, waiting for the clock to come
-   * within the limit held every block unconfirmed for 160 s.
+   * latest milestone was ahead at start, or the last one issued on request (`issueNow`), and
+   * never more than the lead there is (an idle node's clock catches up, and the allowance with
+   * it). A lead made by milestones a developer asked for, or found on the database, is not
+   * auto's to wait off: after `POST /api/dev/v1/milestones` had run 400 s ahead, waiting for the
+   * clock to come within the limit held every block unconfirmed for 160 s.
    */
   private leadGiven = 0;
   /** `auto`: clients' blocks taken since the tips of the milestone being issued were read. */
@@ -231,7 +232,9 @@ export class Coordinator {
   /** Issues milestones while blocks keep arriving: those that arrive during one share the next. */
   private async autoLoop(): Promise<void> {
     while (this.autoWanted && !this.stopped) {
-      const lead = this.tangle.latestMilestone.timestamp + 1 - this.clock.nowSeconds() - this.leadGiven;
+      const ahead = this.tangle.latestMilestone.timestamp - this.clock.nowSeconds();
+      this.leadGiven = Math.min(this.leadGiven, Math.max(0, ahead));
+      const lead = ahead + 1 - this.leadGiven;
       const maxLead = this.options.maxLeadSeconds ?? AUTO_MAX_LEAD_SECONDS;
       if (maxLead > 0 && lead > maxLead) {
         await new Promise<void>((resolve) => {

@@ -69,6 +69,12 @@ describe("starting a node process from a snapshot", () => {
       await waitForMilestone(b, 5, 20_000, "B's own milestones", { latest: true });
       assert.equal(await ledgerTotal(b.url), 2779530283277761n);
       assert.equal(await ledgerTotal(a.url), 2779530283277761n);
+      // restarted with the same command line: the database has data, so --snapshot is ignored,
+      // and the network.json B wrote (its own coordinator key) is not held against A's file
+      assert.equal(await b.stop(), 0);
+      b.start();
+      await b.waitHealthy();
+      await waitForMilestone(b, 6, 20_000, "B's milestones after its restart", { latest: true });
     } finally {
       assert.equal(await b.close(), 0);
     }

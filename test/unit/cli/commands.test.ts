@@ -106,6 +106,11 @@ describe("command line", () => {
       assert.equal(r.code, 2, JSON.stringify(settings));
       assert.match(r.err, message);
     }
+    // a switch is true or false in the file
+    await writeFile(config, JSON.stringify({ snapshotUnverified: true }));
+    assert.equal(parseArgs(["--config", config], {}).options.snapshotUnverified, true);
+    await writeFile(config, JSON.stringify({ snapshotUnverified: "yes" }));
+    assert.match((await run(nodeCommand, ["--config", config])).err, /snapshotUnverified in .* takes true or false/);
     const fifo = join(dir, "fifo");
     assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
     for (const [file, why] of [
@@ -138,6 +143,8 @@ describe("command line", () => {
       assert.equal(r.code, 2, argv.join(" "));
       assert.match(r.err, message);
     }
+    // a period only counted, never a timer, may be long: one request per address per 30 days
+    assert.equal(parseArgs(["--faucet-address-period", "2592000000"], {}).options.faucetAddressPeriodMs, 2_592_000_000);
   });
 
   it("words every bad value as '<where> takes <what>, got \"<text>\"'", async () => {

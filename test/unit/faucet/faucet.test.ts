@@ -51,7 +51,7 @@ async function outputsOf(h: Harness, address: Address): Promise<{ outputId: Uint
   const page = await h.node.indexer.outputs({
     type: 3,
     fields: [{ field: IndexedField.Address, value: serializeAddressBytes(address) }],
-    pageSize: 100,
+    pageSize: 1000,
   });
   const records = await h.node.db.outputs.getMany(page.items);
   return records.map((r, i) => ({ outputId: page.items[i]!, output: decodeOutput(r!.outputBytes) }));
@@ -272,17 +272,21 @@ describe("faucet", () => {
     detach();
   });
 
-  it("pays from funds hidden behind a crowd of dust, gathers the dust, and after a restart sweeps until it sees them", async () => {
-    // 1,134 outputs of one storage deposit each on the faucet's address, all older in the
-    // listing than the output holding its funds: the first 1,000 the faucet reads are dust
+  /**
+   * 1,134 outputs of one storage deposit each on the faucet's (the dev key's) address, all older
+   * in the listing than the output holding its funds: the first 1,000 the faucet reads are dust.
+   * Resolves with the funds and the deposit of one dust output.
+   */
+  const crowd = async (): Promise<{ funds: bigint; dust: bigint }> => {
     const dev = devWallet();
     const dust = basicOutputDeposit(
       { type: 0, pubKeyHash: dev.address.pubKeyHash },
       h.node.tangle.protocolParameters.rentStructure,
     );
-    let held = await outputsOf(h, dev.address);
+    const own = await outputsOf(h, dev.address);
+    let held = [own.reduce((a, b) => (b.output.amount > a.output.amount ? b : a))];
     for (let k = 0; k < 9; k++) {
-      const total = held.reduce((sum, o) => sum + o.output.amount, 0n);
+      const total = held[0]!.output.amount;
       const outputs = [
         ...Array.from({ length: 126 }, () => basicTo(dev.address.pubKeyHash, dust)),
         basicTo(dev.address.pubKeyHash, total - 126n * dust),
@@ -294,7 +298,13 @@ describe("faucet", () => {
       await h.node.coordinator.issueMilestone();
       held = [{ outputId: outputIdFromParts(computeTransactionId(tx), 126), output: outputs[126]! }];
     }
-    const funds = held[0]!.output.amount;
+    return { funds: held[0]!.output.amount, dust };
+  };
+
+  it("pays from funds hidden behind a crowd of dust, gathers the dust, and after a restart sweeps until it sees them", async () => {
+    const dev = devWallet();
+    const before = (await outputsOf(h, dev.address)).reduce((sum, o) => sum + o.output.amount, 0n);
+    const { funds, dust } = await crowd();
     assert.ok(funds > 10n * AMOUNT);
 
     // a faucet that did not see its funds arrive (a restart) reads dust only: it refuses, and
@@ -338,6 +348,25 @@ describe("faucet", () => {
       funds + 1134n * dust,
       "every output of the crowd is the faucet's now, in view",
     );
+    assert.equal(funds + 1134n * dust, before, "the crowd was made of the faucet's own funds");
+  });
+
+  it("gathers the crowd instead of dropping its queue when the 128 largest outputs in view cannot pay", async () => {
+    const { funds, dust } = await crowd();
+    // an amount the first 1,000 outputs cover (enqueue takes it) but 128 of them do not
+    const amount = 300n * dust;
+    const faucet = manual({ amount });
+    const a = freshAddress();
+    await faucet.enqueue(a.bech32);
+    const before = errors.length;
+    for (let i = 0; i < 8 && faucet.waitingRequests > 0; i++) await milestone(faucet);
+    assert.equal(faucet.waitingRequests, 0, "paid");
+    assert.equal((await outputsOf(h, a.address))[0]?.output.amount, amount);
+    assert.ok(
+      errors.slice(before).every((e) => !/cannot pay/.test(String(e))),
+      "nothing dropped for want of funds",
+    );
+    assert.ok((await faucet.balance()) >= funds - amount);
   });
 });
 

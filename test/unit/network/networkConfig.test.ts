@@ -7,6 +7,7 @@ import {
   networkConfigFromJson,
   networkConfigPath,
   networkConfigToJson,
+  peersForFile,
   readNetworkConfig,
 } from "../../../src/network/index.js";
 import { LedgerNode } from "../../../src/node/node.js";
@@ -55,6 +56,17 @@ describe("the network config file and a node's role", () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("lists at most 64 addresses a follower can dial, whatever the coordinator listens on", () => {
+    const id = "12D3KooWFiwsTc4CLbk73vdbt71z88H17qnxMt3U8oU7Cr28kMsQ";
+    const listening = [
+      `/ip4/127.0.0.1/tcp/1/ws/p2p/${id}`,
+      ...Array.from({ length: 70 }, (_, i) => `/ip4/10.0.${i}.1/tcp/15600/p2p/${id}`),
+    ];
+    const listed = peersForFile(listening);
+    assert.equal(listed.length, 64);
+    assert.equal(listed[0], `/ip4/10.0.0.1/tcp/15600/p2p/${id}`);
   });
 
   it("refuses a file that is not a usable network description", async () => {

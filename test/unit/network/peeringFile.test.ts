@@ -65,6 +65,18 @@ describe("peering.json: the static peers added at runtime", () => {
           return true;
         });
       }
+      // an address an earlier version stored and never dialled (a WebSocket, port 0) is left out
+      await writeFile(
+        path,
+        JSON.stringify({
+          peers: [
+            { multiAddress: `/ip4/127.0.0.1/tcp/1/ws/p2p/${OTHER}` },
+            { multiAddress: `/ip4/127.0.0.1/tcp/0/p2p/${OTHER}` },
+            { multiAddress: address(PEER) },
+          ],
+        }),
+      );
+      assert.deepEqual(await readPeeringFile(dir), [{ multiAddress: address(PEER) }]);
     });
   });
 

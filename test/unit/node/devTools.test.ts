@@ -272,6 +272,21 @@ describe("auto milestones in a burst", () => {
       assert.ok(took < 1500, `block ${i} referenced after ${took.toFixed(0)} ms`);
     }
   });
+
+  it("give that lead back as the clock catches up: later, the limit counts from the clock again", async () => {
+    const { milestones } = json<{ milestones: { timestamp: number }[] }>(
+      await post(h, "/api/dev/v1/milestones", { count: 1 }),
+    );
+    const ahead = () => h.node.tangle.latestMilestone.timestamp - Math.floor(Date.now() / 1000);
+    // idle until the clock has passed the latest milestone
+    await waitFor(() => ahead() < 0, 40_000, `the clock past ${milestones[0]!.timestamp}`);
+    const leads: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await referencedAfterMs(h, `0x2${i}`, 5000);
+      leads.push(ahead());
+    }
+    assert.ok(Math.max(...leads) <= 3, `leads ${leads.join(", ")}: the limit of 2 s counts from the clock`);
+  });
 });
 
 describe("dev accounts of a resumed data directory", () => {
