@@ -10,7 +10,7 @@ import type { MilestoneMode } from "../tangle/coordinator.js";
 import { MAX_SETTINGS_FILE_BYTES, readBoundedFile } from "../util/boundedFile.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { NetworkErrorCode } from "./errors.js";
-import { parsePeerAddress } from "./peering.js";
+import { isDialable, parsePeerAddress } from "./peering.js";
 import { MAX_STATIC_PEERS } from "./peeringFile.js";
 
 /**
@@ -215,15 +215,7 @@ function devAccountsFromJson(json: unknown): NonNullable<NetworkConfig["devAccou
  * listens on more addresses than that.
  */
 export function peersForFile(addresses: readonly string[]): string[] {
-  const dialable = addresses.filter((a) => {
-    try {
-      parsePeerAddress(a);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  return dialable.slice(0, MAX_STATIC_PEERS);
+  return addresses.filter(isDialable).slice(0, MAX_STATIC_PEERS);
 }
 
 export async function readNetworkConfig(path: string): Promise<NetworkConfig> {

@@ -49,6 +49,16 @@ export function parsePeerAddress(text: string): { address: Multiaddr; peerId?: s
   return p2p?.value ? { address, peerId: p2p.value } : { address };
 }
 
+/** Whether `text` is an address `parsePeerAddress` takes. */
+export function isDialable(text: string): boolean {
+  try {
+    parsePeerAddress(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What peering needs of libp2p. */
 export interface PeeringHost {
   /** Dials the address; resolves with the remote peer's ID. */

@@ -5,7 +5,7 @@ import { multiaddr } from "@multiformats/multiaddr";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { syncDirectory } from "../util/syncDirectory.js";
 import { NetworkErrorCode } from "./errors.js";
-import { parsePeerAddress } from "./peering.js";
+import { isDialable, parsePeerAddress } from "./peering.js";
 
 /**
  * The static peers added at runtime (`POST /api/core/v2/peers`), kept in the data directory so
@@ -131,12 +131,7 @@ function isUndialableMultiaddr(address: string): boolean {
   } catch {
     return false; // not a multiaddr at all: a damaged file, refused with its path
   }
-  try {
-    parsePeerAddress(address);
-    return false;
-  } catch {
-    return true;
-  }
+  return !isDialable(address);
 }
 
 /** Replaces the stored list with `entries`, atomically (temporary file, fsync, rename, fsync of the directory). */

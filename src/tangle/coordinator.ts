@@ -152,8 +152,13 @@ export class Coordinator {
   /** Starts issuing: in `interval` mode the first milestone an interval from now. */
   start(): void {
     this.stopped = false;
-    this.leadGiven = Math.max(0, this.tangle.latestMilestone.timestamp - this.clock.nowSeconds());
+    this.leadGiven = this.leadFound();
     if (this.mode === "interval") this.timer = setTimeout(() => void this.tick(), this.options.intervalMs);
+  }
+
+  /** How far the latest milestone is ahead of the clock at start (`leadGiven`). */
+  private leadFound(): number {
+    return Math.max(0, this.tangle.latestMilestone.timestamp - this.clock.nowSeconds());
   }
 
   /**
@@ -165,7 +170,7 @@ export class Coordinator {
    */
   startNow(): Promise<void> {
     this.stopped = false;
-    this.leadGiven = Math.max(0, this.tangle.latestMilestone.timestamp - this.clock.nowSeconds());
+    this.leadGiven = this.leadFound();
     if (this.mode !== "interval" && this.tangle.latestMilestone.index > 0) return Promise.resolve();
     return this.tick();
   }
