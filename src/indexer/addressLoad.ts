@@ -2,7 +2,13 @@ import { serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import type { Output } from "../codec/types.js";
-import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
+import {
+  BULK_BATCH_BYTES,
+  encodeAddressBalance,
+  type KvStore,
+  Repositories,
+  type WriteBatch,
+} from "../storage/index.js";
 import type { LedgerIndex } from "../tangle/events.js";
 import { Serial } from "../util/serial.js";
 import {
@@ -13,7 +19,7 @@ import {
   ownerAddress,
 } from "./addressLedger.js";
 import { ExternalSort } from "./externalSort.js";
-import { passOverLedger, REBUILD_BATCH_WRITES, RebuildBatches } from "./rebuild.js";
+import { passOverLedger, RebuildBatches } from "./rebuild.js";
 
 /** Serialized address bytes: the type, then 32 bytes (Ed25519, alias and NFT addresses alike). */
 const ADDRESS_LENGTH = 33;
@@ -54,6 +60,8 @@ export class AddressLedgerLoad {
   /** The balances and the marker, at the loaded ledger's index. */
   async finish(ledgerIndex: number): Promise<void> {
     const balances = this.db.addresses.balances;
+    // the balances in key order, in tables apart from the writes before them (BULK_BATCH_BYTES)
+    await this.store.flushMemtable();
     let batch = this.store.bulkBatch();
     let owner: Uint8Array | undefined;
     let total = 0n;
@@ -66,7 +74,7 @@ export class AddressLedgerLoad {
         const address = key.subarray(0, ADDRESS_LENGTH);
         if (!owner || !bytesEqual(address, owner)) {
           put();
-          if (batch.size >= REBUILD_BATCH_WRITES) {
+          if (batch.byteSize >= BULK_BATCH_BYTES) {
             await batch.write({ sync: false });
             batch = this.store.bulkBatch();
           }

@@ -212,7 +212,11 @@ export class ListWriter {
   private chunk: ListEntry[] = [];
   private dir: DirEntry[] = [];
 
-  constructor(private readonly batch: () => WriteBatch) {}
+  constructor(
+    private readonly batch: () => WriteBatch,
+    /** Where the directories go (a bulk load writes them in batches of their own: rebuild.ts). */
+    private readonly dirBatch: () => WriteBatch = batch,
+  ) {}
 
   /** Adds `entry` to `list`: the same list as the call before with a later position, or a list after it. */
   add(list: Uint8Array, entry: ListEntry): void {
@@ -231,7 +235,7 @@ export class ListWriter {
   end(): void {
     if (!this.list) return;
     if (this.chunk.length > 0) this.writeChunk();
-    if (this.dir.length > 0) this.batch().put(dirKey(this.list), encodeDir(this.dir));
+    if (this.dir.length > 0) this.dirBatch().put(dirKey(this.list), encodeDir(this.dir));
     this.list = undefined;
     this.dir = [];
   }

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { type KvStore, type OutputRecord, Repositories, type WriteBatch } from "../storage/index.js";
+import { BULK_BATCH_BYTES, type KvStore, type OutputRecord, Repositories, type WriteBatch } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 import { ExternalSort } from "./externalSort.js";
@@ -10,12 +10,6 @@ import { ListWriter } from "./fieldLists.js";
 import { encodeState, indexForms } from "./indexWrites.js";
 import { POSITION_LENGTH } from "./keys.js";
 
-/**
- * Writes a rebuild hands to LevelDB at a time. A batch's operations sit in native memory until
- * it is written (about 300 bytes per output's listing and sort entries), so this bounds the
- * rebuild's memory whatever the size of the ledger.
- */
-export const REBUILD_BATCH_WRITES = 20_000;
 /** Unspent outputs (and sort entries) a rebuild reads at a time. */
 const REBUILD_READ = 1000;
 
@@ -24,7 +18,7 @@ export interface RebuildOptions {
   sortDir?: string;
   /** Field list entries sorted in memory at a time (default 200,000: some 40 MB of heap). */
   sortRunEntries?: number;
-  /** Writes per batch of a rebuild (default REBUILD_BATCH_WRITES). */
+  /** Writes per batch of a rebuild at most; by default a batch holds BULK_BATCH_BYTES of keys and values. */
   rebuildBatchWrites?: number;
   /** Called once each batch of a rebuild is written, with how many are (a failure thrown here fails the rebuild). */
   onRebuildBatch?: (written: number) => void | Promise<void>;
@@ -32,25 +26,33 @@ export interface RebuildOptions {
 
 /**
  * The batches of a rebuild: one is filled while the one before is written (reading and
- * decoding overlap LevelDB's work), and batches land in order, one at a time.
+ * decoding overlap LevelDB's work), and batches land in order, one at a time. A batch's
+ * operations sit in native memory until it is written, so their size (BULK_BATCH_BYTES) bounds
+ * the rebuild's memory whatever the size of the ledger.
  */
 export class RebuildBatches {
   current: WriteBatch;
   private writing: Promise<void> = Promise.resolve();
-  private written = 0;
   private readonly limit: number;
 
   constructor(
     private readonly store: KvStore,
     private readonly options: RebuildOptions,
+    /** Batches written so far, shared with the siblings (`onRebuildBatch` counts them all). */
+    private readonly count = { written: 0 },
   ) {
     this.current = store.bulkBatch();
-    this.limit = options.rebuildBatchWrites ?? REBUILD_BATCH_WRITES;
+    this.limit = options.rebuildBatchWrites ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** Batches of their own for the keys of another bucket, written in key order too (BULK_BATCH_BYTES). */
+  sibling(): RebuildBatches {
+    return new RebuildBatches(this.store, this.options, this.count);
   }
 
   /** Whether the current batch holds a batch's worth of writes (then `flush` it). */
   get full(): boolean {
-    return this.current.size >= this.limit;
+    return this.current.byteSize >= BULK_BATCH_BYTES || this.current.size >= this.limit;
   }
 
   /** Waits for the batch being written, then starts writing the current one. */
@@ -59,7 +61,7 @@ export class RebuildBatches {
     if (this.current.size === 0) return;
     const batch = this.current;
     this.current = this.store.bulkBatch();
-    this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.written));
+    this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.count.written));
     // a failed write is reported by the next flush or drain
     this.writing.catch(() => {});
   }
@@ -160,18 +162,28 @@ async function writeSortedLists(
   sort: ExternalSort,
   ledgerIndex: number,
 ): Promise<void> {
-  const lists = new ListWriter(() => out.current);
+  // the chunks and the directories in batches of their own, each bucket's keys in order
+  // (BULK_BATCH_BYTES), in tables apart from the writes before them
+  await store.flushMemtable();
+  const dirs = out.sibling();
+  const lists = new ListWriter(
+    () => out.current,
+    () => dirs.current,
+  );
   for await (const chunk of sort.sorted()) {
     for (const [key, facts] of chunk) {
       // list ‖ position: the position is the key's last bytes
       const at = key.length - POSITION_LENGTH;
       lists.add(key.subarray(0, at), { position: key.subarray(at), facts });
       if (out.full) await out.flush();
+      if (dirs.full) await dirs.flush();
     }
   }
   lists.end();
   await out.flush();
+  await dirs.flush();
   await out.drain();
+  await dirs.drain();
 
   const last = store.batch();
   Repositories.of(store).indexer.putState(last, encodeState(ledgerIndex));

@@ -2,6 +2,7 @@ import { encodeReceipt } from "../codec/milestoneOptions.js";
 import { encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import {
+  BULK_BATCH_BYTES,
   encodeU32,
   type KvStore,
   NodeStateKey,
@@ -202,6 +203,8 @@ export async function importSnapshot(store: KvStore, options: ImportSnapshotOpti
   nodeState.put(begun, NodeStateKey.NetworkName, new TextEncoder().encode(options.expectedNetworkName));
   await begun.write({ sync: true });
   try {
+    // the markers in a table of their own, apart from the ledger's sorted streams (BULK_BATCH_BYTES)
+    await store.flushMemtable();
     return await writeImport(store, options, full, delta);
   } catch (e) {
     // 3. leave the database empty again (if even that fails, the marker makes every start refuse it)
@@ -224,8 +227,11 @@ interface ImportRun {
   total: bigint;
   /** Where the reader is, reported (and awaited) after each batch written. */
   read: { file: string; bytesRead: number; fileSize: number };
-  /** Outputs per batch, twice (each output is two writes). */
-  outputOps: number;
+  /** Writes per batch at most (`batchSize`), else BULK_BATCH_BYTES decides. */
+  batchWrites: number;
+  /** The streamed outputs' Unspent markers and the sink's writes, each in batches of their own (`isFull`). */
+  unspent: BatchWriter;
+  sinkOut: BatchWriter;
   /** Whether outputs changed after they streamed to the sink (a rollback, a delta). */
   changedAfterSink: boolean;
 }
@@ -248,7 +254,9 @@ async function writeImport(
     params: new Map([[header.protocolParameters.option.targetMilestoneIndex, header.protocolParameters.option.params]]),
     total: 0n,
     read: { file: options.fullPath, bytesRead: 0, fileSize: 0 },
-    outputOps: 2 * Math.max(1, options.batchSize ?? 1000),
+    batchWrites: Math.max(1, options.batchSize ?? Number.POSITIVE_INFINITY),
+    unspent: new BatchWriter(store),
+    sinkOut: new BatchWriter(store),
     changedAfterSink: false,
   };
   await importFullLedger(run, full);
@@ -293,9 +301,25 @@ async function written(run: ImportRun): Promise<void> {
 
 /** Flushes the current batch once it holds a batch's worth of writes. */
 async function flushWhenFull(run: ImportRun): Promise<void> {
-  if (run.out.current.size < run.outputOps) return;
+  if (!isFull(run, run.out.current)) return;
   await run.out.flush();
   await written(run);
+}
+
+/**
+ * Whether a batch of the full snapshot's streams is full. The outputs of a file come in output ID
+ * order (Hornet's writer and this node's walk their ledger by key), so the Output records and the
+ * Unspent markers each come in key order, in batches of their own (BULK_BATCH_BYTES).
+ */
+const isFull = (run: ImportRun, batch: WriteBatch) =>
+  batch.byteSize >= BULK_BATCH_BYTES || batch.size >= run.batchWrites;
+
+/** Writes the Unspent markers and the sink's entries gathered so far, and waits for them. */
+async function flushStreams(run: ImportRun): Promise<void> {
+  await run.unspent.flush();
+  await run.sinkOut.flush();
+  await run.unspent.drain();
+  await run.sinkOut.drain();
 }
 
 const tracker = (run: ImportRun) => (bytesRead: number, fileSize: number) => {
@@ -316,17 +340,20 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
     {
       output(o) {
         db.outputs.put(out.current, o.outputId, outputRecordOf(o));
-        db.unspent.add(out.current, o.outputId);
-        run.options.sink?.add(out.current, o);
+        db.unspent.add(run.unspent.current, o.outputId);
+        run.options.sink?.add(run.sinkOut.current, o);
         run.total += amountOf(o.outputBytes);
-        // a promise only when the batch is full, not one per output
-        if (run.out.current.size >= run.outputOps) return flushWhenFull(run);
+        // a promise only when a batch is full, not one per output
+        if (isFull(run, out.current)) return flushWhenFull(run);
+        if (isFull(run, run.unspent.current)) return run.unspent.flush();
+        if (isFull(run, run.sinkOut.current)) return run.sinkOut.flush();
       },
       async diff(d) {
         parameterOptions(d.milestone, run.params);
         const index = d.milestone.index;
         if (index > target) {
           run.changedAfterSink = true;
+          await flushStreams(run);
           await out.flush();
           await out.drain(); // the checks read what the batches before wrote
           await checkRollback(db, d);
@@ -351,6 +378,7 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
     { expectedType: SnapshotType.Full, decodeOutputs: false, onProgress: tracker(run) },
   );
   checkUnchanged(run.options.fullPath, fullRead.sha256, full.sha256);
+  await flushStreams(run);
   await out.flush();
 }
 

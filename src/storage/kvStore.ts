@@ -119,6 +119,18 @@ const BULK_COLLECT_BYTES = 64 * 1024 * 1024;
 const collectWrittenBatches = fullCollection();
 
 /**
+ * Bytes of keys and values a bulk writer gathers in one batch before it writes it, twice the
+ * memtable LevelDB fills before it writes a table (its `writeBufferSize`, 4 MiB). A batch that
+ * size fills a memtable alone, so when a bulk load writes each bucket's keys in order in
+ * batches of their own (the ledger of a snapshot import, the lists of an index rebuild), each
+ * table LevelDB writes holds keys of one bucket, in a range no other table covers: it is placed
+ * below level 0 and moved down the levels without being merged. Batches that mixed the buckets
+ * made every table span the ranges between them, and at 10,000,000 outputs the compactions
+ * rewrote the database about three times over (docs/performance.md, "Loading a large ledger").
+ */
+export const BULK_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
  * Keys and values of at most this many bytes are handed to the binding from buffers outside V8's
  * heap. V8 keeps a typed array of at most 64 bytes inside its heap, and the binding's read of
  * it through N-API moves it out first (a new backing store, a copy, the collector told): every
@@ -167,6 +179,11 @@ export class WriteBatch {
     return this.count;
   }
 
+  /** Bytes of the keys and values a bulk batch holds (0 for one that is not bulk). */
+  get byteSize(): number {
+    return this.bytes;
+  }
+
   /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
   put(key: Uint8Array, value: Uint8Array): this {
     this.chained.put(outsideHeap(key, smallKey, smallKeyViews), outsideHeap(value, smallValue, smallValueViews));
@@ -207,6 +224,9 @@ export class WriteBatch {
     if (this.bytes > 0) this.sink.bulkWritten(this.bytes);
   }
 }
+
+/** A key no bucket writes (every key begins with its bucket's byte, buckets.ts). */
+const NO_KEY = Uint8Array.of(0xff);
 
 /** A key and, when the range was opened with values, its value. */
 export type RangeEntry = [key: Uint8Array, value: Uint8Array | undefined];
@@ -427,6 +447,16 @@ export class KvStore implements FaultSink {
   /** LevelDB's flushes and compactions since the database was opened, per level (levelStats.ts). */
   levelStats(): LevelStats[] {
     return parseLevelStats(this.db.getProperty("leveldb.stats"));
+  }
+
+  /**
+   * Has LevelDB write what its memtable holds to a table now: a compaction of a range no table
+   * covers (no key begins with 0xff) flushes the memtable first and finds nothing more to do. A
+   * bulk load calls it before its sorted streams begin, so that the small writes before them do
+   * not share their first table (BULK_BATCH_BYTES).
+   */
+  async flushMemtable(): Promise<void> {
+    await this.db.compactRange(NO_KEY, NO_KEY);
   }
 
   async close(): Promise<void> {
