@@ -39,11 +39,12 @@ import { mallocEnvApplied } from "../src/cli/mallocEnv.js";
 import { toHex } from "../src/codec/hex.js";
 import { LedgerNode } from "../src/node/node.js";
 import type { NodeOptions } from "../src/node/options.js";
+import { generateSnapshot, TARGET_OUTPUTS } from "../test/helpers/generatedSnapshot.js";
 import { argN, argS, hasFlag } from "./_args.js";
 import { benchNodeOptions } from "./_benchNode.js";
 import { getRequest, loadFromWorker } from "./_httpLoad.js";
 import { type Growth, grow, RssSampler } from "./_scaleGrowth.js";
-import { generateSnapshot, LoadFailed, LoadingChild, TARGET_OUTPUTS } from "./_scaleOutputs.js";
+import { LoadFailed, LoadingChild } from "./_scaleOutputs.js";
 import { type BenchRow, printFigures, printTable } from "./_table.js";
 
 const only = argS("--only");

@@ -307,9 +307,11 @@ async function flushWhenFull(run: ImportRun): Promise<void> {
 }
 
 /**
- * Whether a batch of the full snapshot's streams is full. The outputs of a file come in output ID
- * order (Hornet's writer and this node's walk their ledger by key), so the Output records and the
- * Unspent markers each come in key order, in batches of their own (BULK_BATCH_BYTES).
+ * Whether a batch of the full snapshot's streams is full. The Output records, the Unspent markers
+ * and the sink's entries go in batches of their own (BULK_BATCH_BYTES): this node's writer walks
+ * its ledger in key order, so the outputs of its files, and the first two streams' keys, come in
+ * key order, and their tables overlap none. A file in another order loads alike, its tables
+ * merged by LevelDB's compactions as they come.
  */
 const isFull = (run: ImportRun, batch: WriteBatch) =>
   batch.byteSize >= BULK_BATCH_BYTES || batch.size >= run.batchWrites;
