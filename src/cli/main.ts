@@ -123,6 +123,12 @@ async function startNode(options: NodeOptions): Promise<void> {
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
+  if (options.snapshot && !node.importedSnapshot) {
+    app.log.info(
+      { snapshot: options.snapshot, dataDir: options.dataDir },
+      "the data dir holds a database: resumed it, --snapshot not read (a snapshot fills an empty data dir only)",
+    );
+  }
   if (node.importedSnapshot && options.snapshotUnverified) {
     app.log.warn(
       { snapshot: options.snapshot, deltaSnapshot: options.deltaSnapshot || undefined },

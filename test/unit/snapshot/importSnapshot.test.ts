@@ -353,4 +353,36 @@ describe("importing snapshot files", () => {
       await node.close();
     }
   });
+
+  it("starts from --snapshot into an empty data dir only: a database resumes without reading the files", async () => {
+    const dataDir = join(h.dir, "resuming");
+    const first = await openNode(dataDir, { snapshot: full });
+    try {
+      assert.equal(first.importedSnapshot, true);
+      assert.equal(first.tangle.latestMilestone.index, FULL);
+    } finally {
+      await first.close();
+    }
+    // the flags still name the file, now gone: the node resumes its database, unread
+    const gone = join(h.dir, "removed-since.bin");
+    const again = await openNode(dataDir, { snapshot: gone });
+    try {
+      assert.equal(again.importedSnapshot, false);
+      assert.equal(again.tangle.latestMilestone.index, FULL);
+    } finally {
+      await again.close();
+    }
+    // a database left empty (an import that failed cleared it) takes the snapshot after all,
+    // checked first as into a fresh directory
+    const emptied = join(h.dir, "emptied");
+    await (await KvStore.open({ ...defaultKvStoreOptions, path: join(emptied, "db") })).close();
+    await assert.rejects(openNode(emptied, { snapshot: gone }), /removed-since\.bin/);
+    const filled = await openNode(emptied, { snapshot: full });
+    try {
+      assert.equal(filled.importedSnapshot, true);
+      assert.equal(filled.tangle.latestMilestone.index, FULL);
+    } finally {
+      await filled.close();
+    }
+  });
 });
