@@ -1,30 +1,35 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 
 /**
  * Sorts more (key, value) entries by key than fit in memory, outside the database: runs of at
- * most `runEntries` are sorted in memory and written to files in `dir` one after the other, then
- * read back merged. An index rebuild's field list entries (one or more per unspent output, in
- * the order of their lists, which is no order of the outputs) went through LevelDB before:
- * written, compacted with the ledger, read back and deleted; at 10,000,000 outputs a random key
- * among sequential ones made every compaction rewrite most of its level (docs/performance.md,
- * "Loading a large ledger").
+ * most `runEntries` are sorted and written to files in `dir` one after the other, then read back
+ * merged. An index rebuild's field list entries (one or more per unspent output, in the order of
+ * their lists, which is no order of the outputs) went through LevelDB before: written, compacted
+ * with the ledger, read back and deleted; at 10,000,000 outputs a random key among sequential
+ * ones made every compaction rewrite most of its level (docs/performance.md, "Loading a large
+ * ledger").
  *
- * An entry is kept as one latin1 string of its key, its value and its key's length (one
- * character per byte: strings compare as the bytes do, and V8 sorts them natively); a run file
- * is records of `length u16 ‖ that string's bytes`. The directory is the sort's own: emptied
- * when the sort starts, removed by `close`.
+ * An entry is one latin1 string of its key, its value and its key's length (one character per
+ * byte: strings compare as the bytes do, and V8 sorts them natively). `add` appends it to the
+ * run being gathered as a run file holds it (`length u16 ‖ entry`), in a buffer outside V8's
+ * heap; a full run goes to a thread of its own (sortWorker.ts), which makes the strings, sorts
+ * them and writes the file while the caller goes on: at 10,000,000 outputs the two sorts of a
+ * load took 20 s of the main thread, the thread a load is bound by. The directory is the sort's
+ * own: emptied when the sort starts, removed by `close`.
  */
 export class ExternalSort {
-  /** Each entry as one string: key ‖ value ‖ key length (u16 LE), see `add`. */
-  private entries: string[] = [];
-  /** Where `add` joins an entry before it becomes a string (one buffer for all). */
-  private scratch = Buffer.allocUnsafe(256);
+  /** The run being gathered, as a run file holds it. */
+  private run = Buffer.allocUnsafe(INITIAL_RUN_BYTES);
+  private runBytes = 0;
+  private runCount = 0;
   private runs: string[] = [];
   private started = false;
   /** Run files made so far (their names). */
   private written = 0;
+  private spiller: Spiller | undefined;
 
   constructor(
     private readonly dir: string,
@@ -43,24 +48,29 @@ export class ExternalSort {
     const keyLength = head.length + tail.length;
     const n = keyLength + value.length + 2;
     if (n > MAX_ENTRY_BYTES) throw new RangeError("a sort entry longer than 65,535 bytes");
-    if (n > this.scratch.length) this.scratch = Buffer.allocUnsafe(n);
-    const joined = this.scratch;
-    joined.set(head);
-    joined.set(tail, head.length);
-    joined.set(value, keyLength);
-    joined.writeUInt16LE(keyLength, keyLength + value.length);
-    this.entries.push(joined.toString("latin1", 0, n));
-    if (this.entries.length >= this.runEntries) this.spill();
+    if (this.runBytes + 2 + n > this.run.length) this.grow(2 + n);
+    const run = this.run;
+    let at = run.writeUInt16LE(n, this.runBytes);
+    run.set(head, at);
+    at += head.length;
+    run.set(tail, at);
+    at += tail.length;
+    run.set(value, at);
+    this.runBytes = run.writeUInt16LE(keyLength, at + value.length);
+    this.runCount++;
+    if (this.runCount >= this.runEntries) this.spill();
   }
 
   /** Every entry added, in key order, in chunks of at most CHUNK_ENTRIES (one promise per chunk, not per entry). */
   async *sorted(): AsyncGenerator<[key: Buffer, value: Buffer][]> {
     if (this.runs.length === 0) {
-      const all = this.take();
+      const all = runEntriesOf(this.run.subarray(0, this.runBytes)).sort();
+      this.dropRun();
       for (let i = 0; i < all.length; i += CHUNK_ENTRIES) yield all.slice(i, i + CHUNK_ENTRIES).map(split);
       return;
     }
-    if (this.entries.length > 0) this.spill();
+    if (this.runCount > 0) this.spill();
+    await this.spiller!.settled();
     // at most MAX_OPEN_RUNS files open at once: past it, runs are merged into longer runs first
     while (this.runs.length > MAX_OPEN_RUNS) {
       const group = this.runs.splice(0, MAX_OPEN_RUNS);
@@ -77,22 +87,28 @@ export class ExternalSort {
     for await (const chunk of merged(this.runs)) yield chunk.map(split);
   }
 
-  /** Removes the run files and the directory. */
+  /** Removes the run files and the directory (once the runs being written are). */
   async close(): Promise<void> {
-    this.entries = [];
+    this.dropRun();
     this.runs = [];
+    await this.spiller?.close();
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  /** The entries held in memory, sorted, and let go. */
-  private take(): string[] {
-    const entries = this.entries;
-    this.entries = [];
-    entries.sort();
-    return entries;
+  /** Room for `n` more bytes in the run being gathered. */
+  private grow(n: number): void {
+    const bigger = Buffer.allocUnsafe(Math.max(this.run.length * 2, this.runBytes + n));
+    this.run.copy(bigger, 0, 0, this.runBytes);
+    this.run = bigger;
   }
 
-  /** Writes the entries held in memory as a sorted run (synchronously: a run is some 20 MB). */
+  private dropRun(): void {
+    this.run = Buffer.allocUnsafe(INITIAL_RUN_BYTES);
+    this.runBytes = 0;
+    this.runCount = 0;
+  }
+
+  /** Hands the run gathered to the sort's thread, which sorts it into a run file. */
   private spill(): void {
     if (!this.started) {
       // the directory is this sort's alone: what an interrupted one left goes
@@ -101,14 +117,122 @@ export class ExternalSort {
       this.started = true;
     }
     const path = this.runPath();
-    const out = new RunWriter(path);
-    for (const entry of this.take()) out.add(entry);
-    out.close();
+    this.spiller ??= new Spiller();
+    this.spiller.write(path, this.run, this.runBytes);
     this.runs.push(path);
+    this.dropRun();
   }
 
   private runPath(): string {
     return join(this.dir, `run-${this.written++}`);
+  }
+}
+
+/** Bytes the run being gathered starts with (it doubles as it fills). */
+const INITIAL_RUN_BYTES = 1024 * 1024;
+
+/** Runs handed to the sort's thread and not yet written, at most: `add` waits past it. */
+const MAX_RUNS_IN_FLIGHT = 2;
+
+/** What the sort's thread is sent: a run as `add` gathered it, its buffer transferred. */
+export interface SpillJob {
+  path: string;
+  run: ArrayBuffer;
+  offset: number;
+  length: number;
+}
+
+/** What the sort's thread answers once a run is written, or could not be. */
+export interface SpillReply {
+  path: string;
+  error?: string;
+}
+
+/**
+ * The thread of a sort that sorts runs and writes their files, one at a time in the order sent.
+ * At most MAX_RUNS_IN_FLIGHT runs wait for it: past that `write` blocks the caller until one is
+ * written (the thread sorts a run in a fraction of the time a load takes to gather one, so it
+ * rarely does), which bounds the memory the runs hold.
+ */
+class Spiller {
+  private readonly worker: Worker;
+  /** Runs sent and not yet written, counted down by the thread (shared memory, so `write` can wait on it). */
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  private sent = 0;
+  private done = 0;
+  private failure: Error | undefined;
+  private waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
+
+  constructor() {
+    this.worker = new Worker(new URL("./sortWorker.js", import.meta.url), { workerData: this.inFlight });
+    this.worker.on("message", (reply: SpillReply) => {
+      this.done++;
+      if (reply.error !== undefined) this.fail(new Error(`sort run ${reply.path}: ${reply.error}`));
+      else this.wake();
+    });
+    this.worker.on("error", (e) => this.fail(e));
+    this.worker.on("exit", (code) => {
+      if (this.done < this.sent) this.fail(new Error(`the sort's thread exited (${code}) with runs unwritten`));
+    });
+    // idle, the thread does not keep the process alive (a sort left unclosed); runs on their
+    // way do (`write`, `wake`). After the listeners: a 'message' listener refs it again
+    this.worker.unref();
+  }
+
+  write(path: string, run: Buffer, length: number): void {
+    if (this.failure) throw this.failure;
+    while (Atomics.load(this.inFlight, 0) >= MAX_RUNS_IN_FLIGHT) {
+      Atomics.wait(this.inFlight, 0, Atomics.load(this.inFlight, 0), 1000);
+    }
+    Atomics.add(this.inFlight, 0, 1);
+    if (this.sent++ === this.done) this.worker.ref();
+    const job: SpillJob = { path, run: run.buffer as ArrayBuffer, offset: run.byteOffset, length };
+    this.worker.postMessage(job, [job.run]);
+  }
+
+  /** Resolves once every run sent is written; rejects with the first failure. */
+  settled(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.done === this.sent) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  async close(): Promise<void> {
+    await this.settled().catch(() => {});
+    await this.worker.terminate();
+  }
+
+  private wake(): void {
+    if (this.done < this.sent) return;
+    this.worker.unref();
+    for (const w of this.waiters.splice(0)) w.resolve();
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.worker.unref();
+    for (const w of this.waiters.splice(0)) w.reject(this.failure);
+  }
+}
+
+/** The entries of a run as `add` gathered it (`length u16 ‖ entry`...), each one latin1 string. */
+export function runEntriesOf(run: Buffer): string[] {
+  const entries: string[] = [];
+  for (let at = 0; at < run.length; ) {
+    const length = run.readUInt16LE(at);
+    entries.push(run.toString("latin1", at + 2, at + 2 + length));
+    at += 2 + length;
+  }
+  return entries;
+}
+
+/** Sorts the entries of a run as `add` gathered it and writes them to a run file at `path`. */
+export function writeSortedRun(path: string, run: Buffer): void {
+  const out = new RunWriter(path);
+  try {
+    for (const entry of runEntriesOf(run).sort()) out.add(entry);
+  } finally {
+    out.close();
   }
 }
 

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { setTimeout } from "node:timers/promises";
 import { ExternalSort } from "../../../src/indexer/externalSort.js";
 
 /**
@@ -30,6 +31,12 @@ describe("external sort", () => {
       return { key, value: new Uint8Array(randomBytes(i % 300)) };
     });
   const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+  /** Waits (at most 10 s) for `dir` to hold `n` run files, and no more. */
+  const runFiles = async (dir: string, n: number) => {
+    const count = () => (existsSync(dir) ? readdirSync(dir).length : 0);
+    for (const deadline = Date.now() + 10_000; count() < n && Date.now() < deadline; ) await setTimeout(5);
+    assert.equal(count(), n, "runs written as they fill");
+  };
   const expected = (all: { key: Uint8Array; value: Uint8Array }[]) =>
     [...all].sort((a, b) => Buffer.compare(a.key, b.key)).map((e) => `${hex(e.key)}=${hex(e.value)}`);
 
@@ -45,8 +52,8 @@ describe("external sort", () => {
       const all = entries(n);
       const sort = new ExternalSort(dir, runEntries);
       for (const e of all) sort.add(e.key, e.value);
-      const files = existsSync(dir) ? readdirSync(dir).length : 0;
-      assert.equal(files, runEntries >= n ? 0 : Math.floor(n / runEntries), "runs written as they fill");
+      // the full runs are written by the sort's thread while the adds go on
+      await runFiles(dir, runEntries >= n ? 0 : Math.floor(n / runEntries));
       const out: string[] = [];
       for await (const chunk of sort.sorted()) for (const [k, v] of chunk) out.push(`${hex(k)}=${hex(v)}`);
       assert.deepEqual(out, expected(all));
@@ -59,7 +66,7 @@ describe("external sort", () => {
     const dir = join(parent, "reused");
     const first = new ExternalSort(dir, 2);
     for (const e of entries(10)) first.add(e.key, e.value);
-    assert.equal(readdirSync(dir).length, 5);
+    await runFiles(dir, 5);
     // interrupted: never closed; the next sort in the same directory starts from nothing
     const second = new ExternalSort(dir, 2);
     const all = entries(5);
