@@ -259,38 +259,44 @@ async function writeImport(
     sinkOut: new BatchWriter(store),
     changedAfterSink: false,
   };
-  await importFullLedger(run, full);
-  let ledgerIndex = header.targetMilestoneIndex;
-  let seps = full.solidEntryPoints;
-  if (delta && options.deltaPath) {
-    await importDelta(run, options.deltaPath, delta);
-    ledgerIndex = delta.header.targetMilestoneIndex;
-    seps = delta.solidEntryPoints;
+  try {
+    await importFullLedger(run, full);
+    let ledgerIndex = header.targetMilestoneIndex;
+    let seps = full.solidEntryPoints;
+    if (delta && options.deltaPath) {
+      await importDelta(run, options.deltaPath, delta);
+      ledgerIndex = delta.header.targetMilestoneIndex;
+      seps = delta.solidEntryPoints;
+    }
+    const milestoneId = importMilestones(run, full, delta, seps[0]!);
+    // d. the ledger must add up before it is declared complete: the outputs hold what the
+    // treasury does not (TIP-34; the receipts of the delta moved funds from one to the other)
+    const treasury = delta?.treasury ?? full.treasury;
+    const supply = full.protocolParameters.tokenSupply - treasury.amount;
+    if (run.total !== supply) {
+      throw new LedgerNodeError(
+        SnapshotErrorCode.LedgerInconsistent,
+        `the imported ledger holds ${run.total}, the token supply outside the treasury is ${supply}`,
+      );
+    }
+    await finishImport(run, full, seps, ledgerIndex, treasury);
+    return {
+      ledgerIndex,
+      pruningIndex: header.targetMilestoneIndex,
+      milestoneId,
+      protocolParameters: full.protocolParameters,
+      treasury,
+      outputCount: full.outputCount,
+      solidEntryPoints: seps,
+      fullHeader: header,
+      ...(delta ? { deltaHeader: delta.header } : {}),
+      sinkHoldsLedger: options.sink !== undefined && !run.changedAfterSink && delta === undefined,
+    };
+  } catch (e) {
+    // the writes on their way land before the caller clears what was written
+    await Promise.allSettled([run.out.drain(), run.unspent.drain(), run.sinkOut.drain()]);
+    throw e;
   }
-  const milestoneId = importMilestones(run, full, delta, seps[0]!);
-  // d. the ledger must add up before it is declared complete: the outputs hold what the
-  // treasury does not (TIP-34; the receipts of the delta moved funds from one to the other)
-  const treasury = delta?.treasury ?? full.treasury;
-  const supply = full.protocolParameters.tokenSupply - treasury.amount;
-  if (run.total !== supply) {
-    throw new LedgerNodeError(
-      SnapshotErrorCode.LedgerInconsistent,
-      `the imported ledger holds ${run.total}, the token supply outside the treasury is ${supply}`,
-    );
-  }
-  await finishImport(run, full, seps, ledgerIndex, treasury);
-  return {
-    ledgerIndex,
-    pruningIndex: header.targetMilestoneIndex,
-    milestoneId,
-    protocolParameters: full.protocolParameters,
-    treasury,
-    outputCount: full.outputCount,
-    solidEntryPoints: seps,
-    fullHeader: header,
-    ...(delta ? { deltaHeader: delta.header } : {}),
-    sinkHoldsLedger: options.sink !== undefined && !run.changedAfterSink && delta === undefined,
-  };
 }
 
 /** Reports progress after a batch was written (awaited when the callback returns a promise). */
