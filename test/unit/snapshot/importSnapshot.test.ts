@@ -355,34 +355,26 @@ describe("importing snapshot files", () => {
   });
 
   it("starts from --snapshot into an empty data dir only: a database resumes without reading the files", async () => {
+    /** Opens a node on `dataDir` with `--snapshot file`: at the full snapshot's milestone, imported or resumed. */
+    const opens = async (dataDir: string, file: string, imported: boolean) => {
+      const node = await openNode(dataDir, { snapshot: file });
+      try {
+        assert.equal(node.importedSnapshot, imported);
+        assert.equal(node.tangle.latestMilestone.index, FULL);
+      } finally {
+        await node.close();
+      }
+    };
     const dataDir = join(h.dir, "resuming");
-    const first = await openNode(dataDir, { snapshot: full });
-    try {
-      assert.equal(first.importedSnapshot, true);
-      assert.equal(first.tangle.latestMilestone.index, FULL);
-    } finally {
-      await first.close();
-    }
+    await opens(dataDir, full, true);
     // the flags still name the file, now gone: the node resumes its database, unread
     const gone = join(h.dir, "removed-since.bin");
-    const again = await openNode(dataDir, { snapshot: gone });
-    try {
-      assert.equal(again.importedSnapshot, false);
-      assert.equal(again.tangle.latestMilestone.index, FULL);
-    } finally {
-      await again.close();
-    }
+    await opens(dataDir, gone, false);
     // a database left empty (an import that failed cleared it) takes the snapshot after all,
     // checked first as into a fresh directory
     const emptied = join(h.dir, "emptied");
     await (await KvStore.open({ ...defaultKvStoreOptions, path: join(emptied, "db") })).close();
     await assert.rejects(openNode(emptied, { snapshot: gone }), /removed-since\.bin/);
-    const filled = await openNode(emptied, { snapshot: full });
-    try {
-      assert.equal(filled.importedSnapshot, true);
-      assert.equal(filled.tangle.latestMilestone.index, FULL);
-    } finally {
-      await filled.close();
-    }
+    await opens(emptied, full, true);
   });
 });
