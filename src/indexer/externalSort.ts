@@ -2,6 +2,8 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { type StorageError, StorageErrorCode } from "../storage/index.js";
+import { LedgerNodeError } from "../util/ledgerNodeError.js";
 
 /**
  * Sorts more (key, value) entries by key than fit in memory, outside the database: runs of at
@@ -134,6 +136,9 @@ const INITIAL_RUN_BYTES = 1024 * 1024;
 /** Runs handed to the sort's thread and not yet written, at most: `add` waits past it. */
 const MAX_RUNS_IN_FLIGHT = 2;
 
+/** How long `add` waits for the sort's thread to write a run before it fails the sort (a run takes under a second). */
+const RUN_WAIT_MS = 60_000;
+
 /** What the sort's thread is sent: a run as `add` gathered it, its buffer transferred. */
 export interface SpillJob {
   path: string;
@@ -167,12 +172,12 @@ class Spiller {
     this.worker = new Worker(new URL("./sortWorker.js", import.meta.url), { workerData: this.inFlight });
     this.worker.on("message", (reply: SpillReply) => {
       this.done++;
-      if (reply.error !== undefined) this.fail(new Error(`sort run ${reply.path}: ${reply.error}`));
+      if (reply.error !== undefined) this.fail(sortFailed(`run ${reply.path} could not be written: ${reply.error}`));
       else this.wake();
     });
     this.worker.on("error", (e) => this.fail(e));
     this.worker.on("exit", (code) => {
-      if (this.done < this.sent) this.fail(new Error(`the sort's thread exited (${code}) with runs unwritten`));
+      if (this.done < this.sent) this.fail(sortFailed(`its thread exited (${code}) with runs unwritten`));
     });
     // idle, the thread does not keep the process alive (a sort left unclosed); runs on their
     // way do (`write`, `wake`). After the listeners: a 'message' listener refs it again
@@ -181,7 +186,10 @@ class Spiller {
 
   write(path: string, run: Buffer, length: number): void {
     if (this.failure) throw this.failure;
+    // a thread that died cannot count down, and its exit event cannot reach a blocked caller
+    const deadline = Date.now() + RUN_WAIT_MS;
     while (Atomics.load(this.inFlight, 0) >= MAX_RUNS_IN_FLIGHT) {
+      if (Date.now() > deadline) throw sortFailed(`its thread wrote no run in ${RUN_WAIT_MS / 1000} s`);
       Atomics.wait(this.inFlight, 0, Atomics.load(this.inFlight, 0), 1000);
     }
     Atomics.add(this.inFlight, 0, 1);
@@ -213,6 +221,11 @@ class Spiller {
     this.worker.unref();
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
   }
+}
+
+/** A sort whose runs could not be written: a write failure of the data directory (a full disk, an I/O error). */
+function sortFailed(why: string): StorageError {
+  return new LedgerNodeError(StorageErrorCode.WriteFailed, `the sort in the data directory failed: ${why}`);
 }
 
 /** The entries of a run as `add` gathered it (`length u16 ‖ entry`...), each one latin1 string. */

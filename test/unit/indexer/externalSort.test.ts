@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout } from "node:timers/promises";
 import { ExternalSort } from "../../../src/indexer/externalSort.js";
+import { isStorageError, StorageErrorCode } from "../../../src/storage/index.js";
 
 /**
  * The external sort of an index rebuild (indexer/externalSort.ts): entries in runs written to
@@ -78,5 +79,25 @@ describe("external sort", () => {
     const none = new ExternalSort(join(parent, "none"));
     for await (const _ of none.sorted()) assert.fail("an entry from nowhere");
     await none.close();
+  });
+
+  it("fails the sort with a write failure when its thread cannot write a run", async () => {
+    const dir = join(parent, "unwritable");
+    const sort = new ExternalSort(dir, 2);
+    const all = entries(4);
+    for (const e of all.slice(0, 2)) sort.add(e.key, e.value);
+    await runFiles(dir, 1);
+    // the directory turns into a file: the next run cannot be written there
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, "not a directory");
+    for (const e of all.slice(2)) sort.add(e.key, e.value);
+    await assert.rejects(
+      (async () => {
+        for await (const _ of sort.sorted()) assert.fail("entries from a sort that failed");
+      })(),
+      (e) => isStorageError(e) && e.code === StorageErrorCode.WriteFailed && /could not be written/.test(e.message),
+    );
+    await sort.close();
+    assert.equal(existsSync(dir), false);
   });
 });
