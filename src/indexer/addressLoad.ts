@@ -2,13 +2,7 @@ import { serializeAddressBytes } from "../codec/address.js";
 import { bytesEqual } from "../codec/hex.js";
 import { decodeOutput } from "../codec/outputs/output.js";
 import type { Output } from "../codec/types.js";
-import {
-  BULK_BATCH_BYTES,
-  encodeAddressBalance,
-  type KvStore,
-  Repositories,
-  type WriteBatch,
-} from "../storage/index.js";
+import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex } from "../tangle/events.js";
 import { Serial } from "../util/serial.js";
 import {
@@ -74,7 +68,7 @@ export class AddressLedgerLoad {
         const address = key.subarray(0, ADDRESS_LENGTH);
         if (!owner || !bytesEqual(address, owner)) {
           put();
-          if (batch.byteSize >= BULK_BATCH_BYTES) {
+          if (batch.full) {
             await batch.write({ sync: false });
             batch = this.store.bulkBatch();
           }

@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeOutput } from "../codec/outputs/output.js";
-import { BULK_BATCH_BYTES, type KvStore, type OutputRecord, Repositories, type WriteBatch } from "../storage/index.js";
+import { type KvStore, type OutputRecord, Repositories, type WriteBatch } from "../storage/index.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { IndexerErrorCode } from "./errors.js";
 import { ExternalSort } from "./externalSort.js";
@@ -33,7 +33,6 @@ export interface RebuildOptions {
 export class RebuildBatches {
   current: WriteBatch;
   private writing: Promise<void> = Promise.resolve();
-  private readonly limit: number;
 
   constructor(
     private readonly store: KvStore,
@@ -41,8 +40,7 @@ export class RebuildBatches {
     /** Batches written so far, shared with the siblings (`onRebuildBatch` counts them all). */
     private readonly count = { written: 0 },
   ) {
-    this.current = store.bulkBatch();
-    this.limit = options.rebuildBatchWrites ?? Number.POSITIVE_INFINITY;
+    this.current = store.bulkBatch(options.rebuildBatchWrites);
   }
 
   /** Batches of their own for the keys of another bucket, written in key order too (BULK_BATCH_BYTES). */
@@ -52,7 +50,7 @@ export class RebuildBatches {
 
   /** Whether the current batch holds a batch's worth of writes (then `flush` it). */
   get full(): boolean {
-    return this.current.byteSize >= BULK_BATCH_BYTES || this.current.size >= this.limit;
+    return this.current.full;
   }
 
   /** Waits for the batch being written, then starts writing the current one. */
@@ -60,7 +58,7 @@ export class RebuildBatches {
     await this.writing;
     if (this.current.size === 0) return;
     const batch = this.current;
-    this.current = this.store.bulkBatch();
+    this.current = this.store.bulkBatch(this.options.rebuildBatchWrites);
     this.writing = batch.write({ sync: false }).then(() => this.options.onRebuildBatch?.(++this.count.written));
     // a failed write is reported by the next flush or drain
     this.writing.catch(() => {});

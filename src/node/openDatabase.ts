@@ -110,7 +110,7 @@ export async function openDatabase(options: NodeOptions): Promise<OpenedDatabase
     // 3. a half-finished import is refused; an empty database takes the snapshot, one that
     // holds data resumes
     await assertNoIncompleteImport(store);
-    const empty = await isEmptyDatabase(store);
+    const empty = await store.isEmpty();
     if (options.snapshot && empty && !startFrom) startFrom = await verifySnapshotFiles(options, networkName, named);
     const importedSnapshot = startFrom !== undefined && empty;
     if (startFrom && importedSnapshot) {
@@ -265,12 +265,6 @@ async function verifySnapshotFiles(
   if (!options.deltaSnapshot) return { full };
   const delta = await verifyDeltaSnapshot(options.deltaSnapshot, full, checks).catch(refused(options.deltaSnapshot));
   return { full, delta };
-}
-
-/** Whether the database holds nothing at all (a fresh data dir). */
-async function isEmptyDatabase(store: KvStore): Promise<boolean> {
-  for await (const _ of store.scanKeys({ prefix: new Uint8Array(0), limit: 1 })) return false;
-  return true;
 }
 
 async function fileExists(path: string): Promise<boolean> {

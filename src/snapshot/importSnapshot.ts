@@ -2,7 +2,6 @@ import { encodeReceipt } from "../codec/milestoneOptions.js";
 import { encodeProtocolParameters } from "../codec/protocolParameters.js";
 import type { ProtocolParameters } from "../codec/types.js";
 import {
-  BULK_BATCH_BYTES,
   encodeU32,
   type KvStore,
   NodeStateKey,
@@ -142,11 +141,6 @@ export async function assertNoIncompleteImport(store: KvStore): Promise<void> {
   }
 }
 
-async function isEmpty(store: KvStore): Promise<boolean> {
-  for await (const _key of store.scanKeys({ prefix: EMPTY, limit: 1 })) return false;
-  return true;
-}
-
 /** Deletes every key of the database, in batches. */
 async function clearStore(store: KvStore): Promise<void> {
   for (;;) {
@@ -163,7 +157,7 @@ async function clearStore(store: KvStore): Promise<void> {
  * WrongNetwork, NotMergeable, LedgerInconsistent) with the database left empty.
  */
 export async function importSnapshot(store: KvStore, options: ImportSnapshotOptions): Promise<ImportedSnapshot> {
-  if (!(await isEmpty(store))) {
+  if (!(await store.isEmpty())) {
     await assertNoIncompleteImport(store);
     throw new LedgerNodeError(
       SnapshotErrorCode.DatabaseNotEmpty,
@@ -227,9 +221,7 @@ interface ImportRun {
   total: bigint;
   /** Where the reader is, reported (and awaited) after each batch written. */
   read: { file: string; bytesRead: number; fileSize: number };
-  /** Writes per batch at most (`batchSize`), else BULK_BATCH_BYTES decides. */
-  batchWrites: number;
-  /** The streamed outputs' Unspent markers and the sink's writes, each in batches of their own (`isFull`). */
+  /** The streamed outputs' Unspent markers and the sink's writes, each in batches of their own (`importFullLedger`). */
   unspent: BatchWriter;
   sinkOut: BatchWriter;
   /** Whether outputs changed after they streamed to the sink (a rollback, a delta). */
@@ -250,13 +242,12 @@ async function writeImport(
   const run: ImportRun = {
     store,
     options,
-    out: new BatchWriter(store),
+    out: new BatchWriter(store, options.batchSize),
     params: new Map([[header.protocolParameters.option.targetMilestoneIndex, header.protocolParameters.option.params]]),
     total: 0n,
     read: { file: options.fullPath, bytesRead: 0, fileSize: 0 },
-    batchWrites: Math.max(1, options.batchSize ?? Number.POSITIVE_INFINITY),
-    unspent: new BatchWriter(store),
-    sinkOut: new BatchWriter(store),
+    unspent: new BatchWriter(store, options.batchSize),
+    sinkOut: new BatchWriter(store, options.batchSize),
     changedAfterSink: false,
   };
   try {
@@ -307,20 +298,10 @@ async function written(run: ImportRun): Promise<void> {
 
 /** Flushes the current batch once it holds a batch's worth of writes. */
 async function flushWhenFull(run: ImportRun): Promise<void> {
-  if (!isFull(run, run.out.current)) return;
+  if (!run.out.current.full) return;
   await run.out.flush();
   await written(run);
 }
-
-/**
- * Whether a batch of the full snapshot's streams is full. The Output records, the Unspent markers
- * and the sink's entries go in batches of their own (BULK_BATCH_BYTES): this node's writer walks
- * its ledger in key order, so the outputs of its files, and the first two streams' keys, come in
- * key order, and their tables overlap none. A file in another order loads alike, its tables
- * merged by LevelDB's compactions as they come.
- */
-const isFull = (run: ImportRun, batch: WriteBatch) =>
-  batch.byteSize >= BULK_BATCH_BYTES || batch.size >= run.batchWrites;
 
 /** Writes the Unspent markers and the sink's entries gathered so far, and waits for them. */
 async function flushStreams(run: ImportRun): Promise<void> {
@@ -352,9 +333,13 @@ async function importFullLedger(run: ImportRun, full: VerifiedFull): Promise<voi
         run.options.sink?.add(run.sinkOut.current, o);
         run.total += amountOf(o.outputBytes);
         // a promise only when a batch is full, not one per output
-        if (isFull(run, out.current)) return flushWhenFull(run);
-        if (isFull(run, run.unspent.current)) return run.unspent.flush();
-        if (isFull(run, run.sinkOut.current)) return run.sinkOut.flush();
+        // each kind of write in batches of its own (BULK_BATCH_BYTES, storage/kvStore.ts): this
+        // node's writer walks its ledger in key order, so the Output records and the Unspent
+        // markers of its files come in key order, in tables that overlap none; a file in another
+        // order loads alike, its tables merged by LevelDB's compactions as they come
+        if (out.current.full) return flushWhenFull(run);
+        if (run.unspent.current.full) return run.unspent.flush();
+        if (run.sinkOut.current.full) return run.sinkOut.flush();
       },
       async diff(d) {
         parameterOptions(d.milestone, run.params);

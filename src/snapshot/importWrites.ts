@@ -39,8 +39,12 @@ export function parameterOptions(milestone: MilestonePayload, into: Map<number, 
 export class BatchWriter {
   private batch: WriteBatch;
   private writing: Promise<void> = Promise.resolve();
-  constructor(private readonly store: KvStore) {
-    this.batch = store.bulkBatch();
+  constructor(
+    private readonly store: KvStore,
+    /** Writes per batch at most; by default a batch is full by its bytes (`WriteBatch.full`). */
+    private readonly maxWrites = Number.POSITIVE_INFINITY,
+  ) {
+    this.batch = store.bulkBatch(maxWrites);
   }
 
   get current(): WriteBatch {
@@ -50,7 +54,7 @@ export class BatchWriter {
   async flush(sync = false): Promise<void> {
     await this.writing;
     const b = this.batch;
-    this.batch = this.store.bulkBatch();
+    this.batch = this.store.bulkBatch(this.maxWrites);
     this.writing = b.write({ sync });
     // a failed write is reported by the next flush or drain
     this.writing.catch(() => {});

@@ -3,7 +3,6 @@ export * from "./errors.js";
 export * from "./explorerBuckets.js";
 export * from "./indexerBuckets.js";
 export {
-  BULK_BATCH_BYTES,
   defaultKvStoreOptions,
   describeWriteFault,
   KvStore,

@@ -128,7 +128,7 @@ const collectWrittenBatches = fullCollection();
  * made every table span the ranges between them, and at 10,000,000 outputs the compactions
  * rewrote the database about three times over (docs/performance.md, "Loading a large ledger").
  */
-export const BULK_BATCH_BYTES = 8 * 1024 * 1024;
+const BULK_BATCH_BYTES = 8 * 1024 * 1024;
 
 /**
  * Keys and values of at most this many bytes are handed to the binding from buffers outside V8's
@@ -171,6 +171,8 @@ export class WriteBatch {
     db: Db,
     private readonly sink: FaultSink,
     private readonly bulk = false,
+    /** Writes a bulk batch is full at, before its bytes are (tests' small batches). */
+    private readonly maxWrites = Number.POSITIVE_INFINITY,
   ) {
     this.chained = db.batch();
   }
@@ -179,9 +181,12 @@ export class WriteBatch {
     return this.count;
   }
 
-  /** Bytes of the keys and values a bulk batch holds (0 for one that is not bulk). */
-  get byteSize(): number {
-    return this.bytes;
+  /**
+   * Whether a bulk batch holds a batch's worth: BULK_BATCH_BYTES of keys and values, or the
+   * writes it was made for (`KvStore.bulkBatch`). A batch that is not bulk is never full.
+   */
+  get full(): boolean {
+    return this.bytes >= BULK_BATCH_BYTES || this.count >= this.maxWrites;
   }
 
   /** Copies the key and value into the native batch at once: the caller may reuse its buffers. */
@@ -364,8 +369,8 @@ export class KvStore implements FaultSink {
    * A batch for bulk writes (an import, an index rebuild: thousands of them), whose native
    * memory is collected every BULK_COLLECT_BYTES written (see `WriteBatch`).
    */
-  bulkBatch(): WriteBatch {
-    return new WriteBatch(this.db, this, true);
+  bulkBatch(maxWrites = Number.POSITIVE_INFINITY): WriteBatch {
+    return new WriteBatch(this.db, this, true, maxWrites);
   }
 
   /** FaultSink: a bulk batch was written; past BULK_COLLECT_BYTES since the last, a full collection frees them. */
@@ -437,6 +442,12 @@ export class KvStore implements FaultSink {
     } finally {
       done();
     }
+  }
+
+  /** Whether the database holds no key at all (a fresh data dir, or an import that cleared it). */
+  async isEmpty(): Promise<boolean> {
+    for await (const _ of this.scanKeys({ prefix: new Uint8Array(0), limit: 1 })) return false;
+    return true;
   }
 
   /** Keys only, same ordering and bounds as `scan`. */
