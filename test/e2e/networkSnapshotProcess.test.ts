@@ -37,8 +37,10 @@ describe("a follower process started from a snapshot of the coordinator (real pr
 
     d = await NodeProcess.follower("d", a, [addressA], ["--snapshot", snapshot]);
     const follower = d;
-    follower.start();
-    await waitForSynced(follower, a, 45_000, "D synced with A");
+    follower.start(["--log-level", "info"]);
+    // D's log at info names each step of its start (the snapshot's load, the P2P host, the dial
+    // to A, the API's listen): a wait that times out shows how far D got
+    await follower.explain(waitForSynced(follower, a, 45_000, "D synced with A"));
     const upTo = await confirmedIndex(follower);
     assert.ok(upTo > 5, `D reached milestone ${upTo}, beyond the snapshot's 5`);
     for (let index = 6; index <= upTo; index++) {

@@ -151,7 +151,32 @@ export class NodeProcess {
       );
       if (r === "exited") throw new Error(`the node exited with code ${child.exitCode}`);
     } catch (e) {
-      throw new Error(`${(e as Error).message}; node output: ${this.output}`);
+      throw this.explained(e);
+    }
+  }
+
+  /**
+   * `e` (a wait on this node that failed) with what the node's run tells of it: whether it is
+   * still running, and the last of what it printed, so a node that hung or died under a loaded
+   * machine names its own cause.
+   */
+  explained(e: unknown): Error {
+    const c = this.child;
+    const state = !c
+      ? "never started"
+      : c.exitCode !== null || c.signalCode !== null
+        ? `exited (code ${c.exitCode}, signal ${c.signalCode})`
+        : "still running";
+    const tail = this.output.length > 8_000 ? `…${this.output.slice(-8_000)}` : this.output;
+    return new Error(`${(e as Error).message}; ${this.name} ${state}, its output: ${tail || "(none)"}`);
+  }
+
+  /** `wait`, failing with `explained`'s account of this node. */
+  async explain<T>(wait: Promise<T>): Promise<T> {
+    try {
+      return await wait;
+    } catch (e) {
+      throw this.explained(e);
     }
   }
 
