@@ -22,23 +22,104 @@ export interface BlockGossipHandlers {
   receive(bytes: Uint8Array, peer: string): Promise<IntakeVerdict>;
   /** A rejected block, or a signed message, from `peer`. */
   onInvalid(peer: string, code: string, reason: string): void;
+  /**
+   * Gossip to `peer` is lost while its connection lives on (`BlockGossip.checkStreams`): the
+   * network hangs up, and the next connection (a static peer is dialled again) opens new streams.
+   */
+  onStreamLost(peer: string): void;
 }
 
+/**
+ * The two fields of gossipsub's implementation (17.1.1: public on its class, which the package
+ * does not export) that the stream repair reads: the peers it counts as connected, and its one
+ * outbound stream to each. gossip.test.ts fails if an upgrade moves them.
+ */
+interface GossipSubStreams {
+  readonly peers: Map<string, unknown>;
+  readonly streamsOutbound: Map<string, OutboundStream>;
+}
+type OutboundStream = { rawStream: { writeStatus: string } };
+
+/** The implementation's fields, or none when they are not there (the repair is off then). */
+function streamsOf(pubsub: GossipSub): GossipSubStreams | undefined {
+  const s = pubsub as unknown as Partial<GossipSubStreams>;
+  return s.peers instanceof Map && s.streamsOutbound instanceof Map ? (s as GossipSubStreams) : undefined;
+}
+
+/** Whether gossipsub's stream to a peer takes writes (not closed, and opened at all). */
+function writable(stream: OutboundStream | undefined): boolean {
+  return stream?.rawStream.writeStatus === "writable";
+}
+
+/**
+ * Gossipsub heartbeats (one a second) running at which a connected peer's stream takes no
+ * writes before its gossip counts as lost: a new connection opens its stream within the first
+ * (identify, then the stream's negotiation), also on a loaded machine.
+ */
+export const STREAM_LOST_HEARTBEATS = 3;
+
 export class BlockGossip {
+  /** Connected peers without a writable stream, with the heartbeats running they were found so. */
+  private unwritable = new Map<string, number>();
+  private readonly onHeartbeat = () => this.checkStreams();
+  readonly streams: GossipSubStreams | undefined;
+
   constructor(
     private readonly pubsub: GossipSub,
     readonly topic: string,
     private readonly handlers: BlockGossipHandlers,
-  ) {}
+  ) {
+    this.streams = streamsOf(pubsub);
+  }
 
   start(): void {
     this.pubsub.topicValidators.set(this.topic, (peerId, message) => this.check(peerId.toString(), message));
     this.pubsub.subscribe(this.topic);
+    this.pubsub.addEventListener("gossipsub:heartbeat", this.onHeartbeat);
   }
 
   stop(): void {
+    this.pubsub.removeEventListener("gossipsub:heartbeat", this.onHeartbeat);
     this.pubsub.topicValidators.delete(this.topic);
     if (this.pubsub.getTopics().includes(this.topic)) this.pubsub.unsubscribe(this.topic);
+  }
+
+  /**
+   * A peer connected: a closed stream gossipsub still holds for it is forgotten, so gossipsub
+   * opens a new one for this connection. gossipsub (17.1.1) writes to a peer over one outbound
+   * stream, opened when the peer connects, and opens none while it holds one. A stream it
+   * finished opening just after the peer's connection closed is stored after the peer was
+   * cleared, closed; the peer's next connection then got no stream, and nothing reached the
+   * peer for as long as that connection lasted: not this node's subscription, so the peer never
+   * sent it a block, and not a block this node published (a follower restarted at once by its
+   * operator, or by a test, took no blocks from the coordinator's gossip again).
+   */
+  peerConnected(peer: string): void {
+    const streams = this.streams;
+    if (streams && !writable(streams.streamsOutbound.get(peer))) streams.streamsOutbound.delete(peer);
+  }
+
+  /**
+   * Each gossipsub heartbeat: a peer gossipsub counts as connected whose stream has taken no
+   * writes for `STREAM_LOST_HEARTBEATS` heartbeats running has lost its gossip for good, whatever
+   * closed the stream (the race above, when the peer connected again before the stream was
+   * stored; the peer closing it): `onStreamLost`. Bounded by the connected peers.
+   */
+  checkStreams(): void {
+    const streams = this.streams;
+    if (!streams) return;
+    const now = new Map<string, number>();
+    for (const peer of streams.peers.keys()) {
+      if (writable(streams.streamsOutbound.get(peer))) continue;
+      const times = (this.unwritable.get(peer) ?? 0) + 1;
+      if (times < STREAM_LOST_HEARTBEATS) {
+        now.set(peer, times);
+        continue;
+      }
+      streams.streamsOutbound.delete(peer);
+      this.handlers.onStreamLost(peer);
+    }
+    this.unwritable = now;
   }
 
   /** Publishes a block that entered this node (API submission, coordinator). */

@@ -192,6 +192,10 @@ export class Network implements NetworkView {
     this.gossip = new BlockGossip(host.services.pubsub, blocksTopic(this.deps.tangle.protocolParameters.networkName), {
       receive: (bytes, peer) => this.gossipReceived(bytes, peer),
       onInvalid: (peer, code, reason) => this.invalid(peer, { code, reason }),
+      onStreamLost: (peer) => {
+        this.log.info({ peer }, "gossip to the peer was lost; hanging up for a new connection");
+        void host.hangUp(peerIdFromString(peer)).catch(() => {});
+      },
     });
     this.gossip.start();
     this.peering = new Peering(
@@ -469,6 +473,7 @@ export class Network implements NetworkView {
 
   private peerConnected(peer: PeerId): void {
     const id = peer.toString();
+    this.gossip?.peerConnected(id);
     this.peering?.connected(id);
     this.log.info({ peer: id }, "peer connected");
     void this.heartbeats.sendTo(id);
