@@ -118,6 +118,7 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [NetworkErrorCode.NotSynced]: 503,
   [NetworkErrorCode.NoPeer]: 503,
   [NetworkErrorCode.Timeout]: 503,
+  [NetworkErrorCode.Interrupted]: 503,
   [NetworkErrorCode.NotFound]: 404,
   [NetworkErrorCode.MalformedMessage]: 500,
   [NetworkErrorCode.UnexpectedResponse]: 500,

@@ -12,6 +12,11 @@ export const NetworkErrorCode = {
   NoPeer: "NETWORK_NO_PEER",
   /** The peer did not answer in time. */
   Timeout: "NETWORK_TIMEOUT",
+  /**
+   * The peer's answer ended before it was whole (its stream or connection closed under it, as
+   * when the peer shuts down): a request that failed, as a timed-out one did, not a wrong answer.
+   */
+  Interrupted: "NETWORK_INTERRUPTED",
   /** The peer has not got the block or milestone asked for. */
   NotFound: "NETWORK_NOT_FOUND",
   /** The identity key file exists but cannot be read as a libp2p private key. */

@@ -169,6 +169,17 @@ export function readMessages(
   });
 }
 
+/**
+ * An answer that ended before it was whole. A peer that shuts down closes the streams it is
+ * answering on, and its peers had scored each such answer as a wrong one (20 points): a follower
+ * syncing from a coordinator that restarted took 17 at once and banned it for five minutes. A
+ * cut answer costs no score by itself (Network.requestFailed); a milestone only the peer claimed
+ * is doubted at once, one refuted claim for the lot (SyncManager.refuteClaim).
+ */
+function interrupted(peer: string, what: string): LedgerNodeError<NetworkErrorCode> {
+  return new LedgerNodeError(NetworkErrorCode.Interrupted, `${peer}'s answer to ${what} ended before it was whole`);
+}
+
 function tooMuch(what: string): LedgerNodeError<NetworkErrorCode> {
   return new LedgerNodeError(NetworkErrorCode.AnswerTooLarge, `the peer sent ${what}, beyond what was asked`);
 }
@@ -319,10 +330,11 @@ export async function requestBlock(
     timeoutMs,
   );
   const first = answer[0];
-  if (answer.length === 1 && first?.type === MessageType.NotFound) {
+  if (first === undefined) throw interrupted(peer, "a block request");
+  if (answer.length === 1 && first.type === MessageType.NotFound) {
     throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no block ${toHex(blockId)}`);
   }
-  if (answer.length !== 1 || first?.type !== MessageType.Block || !bytesEqual(blockIdFromBytes(first.bytes), blockId)) {
+  if (answer.length !== 1 || first.type !== MessageType.Block || !bytesEqual(blockIdFromBytes(first.bytes), blockId)) {
     throw new LedgerNodeError(
       NetworkErrorCode.UnexpectedResponse,
       `${peer} answered a block request with something else`,
@@ -349,6 +361,8 @@ export async function requestMilestoneCone(
   if (answer.length === 1 && answer[0]?.type === MessageType.NotFound) {
     throw new LedgerNodeError(NetworkErrorCode.NotFound, `${peer} has no milestone ${index}`);
   }
+  // blocks and no ConeEnd (or nothing): the answer was cut short, not wrong
+  if (answer.every((m) => m.type === MessageType.Block)) throw interrupted(peer, `milestone ${index}`);
   const end = answer[answer.length - 1];
   const blocks = answer.slice(0, -1);
   if (
