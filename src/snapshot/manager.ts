@@ -87,13 +87,19 @@ export class SnapshotManager {
 
   /**
    * After each confirmed milestone: every `interval` milestones a full snapshot is written in
-   * the background, then older automatic files beyond `keepFull` are removed.
+   * the background, then older automatic files beyond `keepFull` are removed. The snapshot of
+   * milestone T is written once milestone T + belowMaxDepth + 1 is confirmed, as Hornet writes
+   * its snapshots a depth behind: its solid entry points are the blocks of T's window with a
+   * child referenced after T, and until then a new block may still take one of the window's
+   * blocks as a parent. A snapshot written at T itself missed that child's parent, and a node
+   * started from it never solidified the milestone that referenced the child (it stayed at T).
    */
   onConfirmed(index: number): void {
     const { interval } = this.options;
-    if (interval <= 0 || index % interval !== 0) return;
+    const target = index - (this.deps.belowMaxDepth + 1);
+    if (interval <= 0 || target < 1 || target % interval !== 0) return;
     this.automatic = this.automatic
-      .then(() => this.createFull(index))
+      .then(() => this.createFull(target))
       .then(() => this.removeOldFiles())
       .catch((e) => this.deps.onError?.(e));
   }

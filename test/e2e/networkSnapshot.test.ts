@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { toHex } from "../../src/codec/hex.js";
+import { blockIdFromBytes } from "../../src/codec/ids.js";
 import { networkConfigPath } from "../../src/network/index.js";
 import { importSnapshot, writeFullSnapshot } from "../../src/snapshot/index.js";
 import { Bucket, decodeMilestoneRecord, defaultKvStoreOptions, indexKey, KvStore } from "../../src/storage/index.js";
@@ -90,5 +91,71 @@ describe("a node started from a snapshot of the coordinator syncs over the netwo
     const ms = await a.node.coordinator.issueMilestone();
     await until(() => d!.node.tangle.latestMilestone.index === ms.index || undefined, 10_000, "the next milestone");
     assert.deepEqual(d.node.tangle.latestMilestone.milestoneId, ms.milestoneId);
+  });
+});
+
+/**
+ * A block may take a block of a snapshot's window as its parent until that block is below max
+ * depth. An automatic snapshot written at its own milestone could not know such a child, left
+ * its parent out of the solid entry points, and a node started from it never solidified the
+ * milestone that referenced the child: it stayed at the snapshot's milestone. Automatic snapshots
+ * are written belowMaxDepth + 1 milestones later (snapshot/manager.ts), when every child is known.
+ */
+describe("an automatic snapshot and a block attached after its milestone", () => {
+  let a: TestNode;
+  let d: TestNode | undefined;
+  let dir: string;
+  before(async () => {
+    a = await startCoordinator({ snapshotInterval: 5 });
+    dir = await tempDir("late-child");
+  });
+  after(async () => {
+    if (d) await removeNode(d);
+    await removeNode(a);
+  });
+
+  it("lists the late child's parent as an entry point: a node started from it syncs past the snapshot", async () => {
+    const issue = () => a.node.coordinator.issueMilestone();
+    await issue();
+    // B, referenced by milestone 2; blocks on top of it after, so no later milestone names it
+    const b = await makeBlock(a.node, taggedData(400));
+    await a.node.submitBlock(b);
+    await issue();
+    for (let i = 3; i <= 5; i++) {
+      for (let j = 0; j < 4; j++) await a.node.submitBlock(await makeBlock(a.node, taggedData(400 + 10 * i + j)));
+      await issue();
+    }
+    // whatever milestone 5 started is written before C comes (a snapshot taken at 5 itself
+    // would not know C)
+    await a.node.snapshots.idle();
+    // after milestone 5: C attaches to B, and milestone 6 references it
+    const c = await makeBlock(a.node, taggedData(401), [blockIdFromBytes(b)]);
+    await a.node.submitBlock(c);
+    const six = await issue();
+    assert.equal(six.index, 6);
+    assert.equal((await a.node.tangle.getMetadata(blockIdFromBytes(c)))?.referencedByMilestoneIndex, 6);
+    // milestone 5's snapshot comes with milestone 5 + belowMaxDepth + 1
+    const fullPath = join(a.dir, "snapshots", "full_snapshot_5.bin");
+    for (let i = 7; i <= 5 + 15 + 1; i++) await issue();
+    await a.node.snapshots.idle();
+    const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "node", "db") });
+    try {
+      await importSnapshot(store, { fullPath, expectedNetworkName: "dev" });
+    } finally {
+      await store.close();
+    }
+    d = await startNode(join(dir, "node"), { networkConfig: networkConfigPath(a.dir), peers: [a.address] });
+    assert.equal(d.node.tangle.latestMilestone.index, 5);
+    const latest = a.node.tangle.latestMilestone.index;
+    await until(
+      () => {
+        const failure = d!.network.confirmer?.failure;
+        if (failure) throw failure;
+        return d!.node.tangle.latestMilestone.index === latest || undefined;
+      },
+      20_000,
+      `D past milestone 6, at ${latest}`,
+    );
+    assert.deepEqual(d.node.tangle.latestMilestone.milestoneId, a.node.tangle.latestMilestone.milestoneId);
   });
 });
