@@ -19,6 +19,17 @@ import { tempDir } from "../helpers/node.js";
 import { wallet } from "../helpers/txBuilder.js";
 import { genesisInput, payment } from "../helpers/wallet.js";
 
+/** A follower of `a` on a data dir under `dir` made from the full snapshot `fullPath`, dialling `a`. */
+async function followerFromSnapshot(a: TestNode, fullPath: string, dir: string): Promise<TestNode> {
+  const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "node", "db") });
+  try {
+    await importSnapshot(store, { fullPath, expectedNetworkName: "dev" });
+  } finally {
+    await store.close();
+  }
+  return startNode(join(dir, "node"), { networkConfig: networkConfigPath(a.dir), peers: [a.address] });
+}
+
 /**
  * Issue #7's fault test "start a fourth node from a snapshot of A and it syncs": a full TIP-35
  * snapshot of the coordinator's ledger at milestone 15 is imported into an empty data dir; the
@@ -54,13 +65,7 @@ describe("a node started from a snapshot of the coordinator syncs over the netwo
   it("imports the snapshot at 15, follows from 16 and ends on the coordinator's ledger", async () => {
     const fullPath = join(dir, "full_snapshot_15.bin");
     await writeFullSnapshot(a.node.store, 15, fullPath);
-    const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "node", "db") });
-    try {
-      await importSnapshot(store, { fullPath, expectedNetworkName: "dev" });
-    } finally {
-      await store.close();
-    }
-    d = await startNode(join(dir, "node"), { networkConfig: networkConfigPath(a.dir), peers: [a.address] });
+    d = await followerFromSnapshot(a, fullPath, dir);
     assert.equal(d.node.isCoordinator, false, "the imported coordinator key is not the network's");
     assert.equal(d.node.tangle.latestMilestone.index, 15);
     await until(
@@ -138,13 +143,7 @@ describe("an automatic snapshot and a block attached after its milestone", () =>
     const fullPath = join(a.dir, "snapshots", "full_snapshot_5.bin");
     for (let i = 7; i <= 5 + 15 + 1; i++) await issue();
     await a.node.snapshots.idle();
-    const store = await KvStore.open({ ...defaultKvStoreOptions, path: join(dir, "node", "db") });
-    try {
-      await importSnapshot(store, { fullPath, expectedNetworkName: "dev" });
-    } finally {
-      await store.close();
-    }
-    d = await startNode(join(dir, "node"), { networkConfig: networkConfigPath(a.dir), peers: [a.address] });
+    d = await followerFromSnapshot(a, fullPath, dir);
     assert.equal(d.node.tangle.latestMilestone.index, 5);
     const latest = a.node.tangle.latestMilestone.index;
     await until(
