@@ -32,7 +32,7 @@ export interface BlockGossipHandlers {
 /**
  * The two fields of gossipsub's implementation (17.1.1: public on its class, which the package
  * does not export) that the stream repair reads: the peers it counts as connected, and its one
- * outbound stream to each. gossip.test.ts fails if an upgrade moves them.
+ * outbound stream to each. gossipStreams.test.ts fails if an upgrade moves them.
  */
 interface GossipSubStreams {
   readonly peers: Map<string, unknown>;
@@ -62,7 +62,7 @@ export class BlockGossip {
   /** Connected peers without a writable stream, with the heartbeats running they were found so. */
   private unwritable = new Map<string, number>();
   private readonly onHeartbeat = () => this.checkStreams();
-  readonly streams: GossipSubStreams | undefined;
+  private readonly streams: GossipSubStreams | undefined;
 
   constructor(
     private readonly pubsub: GossipSub,
