@@ -58,16 +58,36 @@ function writable(stream: OutboundStream | undefined): boolean {
  */
 export const STREAM_LOST_HEARTBEATS = 3;
 
+/**
+ * Blocks this node published while no peer could take them, kept for the first that can: at
+ * most this many bytes (the oldest go first) and this long. A block published to no one is lost
+ * to gossip for good (gossipsub remembers it as seen and will not send it again), and a lone
+ * block, one no later block names as a parent, reaches a peer no other way until a milestone
+ * references it; a follower's client block taken in just after the node (re)started, before its
+ * peers' subscriptions arrived, or while it had no peer, was never confirmed.
+ */
+export const HELD_MAX_BYTES = 4 * 1024 * 1024;
+export const HELD_MAX_AGE_MS = 60_000;
+
 export class BlockGossip {
   /** Connected peers without a writable stream, with the heartbeats running they were found so. */
   private unwritable = new Map<string, number>();
-  private readonly onHeartbeat = () => this.checkStreams();
+  private readonly onHeartbeat = () => {
+    this.releaseHeld();
+    this.checkStreams();
+  };
   private readonly streams: GossipSubStreams | undefined;
+  /** Blocks published while no peer could take them, oldest first (`HELD_MAX_BYTES`). */
+  private held: { bytes: Uint8Array; at: number }[] = [];
+  /** The first of `held` not dropped yet. */
+  private heldFirst = 0;
+  private heldBytes = 0;
 
   constructor(
     private readonly pubsub: GossipSub,
     readonly topic: string,
     private readonly handlers: BlockGossipHandlers,
+    private readonly now: () => number = Date.now,
   ) {
     this.streams = streamsOf(pubsub);
   }
@@ -82,6 +102,7 @@ export class BlockGossip {
     this.pubsub.removeEventListener("gossipsub:heartbeat", this.onHeartbeat);
     this.pubsub.topicValidators.delete(this.topic);
     if (this.pubsub.getTopics().includes(this.topic)) this.pubsub.unsubscribe(this.topic);
+    this.clearHeld();
   }
 
   /**
@@ -122,14 +143,76 @@ export class BlockGossip {
     this.unwritable = now;
   }
 
-  /** Publishes a block that entered this node (API submission, coordinator). */
+  /**
+   * Publishes a block that entered this node (API submission, coordinator), or holds it while no
+   * peer can take it (`HELD_MAX_BYTES`): the next heartbeat at which one can publishes it.
+   */
   async publish(bytes: Uint8Array): Promise<void> {
+    if (!this.reachable()) {
+      this.hold(bytes);
+      return;
+    }
+    this.releaseHeld();
     await this.pubsub.publish(this.topic, bytes);
   }
 
-  /** Peers subscribed to the blocks topic. */
-  subscribers(): string[] {
-    return this.pubsub.getSubscribers(this.topic).map((p) => p.toString());
+  /** Blocks held for the first peer that can take them. */
+  heldCount(): number {
+    return this.held.length - this.heldFirst;
+  }
+
+  /**
+   * Whether a peer takes what this node publishes: one subscribed to the topic, and (where the
+   * repair sees gossipsub's streams) with a stream open to write to. A subscription arrives over
+   * the peer's stream, which can be open before this node's stream to the peer is.
+   */
+  private reachable(): boolean {
+    const streams = this.streams;
+    for (const peer of this.pubsub.getSubscribers(this.topic)) {
+      if (!streams || writable(streams.streamsOutbound.get(peer.toString()))) return true;
+    }
+    return false;
+  }
+
+  private hold(bytes: Uint8Array): void {
+    this.held.push({ bytes, at: this.now() });
+    this.heldBytes += bytes.length;
+    this.dropHeld(this.now() - HELD_MAX_AGE_MS);
+  }
+
+  /** Drops the held blocks from before `since`, and the oldest beyond `HELD_MAX_BYTES`. */
+  private dropHeld(since: number): void {
+    const held = this.held;
+    while (this.heldFirst < held.length) {
+      const oldest = held[this.heldFirst]!;
+      if (oldest.at >= since && this.heldBytes <= HELD_MAX_BYTES) break;
+      this.heldBytes -= oldest.bytes.length;
+      this.heldFirst++;
+    }
+    // cut once half of it is dropped: O(1) a block held, and the dropped keep at most as much alive
+    if (this.heldFirst * 2 > held.length) {
+      this.held = held.slice(this.heldFirst);
+      this.heldFirst = 0;
+    }
+  }
+
+  /**
+   * Publishes the held blocks still young enough, oldest first (parents before children), once
+   * a peer can take them: at each heartbeat, and before a block published after them.
+   */
+  private releaseHeld(): void {
+    if (this.heldCount() === 0 || !this.reachable()) return;
+    this.dropHeld(this.now() - HELD_MAX_AGE_MS);
+    const held = this.held.slice(this.heldFirst);
+    this.clearHeld();
+    // publish fails only before gossipsub started; `Network.broadcast` logs its failures at debug
+    for (const { bytes } of held) this.pubsub.publish(this.topic, bytes).catch(() => {});
+  }
+
+  private clearHeld(): void {
+    this.held = [];
+    this.heldFirst = 0;
+    this.heldBytes = 0;
   }
 
   private async check(peer: string, message: Message): Promise<TopicValidatorResult> {
