@@ -145,7 +145,7 @@ async function child(): Promise<void> {
       node.events.on("blockSolid", counted);
       dial = async (address) => void (await network.connect(address));
       publishAll = async () => {
-        for (const b of prepared) await network.broadcast(b);
+        for (const b of prepared) await network.broadcast(b, "api");
       };
       stop = () => node!.close();
       send({ ev: "ready", address: network.listenAddresses()[0]! });

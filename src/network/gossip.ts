@@ -144,12 +144,13 @@ export class BlockGossip {
   }
 
   /**
-   * Publishes a block that entered this node (API submission, coordinator), or holds it while no
-   * peer can take it (`HELD_MAX_BYTES`): the next heartbeat at which one can publishes it.
+   * Publishes a block that entered this node (API submission, coordinator). While no peer can
+   * take it, a block to `hold` is kept (`HELD_MAX_BYTES`) and published at the next heartbeat at
+   * which one can; the others are published to no one.
    */
-  async publish(bytes: Uint8Array): Promise<void> {
+  async publish(bytes: Uint8Array, hold: boolean): Promise<void> {
     if (!this.reachable()) {
-      this.hold(bytes);
+      if (hold) this.hold(bytes);
       return;
     }
     this.releaseHeld();

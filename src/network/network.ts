@@ -3,7 +3,7 @@ import type { Connection, PeerId, Stream } from "@libp2p/interface";
 import { peerIdFromString } from "@libp2p/peer-id";
 import { decodeBlock } from "../codec/block.js";
 import { PayloadType } from "../codec/types.js";
-import type { NodeEventMap } from "../tangle/events.js";
+import type { BlockSource, NodeEventMap } from "../tangle/events.js";
 import { type BlockIntake, type CheckedBlock, IgnoreReason, type IntakeVerdict } from "../tangle/intake.js";
 import type { MilestoneConfirmer } from "../tangle/milestoneConfirmer.js";
 import type { Tangle } from "../tangle/tangle.js";
@@ -221,7 +221,7 @@ export class Network implements NetworkView {
 
   /** `blockTaken`: blocks from clients and the coordinator go out; gossipsub forwards those of peers itself. */
   blockTaken(e: NodeEventMap["blockTaken"]): void {
-    if (e.source !== "peer" && this.gossip) void this.broadcast(e.bytes);
+    if (e.source !== "peer" && this.gossip) void this.broadcast(e.bytes, e.source);
   }
 
   /** `latestMilestone`: the network's newest milestone, as peers show it (this node's own are in its ledger). */
@@ -335,10 +335,15 @@ export class Network implements NetworkView {
 
   /**
    * Sends a block that entered this node (API, coordinator) to the network. Never rejects; a
-   * caller sending many blocks awaits it so the outgoing buffers do not pile up.
+   * caller sending many blocks awaits it so the outgoing buffers do not pile up. A client's
+   * block is held while no peer can take it (gossip.ts, `HELD_MAX_BYTES`); a milestone is not:
+   * peers ask for it with its whole cone, and one gossiped late would be solidified parent by
+   * parent instead.
    */
-  async broadcast(bytes: Uint8Array): Promise<void> {
-    await this.gossip?.publish(bytes).catch((e) => this.log.debug({ err: (e as Error).message }, "publish failed"));
+  async broadcast(bytes: Uint8Array, source: Exclude<BlockSource, "peer">): Promise<void> {
+    await this.gossip
+      ?.publish(bytes, source === "api")
+      .catch((e) => this.log.debug({ err: (e as Error).message }, "publish failed"));
   }
 
   /** Takes in a block a peer checked and answered with, counting it for the peer. */

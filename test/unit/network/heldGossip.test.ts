@@ -77,17 +77,17 @@ describe("the blocks held for a peer are bounded", () => {
     const gossip = new BlockGossip(pubsub as unknown as GossipSub, "t", handlers);
     const size = 32 * 1024;
     const count = (HELD_MAX_BYTES / size) * 3;
-    for (let n = 0; n < count; n++) await gossip.publish(block(n, size));
+    for (let n = 0; n < count; n++) await gossip.publish(block(n, size), true);
     assert.equal(pubsub.published.length, 0, "nothing published while no peer takes the topic");
     assert.equal(gossip.heldCount(), HELD_MAX_BYTES / size);
 
     // subscribed, but this node's stream to the peer is not open yet: still held
     pubsub.subscribers.push("peer");
-    await gossip.publish(block(count, size));
+    await gossip.publish(block(count, size), true);
     assert.equal(pubsub.published.length, 0, "held while the peer's stream is not writable");
 
     pubsub.streamsOutbound.set("peer", { rawStream: { writeStatus: "writable" } });
-    await gossip.publish(block(count + 1, size));
+    await gossip.publish(block(count + 1, size), true);
     const expected = Array.from({ length: HELD_MAX_BYTES / size }, (_, i) => count - HELD_MAX_BYTES / size + 1 + i);
     assert.deepEqual(numbers(pubsub.published), [...expected, count + 1], "the held, oldest first, then the new one");
     assert.equal(gossip.heldCount(), 0);
@@ -97,13 +97,13 @@ describe("the blocks held for a peer are bounded", () => {
     const pubsub = fakePubsub();
     let now = 1_000_000;
     const gossip = new BlockGossip(pubsub as unknown as GossipSub, "t", handlers, () => now);
-    await gossip.publish(block(1, 100));
+    await gossip.publish(block(1, 100), true);
     now += HELD_MAX_AGE_MS / 2;
-    await gossip.publish(block(2, 100));
+    await gossip.publish(block(2, 100), true);
     now += HELD_MAX_AGE_MS / 2 + 1;
     pubsub.subscribers.push("peer");
     pubsub.streamsOutbound.set("peer", { rawStream: { writeStatus: "writable" } });
-    await gossip.publish(block(3, 100));
+    await gossip.publish(block(3, 100), true);
     assert.deepEqual(numbers(pubsub.published), [2, 3]);
   });
 });
