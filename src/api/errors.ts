@@ -114,6 +114,8 @@ const STATUS_OF_CODE: Record<DomainErrorCode, DomainStatus> = {
   [IndexerErrorCode.ListMoved]: 503,
   [IndexerErrorCode.LedgerIndexOutOfRange]: 400,
   [IndexerErrorCode.HistoryPruned]: 404,
+  // a balance beyond what one read examines: the node will not serve it (docs/decisions.md, Threats)
+  [IndexerErrorCode.TooManyConditional]: 503,
   // the network: behind it (503); peers' failures never reach a client
   [NetworkErrorCode.NotSynced]: 503,
   [NetworkErrorCode.NoPeer]: 503,

@@ -2,9 +2,17 @@ import { serializeAddressBytes } from "../codec/address.js";
 import { compareBytes, toHex } from "../codec/hex.js";
 import { type Address, type Output, OutputType, UnlockConditionType } from "../codec/types.js";
 import type { LedgerOutput, WhiteFlagResult } from "../ledger/whiteFlag.js";
-import { type AddressUpdateEntry, encodeAddressBalance, type Repositories, type WriteBatch } from "../storage/index.js";
+import {
+  type AddressConditionalEntry,
+  type AddressUpdateEntry,
+  ConditionalRole,
+  encodeAddressBalance,
+  type Repositories,
+  type WriteBatch,
+} from "../storage/index.js";
 import type { MilestoneInfo } from "../tangle/events.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
+import { conditionalEntries, MAX_CONDITIONAL_READ } from "./addressConditionals.js";
 import { IndexerErrorCode } from "./errors.js";
 
 /**
@@ -13,8 +21,10 @@ import { IndexerErrorCode } from "./errors.js";
  * events):
  *
  * - AddressBalance: each owner address's total over its unspent outputs (created adds, consumed
- *   subtracts) and AddressConditional: its unspent outputs with a timelock or expiration, so the
- *   available balance is decided at read time against the latest milestone's timestamp.
+ *   subtracts; what the rankings sum) and AddressConditional: its unspent outputs with a
+ *   timelock, expiration or storage deposit return, and the unspent outputs whose expiration
+ *   names it as return address, so the balance route's figures are decided at read time
+ *   against the latest milestone's timestamp (addressConditionals.ts).
  *   AddressBalanceState names the ledger index they hold, moved in the milestone's batch with
  *   them, so answers always match the ledger index they name. When it lags (a new layout
  *   version, a database from before them) they are rebuilt in bounded memory (addressLoad.ts)
@@ -25,7 +35,8 @@ import { IndexerErrorCode } from "./errors.js";
  * controller (alias) or its immutable alias (foundry); treasury outputs have none.
  */
 
-export const ADDRESS_LEDGER_VERSION = 1;
+/** 2: AddressConditional holds storage deposit returns and expiration return entries (docs/decisions.md, Explorer). */
+export const ADDRESS_LEDGER_VERSION = 2;
 const READ_ATTEMPTS = 5;
 
 /** The owner address of an output; undefined for a treasury output. */
@@ -43,31 +54,14 @@ export function ownerAddress(output: Output): Address | undefined {
   return undefined;
 }
 
-/** An unspent output whose availability depends on time (0: no such condition). */
-export interface ConditionalOutput {
-  outputId: Uint8Array;
-  amount: bigint;
-  timelock: number;
-  expiration: number;
-}
-
 export interface AddressEntry {
   /** 33 serialized address bytes. */
   address: Uint8Array;
+  /** The amounts of the unspent outputs it owns (AddressBalance). */
   total: bigint;
   count: number;
-  conditional: ConditionalOutput[];
-}
-
-export function conditionalOf(outputId: Uint8Array, output: Output): ConditionalOutput | undefined {
-  if (output.type === OutputType.Treasury) return undefined;
-  let timelock = 0;
-  let expiration = 0;
-  for (const uc of output.unlockConditions) {
-    if (uc.type === UnlockConditionType.Timelock) timelock = uc.unixTime;
-    if (uc.type === UnlockConditionType.Expiration) expiration = uc.unixTime;
-  }
-  return timelock || expiration ? { outputId, amount: output.amount, timelock, expiration } : undefined;
+  /** Its owner entries, and its expiration return entries of expired outputs. */
+  conditional: AddressConditionalEntry[];
 }
 
 /** The ledger index the address buckets reflect, if they are of this layout. */
@@ -152,9 +146,10 @@ export async function addAddressLedgerWrites(
     }
     e.total += sign * w.o.output.amount;
     e.count += sign === 1n ? 1 : -1;
-    const c = conditionalOf(w.o.outputId, w.o.output);
-    if (c && sign === 1n) addresses.putConditional(batch, w.address, w.o.outputId, c);
-    if (c && sign === -1n) addresses.delConditional(batch, w.address, w.o.outputId);
+    for (const c of conditionalEntries(w.o.outputId, w.o.output, w.address)) {
+      if (sign === 1n) addresses.putConditional(batch, c.address, c.entry);
+      else addresses.delConditional(batch, c.address, c.entry);
+    }
   };
   for (const w of created) apply(w, 1n);
   for (const w of consumed) apply(w, -1n);
@@ -174,7 +169,7 @@ export async function addAddressLedgerWrites(
  */
 async function consistent<T>(
   db: Repositories,
-  read: () => Promise<T>,
+  read: (ledgerIndex: number) => Promise<T>,
 ): Promise<{ value: T; ledgerIndex: number; timestamp: number }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const before = await db.nodeState.ledgerIndex();
@@ -183,7 +178,7 @@ async function consistent<T>(
       if ((await db.nodeState.ledgerIndex()) !== before) continue;
       throw new LedgerNodeError(IndexerErrorCode.NotReady, "the address ledger is being rebuilt; retry in a moment");
     }
-    const value = await read();
+    const value = await read(before);
     if ((await db.nodeState.ledgerIndex()) !== before) continue;
     const ms = await db.milestones.get(before);
     return { value, ledgerIndex: before, timestamp: ms?.timestamp ?? 0 };
@@ -196,16 +191,46 @@ async function consistent<T>(
   );
 }
 
-/** One address's entry (zeros when it owns nothing), the ledger index and its milestone timestamp. */
+/**
+ * One address's entry (zeros when it owns nothing) as of the latest milestone: its stored total,
+ * its owner entries and the expiration return entries naming it whose expiration is at or before
+ * that milestone's timestamp (those not expired count nothing yet, so they are not read), the
+ * ledger index and the timestamp. At most MAX_CONDITIONAL_READ entries are read: beyond,
+ * TooManyConditional (an attacker can file thousands of entries under any address; the
+ * expired return entries are the address's own to unlock and so to reduce).
+ */
 export async function readAddressEntry(
   db: Repositories,
   address: Uint8Array,
 ): Promise<{ value: AddressEntry; ledgerIndex: number; timestamp: number }> {
-  return consistent(db, async () => {
-    const balance = await db.addresses.balances.get(address);
-    if (!balance) return { address, total: 0n, count: 0, conditional: [] };
-    return { address, ...balance, conditional: await db.addresses.conditionals(address) };
+  return consistent(db, async (ledgerIndex) => {
+    const timestamp = (await db.milestones.get(ledgerIndex))?.timestamp ?? 0;
+    const balance = (await db.addresses.balances.get(address)) ?? { total: 0n, count: 0 };
+    const limit = MAX_CONDITIONAL_READ + 1;
+    const owned = balance.count ? await db.addresses.conditionals(address, ConditionalRole.Owner, { limit }) : [];
+    const returning =
+      owned.length < limit
+        ? await db.addresses.conditionals(address, ConditionalRole.ExpirationReturn, {
+            limit: limit - owned.length,
+            expiredBy: timestamp,
+          })
+        : [];
+    if (owned.length + returning.length > MAX_CONDITIONAL_READ) {
+      throw new LedgerNodeError(
+        IndexerErrorCode.TooManyConditional,
+        `the balance depends on more than ${MAX_CONDITIONAL_READ} outputs with a timelock, an expiration or a storage deposit return (owned, or expired with this address as return address); one request reads at most that many, so it is not computed until some are spent`,
+      );
+    }
+    return { address, ...balance, conditional: [...owned, ...returning] };
   });
+}
+
+/** The stored total and output count of one address (what it owns, conditions aside), and the ledger index. */
+export async function readOwnedBalance(
+  db: Repositories,
+  address: Uint8Array,
+): Promise<{ value: { total: bigint; count: number }; ledgerIndex: number }> {
+  return consistent(db, async () => (await db.addresses.balances.get(address)) ?? { total: 0n, count: 0 });
 }
 
 /** Addresses the richest list keeps, richest first (the most a request may ask for). */
@@ -326,21 +351,6 @@ export class Ranker {
     this.top.sort(richestFirst);
     if (this.top.length > RANKED_ADDRESSES) this.top.length = RANKED_ADDRESSES;
   }
-}
-
-/**
- * The available part of an address's total at `timestamp`: outputs still timelocked (timelock
- * later than the timestamp) and outputs whose expiration has passed (expiration at or before the
- * timestamp: they now belong to the return address) are not available (TIP-18).
- */
-export function availableBalance(entry: AddressEntry, timestamp: number): bigint {
-  let available = entry.total;
-  for (const c of entry.conditional) {
-    const locked = c.timelock !== 0 && c.timelock > timestamp;
-    const expired = c.expiration !== 0 && c.expiration <= timestamp;
-    if (locked || expired) available -= c.amount;
-  }
-  return available;
 }
 
 export type AddressUpdate = AddressUpdateEntry;

@@ -5,13 +5,8 @@ import type { Output } from "../codec/types.js";
 import { encodeAddressBalance, type KvStore, Repositories, type WriteBatch } from "../storage/index.js";
 import type { LedgerIndex } from "../tangle/events.js";
 import { Serial } from "../util/serial.js";
-import {
-  ADDRESS_LEDGER_VERSION,
-  addAddressLedgerWrites,
-  addressLedgerAt,
-  conditionalOf,
-  ownerAddress,
-} from "./addressLedger.js";
+import { conditionalEntries } from "./addressConditionals.js";
+import { ADDRESS_LEDGER_VERSION, addAddressLedgerWrites, addressLedgerAt, ownerAddress } from "./addressLedger.js";
 import { ExternalSort } from "./externalSort.js";
 import { passOverLedger, RebuildBatches } from "./rebuild.js";
 
@@ -20,8 +15,8 @@ const ADDRESS_LENGTH = 33;
 
 /**
  * The address ledger (addressLedger.ts) of a ledger loaded in bulk into an empty database (a
- * snapshot import), written with it as `IndexerLoad` writes the indexes: each output's time-bound
- * entry goes into the batch its output goes in, and its owner and amount to a sort by owner
+ * snapshot import), written with it as `IndexerLoad` writes the indexes: each output's conditional
+ * entries go into the batch its output goes in, and its owner and amount to a sort by owner
  * (outside the database, ExternalSort); `finish` sums each owner's outputs from the sorted
  * entries, writes the balances in bounded batches, and the marker naming the ledger index last.
  * `rebuildAddressLedger` does the same from the unspent outputs of a database already loaded.
@@ -44,8 +39,8 @@ export class AddressLedgerLoad {
     const owner = ownerAddress(output);
     if (!owner) return;
     const address = serializeAddressBytes(owner);
-    const c = conditionalOf(outputId, output);
-    if (c) this.db.addresses.putConditional(batch, address, outputId, c);
+    for (const c of conditionalEntries(outputId, output, address))
+      this.db.addresses.putConditional(batch, c.address, c.entry);
     // owner ‖ output ID → amount u64 LE: the owner's outputs come together, each once
     this.amount.writeBigUInt64LE(output.amount);
     this.sort.add([address, outputId], this.amount);
@@ -97,8 +92,8 @@ export class AddressLedgerLoad {
  * the database, so memory does not grow with the ledger or its number of owners:
  * 1. the marker is deleted, synced: from here until step 4 reads answer NotReady, and a crash or
  *    a failure leaves no marker, so the next start (or milestone) rebuilds again;
- * 2. every balance and time-bound entry is deleted;
- * 3. one pass over the unspent outputs writes the time-bound entries and sorts owner and amount;
+ * 2. every balance and conditional entry is deleted;
+ * 3. one pass over the unspent outputs writes the conditional entries and sorts owner and amount;
  * 4. `AddressLedgerLoad.finish`: the balances, then the marker naming `ledgerIndex`, synced.
  */
 export async function rebuildAddressLedger(store: KvStore, ledgerIndex: number, sortDir: string): Promise<void> {

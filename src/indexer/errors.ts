@@ -17,6 +17,11 @@ export const IndexerErrorCode = {
   LedgerIndexOutOfRange: "INDEXER_LEDGER_INDEX_OUT_OF_RANGE",
   /** A past ledger asked for needs history that is pruned (or was pruned while it was read). */
   HistoryPruned: "INDEXER_HISTORY_PRUNED",
+  /**
+   * An address's balance depends on more conditional entries than one read examines
+   * (MAX_CONDITIONAL_READ, addressConditionals.ts): it is not computed rather than computed wrong.
+   */
+  TooManyConditional: "INDEXER_TOO_MANY_CONDITIONAL",
 } as const;
 export type IndexerErrorCode = (typeof IndexerErrorCode)[keyof typeof IndexerErrorCode];
 

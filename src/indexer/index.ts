@@ -1,4 +1,5 @@
 // Public surface of the indexer layer: secondary indexes over the unspent ledger.
+export * from "./addressConditionals.js";
 export * from "./addressLedger.js";
 export * from "./addressLoad.js";
 export * from "./errors.js";

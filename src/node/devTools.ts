@@ -1,5 +1,5 @@
 import { serializeAddressBytes } from "../codec/address.js";
-import { readAddressEntry } from "../indexer/addressLedger.js";
+import { readOwnedBalance } from "../indexer/addressLedger.js";
 import type { NetworkConfig } from "../network/index.js";
 import { DevErrorCode } from "../tangle/errors.js";
 import type { MilestoneInfo } from "../tangle/events.js";
@@ -81,7 +81,7 @@ export class DevTools {
     const accounts = await this.node.coordinator.between(() =>
       Promise.all(
         list.map(async (a) => {
-          const { value } = await readAddressEntry(this.node.db, serializeAddressBytes(a.address));
+          const { value } = await readOwnedBalance(this.node.db, serializeAddressBytes(a.address));
           return { ...a, balance: value.total };
         }),
       ),

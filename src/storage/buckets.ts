@@ -40,7 +40,8 @@ import { MARKER_VALUE } from "./records.js";
  * |                       |   whiteFlagIndex u32 BE              |                                                                  |
  * | AddressBalanceState   | (empty)                              | version u32 ‖ ledgerIndex u32: the ledger the balances reflect   |
  * | AddressBalance        | address[33]                          | total amount u64 ‖ unspent output count u32                      |
- * | AddressConditional    | address[33] ‖ outputId[34]           | amount u64 ‖ timelock u32 ‖ expiration u32 (0: none)             |
+ * | AddressConditional    | address[33] ‖ role u8 ‖ expiration   | amount u64 ‖ timelock u32 ‖ storage deposit return amount u64 ‖  |
+ * |                       |   u32 BE (0: none) ‖ outputId[34]    |   returnsToSelf u8 (AddressConditionalRecord)                    |
  * | AddressUpdate         | address[33] ‖ milestoneIndex u32 BE ‖| 0x00: a marker (MARKER_VALUE; empty in older databases)          |
  * |                       |   outputId[34] ‖ spent u8 (0 or 1)   |                                                                  |
  *
@@ -54,12 +55,14 @@ import { MARKER_VALUE } from "./records.js";
  * Address buckets (explorer, indexer/addressLedger.ts): `address` is the 33 serialized bytes of
  * an unspent output's owner (address unlock condition of basic and NFT outputs, state controller
  * of an alias, immutable alias of a foundry). AddressBalance holds one entry per address that
- * owns at least one unspent output; AddressConditional lists those of its outputs that carry a
- * timelock or expiration unlock condition. Both are written in each milestone's batch and
- * rebuilt from the Unspent and Output buckets when AddressBalanceState does not name the
- * previous ledger index. AddressUpdate records each output an address gained (spent 0) or lost
- * (spent 1) per milestone; it holds nothing for milestones confirmed before its writer was
- * attached.
+ * owns at least one unspent output; AddressConditional lists, under role 0 (owner), those of
+ * its outputs that carry a timelock, expiration or storage deposit return unlock condition and,
+ * under role 1 (expiration return), the unspent outputs whose expiration names it as return
+ * address, in expiration order (a read takes the expired ones only). Both are written in each
+ * milestone's batch and rebuilt from the Unspent and Output buckets when AddressBalanceState
+ * does not name the previous ledger index (an older layout version included). AddressUpdate
+ * records each output an address gained (spent 0) or lost (spent 1) per milestone; it holds
+ * nothing for milestones confirmed before its writer was attached.
  *
  * MilestoneBlock (explorer) lists the blocks each milestone referenced in white-flag order; it
  * is written in the milestone's batch from the white-flag result (indexer/explorerIndex.ts),
@@ -213,12 +216,28 @@ export function putChildLinks(batch: WriteBatch, parentIds: readonly Uint8Array[
   }
 }
 
-/** `AddressConditional ‖ address[33] ‖ outputId[34]`. */
-export function addressConditionalKey(address: Uint8Array, outputId: Uint8Array): Uint8Array {
-  const key = new Uint8Array(1 + 33 + 34);
+/** `AddressConditional ‖ address[33] ‖ role u8 ‖ expiration u32 BE ‖ outputId[34]`. */
+export function addressConditionalKey(
+  address: Uint8Array,
+  role: number,
+  expiration: number,
+  outputId: Uint8Array,
+): Uint8Array {
+  const key = new Uint8Array(1 + 33 + 1 + 4 + 34);
   key[0] = Bucket.AddressConditional;
   key.set(address, 1);
-  key.set(outputId, 34);
+  key[34] = role;
+  setU32BE(key, 35, expiration);
+  key.set(outputId, 39);
+  return key;
+}
+
+/** `AddressConditional ‖ address[33] ‖ role u8`: the entries of one role of an address. */
+export function addressConditionalPrefix(address: Uint8Array, role: number): Uint8Array {
+  const key = new Uint8Array(1 + 33 + 1);
+  key[0] = Bucket.AddressConditional;
+  key.set(address, 1);
+  key[34] = role;
   return key;
 }
 

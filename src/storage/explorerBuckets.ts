@@ -1,5 +1,6 @@
 import {
   addressConditionalKey,
+  addressConditionalPrefix,
   addressUpdateKey,
   Bucket,
   childKey,
@@ -12,6 +13,7 @@ import type { KvStore, WriteBatch } from "./kvStore.js";
 import {
   type AddressBalanceRecord,
   type AddressConditionalRecord,
+  type ConditionalRole,
   decodeAddressBalance,
   decodeAddressConditional,
   decodeIndexState,
@@ -104,7 +106,17 @@ export interface AddressUpdateEntry {
   spent: boolean;
 }
 
-/** The explorer's address buckets (indexer/addressLedger.ts): balances, time-bound outputs, updates. */
+/** One AddressConditional entry: its key's role, expiration (0: none) and output ID, and its record. */
+export interface AddressConditionalEntry extends AddressConditionalRecord {
+  role: ConditionalRole;
+  expiration: number;
+  outputId: Uint8Array;
+}
+
+/** The greatest output ID: the last key of one expiration. */
+const LAST_OUTPUT_ID = new Uint8Array(34).fill(0xff);
+
+/** The explorer's address buckets (indexer/addressLedger.ts): balances, conditional entries, updates. */
 export class AddressBuckets {
   private static readonly STATE_KEY = Uint8Array.of(Bucket.AddressBalanceState);
   /** AddressBalance: total and unspent output count by owner address[33]. */
@@ -124,21 +136,40 @@ export class AddressBuckets {
     batch.put(AddressBuckets.STATE_KEY, encodeIndexState(state));
   }
 
-  /** Adds a time-bound unspent output of `address` to `batch`. */
-  putConditional(batch: WriteBatch, address: Uint8Array, outputId: Uint8Array, c: AddressConditionalRecord): void {
-    batch.put(addressConditionalKey(address, outputId), encodeAddressConditional(c));
+  /** Adds one conditional entry of `address` (an unspent output it owns or is the expiration return address of) to `batch`. */
+  putConditional(batch: WriteBatch, address: Uint8Array, e: AddressConditionalEntry): void {
+    batch.put(addressConditionalKey(address, e.role, e.expiration, e.outputId), encodeAddressConditional(e));
   }
 
-  delConditional(batch: WriteBatch, address: Uint8Array, outputId: Uint8Array): void {
-    batch.del(addressConditionalKey(address, outputId));
+  delConditional(
+    batch: WriteBatch,
+    address: Uint8Array,
+    e: Omit<AddressConditionalEntry, keyof AddressConditionalRecord>,
+  ): void {
+    batch.del(addressConditionalKey(address, e.role, e.expiration, e.outputId));
   }
 
-  /** The time-bound unspent outputs of `address`, by output ID. */
-  async conditionals(address: Uint8Array): Promise<(AddressConditionalRecord & { outputId: Uint8Array })[]> {
-    const out: (AddressConditionalRecord & { outputId: Uint8Array })[] = [];
-    for await (const [key, value] of this.store.scan({ prefix: idKey(Bucket.AddressConditional, address) })) {
-      const outputId = key.slice(34);
-      out.push({ outputId, ...decodeStored(value, decodeAddressConditional, "AddressConditional record") });
+  /**
+   * Up to `limit` conditional entries of `address` in `role`, by expiration then output
+   * ID; with `expiredBy`, only those whose expiration is at or before it (a range of the keys).
+   */
+  async conditionals(
+    address: Uint8Array,
+    role: ConditionalRole,
+    opts: { limit: number; expiredBy?: number },
+  ): Promise<AddressConditionalEntry[]> {
+    const prefix = addressConditionalPrefix(address, role);
+    const range =
+      opts.expiredBy === undefined ? {} : { lte: addressConditionalKey(address, role, opts.expiredBy, LAST_OUTPUT_ID) };
+    const out: AddressConditionalEntry[] = [];
+    for await (const [key, value] of this.store.scan({ prefix, ...range, limit: opts.limit })) {
+      if (key.length !== 73) throw corrupt("an AddressConditional key does not decode");
+      out.push({
+        role,
+        expiration: new DataView(key.buffer, key.byteOffset + 35, 4).getUint32(0, false),
+        outputId: key.slice(39),
+        ...decodeStored(value, decodeAddressConditional, "AddressConditional record"),
+      });
     }
     return out;
   }
@@ -148,7 +179,7 @@ export class AddressBuckets {
   }
 
   /**
-   * Deletes every balance and time-bound output in LevelDB's own loop, not atomically: only with
+   * Deletes every balance and conditional entry in LevelDB's own loop, not atomically: only with
    * the marker already gone (a rebuild, indexer/addressLoad.ts).
    */
   async clearBalances(): Promise<void> {

@@ -278,15 +278,28 @@ export function decodeAddressBalance(bytes: Uint8Array): AddressBalanceRecord {
   return v;
 }
 
-/** AddressConditional value: amount u64 ‖ timelock u32 ‖ expiration u32 (0: none). */
+/**
+ * Whose entry an AddressConditional entry is: the output's owner's (an output with a timelock,
+ * an expiration or a storage deposit return), or its expiration return address's (an output
+ * with an expiration, which that address alone unlocks once it has expired, TIP-18).
+ */
+export const ConditionalRole = { Owner: 0, ExpirationReturn: 1 } as const;
+export type ConditionalRole = (typeof ConditionalRole)[keyof typeof ConditionalRole];
+
+/**
+ * AddressConditional value: amount u64 ‖ timelock u32 (0: none) ‖ storage deposit return
+ * amount u64 (0: none) ‖ returnsToSelf u8 (1: the storage deposit return's address is the
+ * address of the entry's key). The role and the expiration are in the key.
+ */
 export interface AddressConditionalRecord {
   amount: bigint;
   timelock: number;
-  expiration: number;
+  storageReturn: bigint;
+  returnsToSelf: boolean;
 }
 
 export function encodeAddressConditional(c: AddressConditionalRecord): Uint8Array {
-  return new WriteStream(16).u64(c.amount).u32(c.timelock).u32(c.expiration).finish();
+  return new WriteStream(21).u64(c.amount).u32(c.timelock).u64(c.storageReturn).bool(c.returnsToSelf).finish();
 }
 
 export function decodeAddressConditional(bytes: Uint8Array): AddressConditionalRecord {
@@ -294,7 +307,8 @@ export function decodeAddressConditional(bytes: Uint8Array): AddressConditionalR
   const c = {
     amount: r.u64("addressConditional.amount"),
     timelock: r.u32("addressConditional.timelock"),
-    expiration: r.u32("addressConditional.expiration"),
+    storageReturn: r.u64("addressConditional.storageReturn"),
+    returnsToSelf: r.bool("addressConditional.returnsToSelf"),
   };
   r.expectEnd("addressConditional");
   return c;

@@ -5,10 +5,11 @@ import { decodeOutput } from "../../codec/outputs/output.js";
 import { ReadStream } from "../../codec/readStream.js";
 import {
   addressUpdates,
-  availableBalance,
+  explorerBalance,
   type LedgerRankings,
   ledgerRankings,
   ledgerRankingsAt,
+  MAX_CONDITIONAL_READ,
   ownerAddress,
   RANKED_ADDRESSES,
   readAddressEntry,
@@ -86,22 +87,23 @@ export const EXPLORER_LEDGER_ROUTES = {
     `${EXPLORER_V2}/balance/:address`,
     {
       summary: "The total and available balance of an address",
-      description:
-        "Total: the amounts of the unspent outputs the address owns (address unlock condition, state controller of an alias, immutable alias of a foundry). Available: the total less outputs still timelocked at the latest milestone's timestamp and outputs whose expiration has passed.",
+      description: `As of the latest milestone's timestamp T (TIP-18). Total: the amounts of the unspent outputs the address owns (address unlock condition, state controller of an alias, immutable alias of a foundry) that have not expired (no expiration, or one later than T), each less its storage deposit return amount unless that returns to the address itself; plus the unspent outputs whose expiration names the address as return address and has passed (at or before T), each less its storage deposit return amount unless that returns to the address itself. Available: the same, less the outputs still timelocked at T (timelock later than T). The richest addresses and the token distribution sum the owned outputs' amounts only. 503 while the balances are rebuilt, when the ledger keeps moving during the read, or when the balance depends on more than ${MAX_CONDITIONAL_READ.toLocaleString("en-US")} outputs with a timelock, an expiration or a storage deposit return (what one request reads).`,
       tags: [Tag.Explorer],
       params: pathParams({ address: bech32Param() }),
       querystring: queryString({}),
     },
     closedObject<BalanceAnswer>(
       {
-        totalBalance: amount("the sum of the address's unspent outputs"),
-        availableBalance: amount("the part the address can unlock now"),
+        totalBalance: amount(
+          "what the address holds at T: owned outputs not expired and expired outputs it is the return address of, less the storage deposit returns it owes",
+        ),
+        availableBalance: amount("the part of the total the address can unlock now (not timelocked at T)"),
         ledgerIndex: integer("the ledger index the balance belongs to"),
       },
       ["totalBalance", "availableBalance", "ledgerIndex"],
       "an address's balance",
     ),
-    [400, 403, 500],
+    [400, 403, 500, 503],
   ),
   updatesByMilestone: getRoute(
     `${EXPLORER_V2}/ledger/updates/by-milestone/:milestoneId`,
@@ -260,11 +262,8 @@ export function registerExplorerLedgerRoutes(app: FastifyInstance, node: Pick<Ap
     queryParams(request.query, NO_PARAMS);
     const address = addressParam(request.params);
     const { value, ledgerIndex, timestamp } = await readAddressEntry(node.db, address);
-    return {
-      totalBalance: value.total.toString(),
-      availableBalance: availableBalance(value, timestamp).toString(),
-      ledgerIndex,
-    };
+    const { total, available } = explorerBalance(value.total, value.conditional, timestamp);
+    return { totalBalance: total.toString(), availableBalance: available.toString(), ledgerIndex };
   });
 
   registerRoute(app, EXPLORER_LEDGER_ROUTES.updatesByMilestone, async (request): Promise<MilestoneUpdates> => {

@@ -34,8 +34,9 @@ function Balance({ bech32 }: { bech32: string }) {
       what="the balance"
       after={
         <p class="hint">
-          Available leaves out outputs still timelocked and outputs whose expiration passed (they belong to their return
-          address now).
+          Total: the outputs the address owns that have not expired, less the storage deposits it must return when it
+          spends them, and the expired outputs it is the return address of. Available leaves out outputs still
+          timelocked.
         </p>
       }
     >
