@@ -1,5 +1,6 @@
 import "./polyfill.js";
 import { type GossipSub, type Message, TopicValidatorResult } from "@libp2p/gossipsub";
+import { blockIdFromBytes } from "../codec/ids.js";
 import type { IntakeVerdict } from "../tangle/intake.js";
 
 /**
@@ -27,6 +28,12 @@ export interface BlockGossipHandlers {
    * network hangs up, and the next connection (a static peer is dialled again) opens new streams.
    */
   onStreamLost(peer: string): void;
+  /**
+   * Whether a block held for a peer still waits for a milestone. One referenced since reaches
+   * peers by sync, with its milestone's cone; gossiped, it would reach a node started from a
+   * snapshot that lists it as an entry point.
+   */
+  awaitsMilestone(blockId: Uint8Array): boolean;
 }
 
 /**
@@ -198,16 +205,20 @@ export class BlockGossip {
   }
 
   /**
-   * Publishes the held blocks still young enough, oldest first (parents before children), once
-   * a peer can take them: at each heartbeat, and before a block published after them.
+   * Publishes the held blocks still young enough and not referenced yet, oldest first (parents
+   * before children), once a peer can take them: at each heartbeat, and before a block published
+   * after them.
    */
   private releaseHeld(): void {
     if (this.heldCount() === 0 || !this.reachable()) return;
     this.dropHeld(this.now() - HELD_MAX_AGE_MS);
     const held = this.held.slice(this.heldFirst);
     this.clearHeld();
-    // publish fails only before gossipsub started; `Network.broadcast` logs its failures at debug
-    for (const { bytes } of held) this.pubsub.publish(this.topic, bytes).catch(() => {});
+    for (const { bytes } of held) {
+      if (!this.handlers.awaitsMilestone(blockIdFromBytes(bytes))) continue;
+      // publish fails only before gossipsub started; `Network.broadcast` logs its failures at debug
+      this.pubsub.publish(this.topic, bytes).catch(() => {});
+    }
   }
 
   private clearHeld(): void {

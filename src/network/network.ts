@@ -196,6 +196,7 @@ export class Network implements NetworkView {
         this.log.info({ peer }, "gossip to the peer was lost; hanging up for a new connection");
         void host.hangUp(peerIdFromString(peer)).catch(() => {});
       },
+      awaitsMilestone: (blockId) => this.deps.tangle.awaitsMilestone(blockId),
     });
     this.gossip.start();
     this.peering = new Peering(

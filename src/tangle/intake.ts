@@ -25,12 +25,12 @@ import { type Tangle, transactionHashesOf } from "./tangle.js";
  * 2. Bytes: decode and syntactic rules (TIP-24 and the payload's TIP: protocol version, network
  *    ID…). A draft: completion (blockCompletion.ts: parents filled, syntax, a client's parents
  *    known and above max depth).
- * 3. A block the node has is a duplicate: held in memory, decided before anything else; on disk,
- *    before any signature is checked (its PoW is scored in the same turn as the disk read). A
- *    milestone carries a valid signature of a coordinator key instead of PoW (TIP-29: nonce 0);
- *    one whose index is not above the ledger's is ignored (stale). Any other block has the
- *    network's minimum PoW score (TIP-12), scored once, 128 at a time on the bit-sliced hasher;
- *    a draft with nonce 0 and a miner is mined to it instead of refused.
+ * 3. A block the node has is a duplicate: held in memory, decided before anything else; on disk
+ *    or a solid entry point, before any signature is checked (its PoW is scored in the same turn
+ *    as the disk read). A milestone carries a valid signature of a coordinator key instead of PoW
+ *    (TIP-29: nonce 0); one whose index is not above the ledger's is ignored (stale). Any other
+ *    block has the network's minimum PoW score (TIP-12), scored once, 128 at a time on the
+ *    bit-sliced hasher; a draft with nonce 0 and a miner is mined to it instead of refused.
  * 4. Taken in (`Tangle.storeBlock`: memory at once, disk behind), its signature unlocks queued
  *    on the verify threads, and announced on the event stream; the coordinator's blocks are
  *    announced once on disk.
@@ -254,6 +254,10 @@ export class BlockIntake {
     lookUp = true,
   ): Promise<IntakeVerdict> {
     if (lookUp && this.tangle.isStored(blockId)) return duplicate(blockId);
+    // a solid entry point was referenced before this node's history starts (a snapshot, pruning):
+    // taken in again it would be unreferenced here, and the next milestone's white-flag, which
+    // stops at entry points, would walk it and differ from the network's (Hornet drops them too)
+    if (this.tangle.isSolidEntryPoint(blockId)) return entryPoint(blockId);
     const minScore = this.tangle.protocolParameters.minPowScore;
     const isMilestone = block.payload?.type === PayloadType.Milestone;
     const scored = !isMilestone && minScore > 0 ? this.scorer.score(bytes) : undefined;
@@ -375,6 +379,13 @@ const duplicate = (blockId: Uint8Array): IntakeVerdict => ({
   kind: "ignored",
   reason: IgnoreReason.Duplicate,
   details: "the block is known",
+  blockId,
+});
+
+const entryPoint = (blockId: Uint8Array): IntakeVerdict => ({
+  kind: "ignored",
+  reason: IgnoreReason.Duplicate,
+  details: "the block is a solid entry point: referenced before this node's history starts",
   blockId,
 });
 

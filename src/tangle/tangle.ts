@@ -223,6 +223,11 @@ export class Tangle implements TangleView {
     return this.db.blockMetadata.get(blockId);
   }
 
+  /** Whether the block is held here and no milestone references it yet. */
+  awaitsMilestone(blockId: Uint8Array): boolean {
+    return this.unreferenced.has(toHex(blockId));
+  }
+
   /** Metadata of a block not yet referenced, from memory (undefined for any other block). */
   unreferencedMetadata(blockId: Uint8Array): BlockMetadataRecord | undefined {
     const entry = this.unreferenced.get(toHex(blockId));

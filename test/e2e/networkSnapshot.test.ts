@@ -145,6 +145,12 @@ describe("an automatic snapshot and a block attached after its milestone", () =>
     await a.node.snapshots.idle();
     d = await followerFromSnapshot(a, fullPath, dir);
     assert.equal(d.node.tangle.latestMilestone.index, 5);
+    // B again, from a peer (replayed, or gossiped late): an entry point of D's, referenced before
+    // D's history starts; taken in, it would be unreferenced on D and in milestone 6's white-flag
+    assert.ok(d.node.tangle.isSolidEntryPoint(blockIdFromBytes(b)));
+    const again = await d.node.intake.check(b, "peer");
+    if (again.kind === "accepted") await d.node.intake.take(again, "peer");
+    assert.equal(again.kind, "ignored", "an entry point is not taken in again");
     const latest = a.node.tangle.latestMilestone.index;
     await until(
       () => {

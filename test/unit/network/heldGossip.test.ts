@@ -2,6 +2,7 @@ import "../../../src/network/polyfill.js";
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import type { GossipSub } from "@libp2p/gossipsub";
+import { toHex } from "../../../src/codec/hex.js";
 import { blockIdFromBytes } from "../../../src/codec/ids.js";
 import { BlockGossip, HELD_MAX_AGE_MS, HELD_MAX_BYTES } from "../../../src/network/gossip.js";
 import {
@@ -64,6 +65,7 @@ describe("the blocks held for a peer are bounded", () => {
     receive: async () => ({ kind: "ignored" }) as never,
     onInvalid: () => {},
     onStreamLost: () => {},
+    awaitsMilestone: () => true,
   };
   const block = (n: number, size: number) => {
     const bytes = new Uint8Array(size);
@@ -91,6 +93,27 @@ describe("the blocks held for a peer are bounded", () => {
     const expected = Array.from({ length: HELD_MAX_BYTES / size }, (_, i) => count - HELD_MAX_BYTES / size + 1 + i);
     assert.deepEqual(numbers(pubsub.published), [...expected, count + 1], "the held, oldest first, then the new one");
     assert.equal(gossip.heldCount(), 0);
+  });
+
+  it("publishes none that a milestone referenced meanwhile: those reach peers by sync", async () => {
+    const pubsub = fakePubsub();
+    const referenced = new Set([2]);
+    const gossip = new BlockGossip(pubsub as unknown as GossipSub, "t", {
+      ...handlers,
+      awaitsMilestone: (blockId) => !referenced.has(idsOf.get(toHex(blockId))!),
+    });
+    const idsOf = new Map<string, number>();
+    for (let n = 1; n <= 3; n++) {
+      const b = block(n, 100);
+      idsOf.set(toHex(blockIdFromBytes(b)), n);
+      await gossip.publish(b, true);
+    }
+    pubsub.subscribers.push("peer");
+    pubsub.streamsOutbound.set("peer", { rawStream: { writeStatus: "writable" } });
+    const fourth = block(4, 100);
+    idsOf.set(toHex(blockIdFromBytes(fourth)), 4);
+    await gossip.publish(fourth, true);
+    assert.deepEqual(numbers(pubsub.published), [1, 3, 4]);
   });
 
   it(`drops what was held longer than ${HELD_MAX_AGE_MS} ms`, async () => {
