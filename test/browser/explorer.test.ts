@@ -261,6 +261,19 @@ describe("the dashboard's explorer in a browser", { timeout: 150_000 }, () => {
     await p.check("explorer-search-not-found");
   });
 
+  it("a search sent before the node's info loaded waits for it instead of failing", async () => {
+    const p = await s.newPage();
+    // the page's info answers late, as from a slow node: the search is sent before it is there
+    await p.page.route("**/api/core/v2/info", async (r) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await r.continue().catch(() => {});
+    });
+    await p.goto("/dashboard/explorer");
+    await search(p, String(payment.milestoneIndex));
+    await p.page.waitForURL(explorerUrl(`milestone/${payment.milestoneIndex}`), { timeout: 10_000 });
+    assert.equal(await p.page.locator("[data-search-message]").count(), 0, "no message under the box");
+  });
+
   it("block page: the transaction decoded and named, metadata as REST has it, parents and children as links", async () => {
     const p = await s.newPage();
     await p.goto(`/dashboard/explorer/block/${payment.blockId}`);

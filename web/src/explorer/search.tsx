@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { messageOf } from "../api";
+import { api, messageOf } from "../api";
 import { useNodeInfo } from "../nodeInfo";
 import { explorerHref } from "./links";
 import { resolveSearch } from "./resolve";
@@ -22,17 +22,16 @@ export function SearchForm({ compact = false }: { compact?: boolean }) {
   const inputId = compact ? "explorer-search-compact" : "explorer-search";
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!info) {
-      setMessage("The node's network is not known yet (its info did not load); try again in a moment.");
-      return;
-    }
     running.current?.abort();
     const controller = new AbortController();
     running.current = controller;
     setBusy(true);
     setMessage(undefined);
     try {
-      const found = await resolveSearch(text, info.protocol.bech32Hrp, controller.signal);
+      // a search sent before the shared info loaded (a page opened a moment ago) asks for it itself
+      const hrp = (info ?? (await api.info({ signal: controller.signal }))).protocol.bech32Hrp;
+      if (controller.signal.aborted) return;
+      const found = await resolveSearch(text, hrp, controller.signal);
       if (controller.signal.aborted) return;
       if ("message" in found) setMessage(found.message);
       else {
