@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { after, before, describe, it } from "node:test";
@@ -10,6 +9,7 @@ import { DEFAULT_DEV_MNEMONIC, deriveDevAccounts, SHIMMER_COIN_TYPE } from "../.
 import { type CoreClient, iota, type Json } from "../helpers/iota.js";
 import { removeDir, tempDir } from "../helpers/node.js";
 import { NodeProcess } from "../helpers/nodeProcess.js";
+import { type SdkAccount, type SdkTransaction, sdk } from "../helpers/sdkWallet.js";
 import { type OwnedOutput, StardustWallet } from "../helpers/stardustWallet.js";
 import { waitFor } from "../helpers/waitFor.js";
 
@@ -23,36 +23,6 @@ import { waitFor } from "../helpers/waitFor.js";
  * decides), a saved state put back exactly (balances, indexer, info, and the wallet's view),
  * refusals that change nothing, and that a network that is not a dev network has no dev routes.
  */
-
-/** The SDK's Node build (CommonJS), typed by hand: only what the test calls. */
-interface SdkAccount {
-  addresses(): Promise<{ address: string }[]>;
-  sync(options?: { forceSyncing?: boolean }): Promise<{ baseCoin: { total: bigint | string } }>;
-  sendWithParams(params: { address: string; amount: string }[]): Promise<SdkTransaction>;
-  prepareOutput(params: {
-    recipientAddress: string;
-    amount: string;
-    unlocks?: { timelockUnixTime?: number; expirationUnixTime?: number };
-  }): Promise<unknown>;
-  sendOutputs(outputs: unknown[]): Promise<SdkTransaction>;
-}
-interface SdkTransaction {
-  transactionId: string;
-  blockId?: string;
-  payload: { essence: { outputs: unknown[] } };
-}
-const sdk = createRequire(import.meta.url)("@iota/sdk-wasm/node/lib/index.js") as {
-  CoinType: { Shimmer: number };
-  Wallet: new (options: {
-    storagePath: string;
-    clientOptions: { nodes: string[] };
-    coinType: number;
-    secretManager: { mnemonic: string };
-  }) => {
-    createAccount(data: { alias: string }): Promise<SdkAccount>;
-    destroy(): Promise<void>;
-  };
-};
 
 const ACCOUNTS = 10;
 const ACCOUNT_BALANCE = 1_000_000_000_000n;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { DEFAULT_DEV_MNEMONIC } from "../../src/node/devAccounts.js";
 import type { Json } from "../helpers/iota.js";
 import { NodeProcess } from "../helpers/nodeProcess.js";
+import { sdk } from "../helpers/sdkWallet.js";
 import { waitFor } from "../helpers/waitFor.js";
 
 /**
@@ -14,32 +14,6 @@ import { waitFor } from "../helpers/waitFor.js";
  * pays back); once a milestone passes the expiration the sender holds the whole output again
  * (TIP-18; docs/decisions.md, Explorer).
  */
-
-/** The SDK's Node build (CommonJS), typed by hand: only what the test calls. */
-interface SdkAccount {
-  addresses(): Promise<{ address: string }[]>;
-  sync(options?: { forceSyncing?: boolean }): Promise<unknown>;
-  sendWithParams(
-    params: { address: string; amount: string }[],
-    options?: { allowMicroAmount?: boolean },
-  ): Promise<SdkTransaction>;
-}
-interface SdkTransaction {
-  blockId?: string;
-  payload: { essence: { outputs: unknown[] } };
-}
-const sdk = createRequire(import.meta.url)("@iota/sdk-wasm/node/lib/index.js") as {
-  CoinType: { Shimmer: number };
-  Wallet: new (options: {
-    storagePath: string;
-    clientOptions: { nodes: string[] };
-    coinType: number;
-    secretManager: { mnemonic: string };
-  }) => {
-    createAccount(data: { alias: string }): Promise<SdkAccount>;
-    destroy(): Promise<void>;
-  };
-};
 
 /** Unlock condition types (TIP-18). */
 const STORAGE_DEPOSIT_RETURN = 1;
