@@ -256,7 +256,8 @@ export class BlockIntake {
     if (lookUp && this.tangle.isStored(blockId)) return duplicate(blockId);
     // a solid entry point was referenced before this node's history starts (a snapshot, pruning):
     // taken in again it would be unreferenced here, and the next milestone's white-flag, which
-    // stops at entry points, would walk it and differ from the network's (Hornet drops them too)
+    // stops at entry points, would walk it and differ from the network's (Hornet's walks ask
+    // whether a block is an entry point before they look it up)
     if (this.tangle.isSolidEntryPoint(blockId)) return entryPoint(blockId);
     const minScore = this.tangle.protocolParameters.minPowScore;
     const isMilestone = block.payload?.type === PayloadType.Milestone;
