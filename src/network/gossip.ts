@@ -79,10 +79,7 @@ export const HELD_MAX_AGE_MS = 60_000;
 export class BlockGossip {
   /** Connected peers without a writable stream, with the heartbeats running they were found so. */
   private unwritable = new Map<string, number>();
-  private readonly onHeartbeat = () => {
-    this.releaseHeld();
-    this.checkStreams();
-  };
+  private readonly onHeartbeat = () => this.heartbeat();
   private readonly streams: GossipSubStreams | undefined;
   /** Blocks published while no peer could take them, oldest first (`HELD_MAX_BYTES`). */
   private held: { bytes: Uint8Array; at: number }[] = [];
@@ -110,6 +107,12 @@ export class BlockGossip {
     this.pubsub.topicValidators.delete(this.topic);
     if (this.pubsub.getTopics().includes(this.topic)) this.pubsub.unsubscribe(this.topic);
     this.clearHeld();
+  }
+
+  /** Each gossipsub heartbeat: the held blocks published (or let go when too old), the streams checked. */
+  heartbeat(): void {
+    this.releaseHeld();
+    this.checkStreams();
   }
 
   /**
@@ -207,11 +210,12 @@ export class BlockGossip {
   /**
    * Publishes the held blocks still young enough and not referenced yet, oldest first (parents
    * before children), once a peer can take them: at each heartbeat, and before a block published
-   * after them.
+   * after them. The heartbeat also lets go of blocks held too long while no peer can take them.
    */
   private releaseHeld(): void {
-    if (this.heldCount() === 0 || !this.reachable()) return;
+    if (this.heldCount() === 0) return;
     this.dropHeld(this.now() - HELD_MAX_AGE_MS);
+    if (this.heldCount() === 0 || !this.reachable()) return;
     const held = this.held.slice(this.heldFirst);
     this.clearHeld();
     for (const { bytes } of held) {

@@ -129,4 +129,14 @@ describe("the blocks held for a peer are bounded", () => {
     await gossip.publish(block(3, 100), true);
     assert.deepEqual(numbers(pubsub.published), [2, 3]);
   });
+
+  it("lets go of what it held too long at a heartbeat, while no peer can take it", async () => {
+    const pubsub = fakePubsub();
+    let now = 1_000_000;
+    const gossip = new BlockGossip(pubsub as unknown as GossipSub, "t", handlers, () => now);
+    await gossip.publish(block(1, 100), true);
+    now += HELD_MAX_AGE_MS + 1;
+    gossip.heartbeat();
+    assert.equal(gossip.heldCount(), 0);
+  });
 });
