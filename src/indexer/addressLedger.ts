@@ -163,13 +163,13 @@ export async function addAddressLedgerWrites(
 }
 
 /**
- * Runs `read` of the address buckets between two reads of the ledger index, retrying until both
- * agree. Buckets that do not hold the ledger (a rebuild under way: addressLoad.ts) answer
+ * Runs `read` of the address buckets (given the ledger index's milestone timestamp) between two
+ * reads of the ledger index, retrying until both agree. Buckets that do not hold the ledger (a rebuild under way: addressLoad.ts) answer
  * NotReady rather than a scan of the whole ledger per request.
  */
 async function consistent<T>(
   db: Repositories,
-  read: (ledgerIndex: number) => Promise<T>,
+  read: (timestamp: number) => Promise<T>,
 ): Promise<{ value: T; ledgerIndex: number; timestamp: number }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const before = await db.nodeState.ledgerIndex();
@@ -178,10 +178,10 @@ async function consistent<T>(
       if ((await db.nodeState.ledgerIndex()) !== before) continue;
       throw new LedgerNodeError(IndexerErrorCode.NotReady, "the address ledger is being rebuilt; retry in a moment");
     }
-    const value = await read(before);
+    const timestamp = (await db.milestones.get(before))?.timestamp ?? 0;
+    const value = await read(timestamp);
     if ((await db.nodeState.ledgerIndex()) !== before) continue;
-    const ms = await db.milestones.get(before);
-    return { value, ledgerIndex: before, timestamp: ms?.timestamp ?? 0 };
+    return { value, ledgerIndex: before, timestamp };
   }
   // milestones following each other closely (auto milestones, a dev request for many) are no
   // fault of the store: the reader may ask again
@@ -203,8 +203,7 @@ export async function readAddressEntry(
   db: Repositories,
   address: Uint8Array,
 ): Promise<{ value: AddressEntry; ledgerIndex: number; timestamp: number }> {
-  return consistent(db, async (ledgerIndex) => {
-    const timestamp = (await db.milestones.get(ledgerIndex))?.timestamp ?? 0;
+  return consistent(db, async (timestamp) => {
     const balance = (await db.addresses.balances.get(address)) ?? { total: 0n, count: 0 };
     const limit = MAX_CONDITIONAL_READ + 1;
     const owned = balance.count ? await db.addresses.conditionals(address, ConditionalRole.Owner, { limit }) : [];
