@@ -65,6 +65,8 @@ export class VerifyPool {
   private readonly drainWaiters: { upTo: number; resolve: () => void }[] = [];
   /** Checks requested and not yet answered. */
   private waiting = 0;
+  /** Set by `close`: no thread is started or unref'd any more. */
+  private closed = false;
 
   /**
    * One thread per core but one by default: the main thread, which takes blocks in and confirms
@@ -118,6 +120,11 @@ export class VerifyPool {
     const all = this.queue;
     this.queue = [];
     if (all.length === 0) return;
+    if (this.closed) {
+      this.waiting -= all.length;
+      for (const p of all) p.resolve(false);
+      return;
+    }
     const per = Math.ceil(all.length / this.size);
     for (let start = 0; start < all.length; start += per) {
       const items = all.slice(start, start + per);
@@ -151,6 +158,7 @@ export class VerifyPool {
    * `merkleRoot` of each list; if the thread fails they are hashed here).
    */
   merkleRoots(lists: readonly (readonly Uint8Array[])[]): Promise<Uint8Array[]> {
+    if (this.closed) return Promise.resolve(lists.map((l) => merkleRoot(l)));
     return new Promise((resolve) => {
       this.send(
         { kind: "merkle", count: lists.length, packed: packMerkleLists(lists) },
@@ -198,7 +206,9 @@ export class VerifyPool {
     const job = this.inflight.get(reply.id);
     if (!job) return;
     this.inflight.delete(reply.id);
-    if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
+    // not while closing: terminate() refs a thread until its exit arrives, and an answer that
+    // lands meanwhile must not undo that (the loop would end with close() still pending)
+    if (this.inflight.size === 0 && !this.closed) for (const w of this.workers) w?.unref();
     this.waiting -= job.items.length;
     if (job.roots) {
       const r = reply.results;
@@ -214,20 +224,32 @@ export class VerifyPool {
 
   /** A crashed thread: its jobs resolve as unverified (confirmation re-checks them itself). */
   private fail(worker: Worker, _e: unknown): void {
+    this.abandon((job) => job.worker === worker);
+    const i = this.workers.indexOf(worker);
+    if (i >= 0) this.workers[i] = undefined as unknown as Worker;
+  }
+
+  /** Jobs no thread will answer: checks resolve as unverified, Merkle roots are hashed here. */
+  private abandon(which: (job: Job) => boolean): void {
     for (const [id, job] of this.inflight) {
-      if (job.worker !== worker) continue;
+      if (!which(job)) continue;
       this.inflight.delete(id);
       this.waiting -= job.items.length;
       for (const p of job.items) p.resolve(false);
       job.roots?.resolve(job.roots.lists.map((l) => merkleRoot(l)));
     }
     this.wakeDrainWaiters();
-    const i = this.workers.indexOf(worker);
-    if (i >= 0) this.workers[i] = undefined as unknown as Worker;
   }
 
+  /**
+   * Stops the threads. Jobs they did not answer, and any requested later, resolve as a crashed
+   * thread's do, so no caller waits on a closed pool.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.workers.filter(Boolean).map((w) => w.terminate()));
+    this.closed = true;
+    const workers = this.workers.filter(Boolean);
     this.workers.length = 0;
+    await Promise.all(workers.map((w) => w.terminate()));
+    this.abandon(() => true);
   }
 }

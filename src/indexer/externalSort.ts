@@ -166,6 +166,8 @@ class Spiller {
   private sent = 0;
   private done = 0;
   private failure: Error | undefined;
+  /** Set by `close`: terminate() refs the thread until its exit arrives, and nothing unrefs it since. */
+  private closing = false;
   private waiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
 
   constructor() {
@@ -207,18 +209,20 @@ class Spiller {
 
   async close(): Promise<void> {
     await this.settled().catch(() => {});
+    // after a failure, runs may still answer during the terminate (verifyPool.ts, `close`)
+    this.closing = true;
     await this.worker.terminate();
   }
 
   private wake(): void {
     if (this.done < this.sent) return;
-    this.worker.unref();
+    if (!this.closing) this.worker.unref();
     for (const w of this.waiters.splice(0)) w.resolve();
   }
 
   private fail(e: Error): void {
     this.failure ??= e;
-    this.worker.unref();
+    if (!this.closing) this.worker.unref();
     for (const w of this.waiters.splice(0)) w.reject(this.failure);
   }
 }

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 import { blake2b256, ed25519KeyPairFromSeed, ed25519Sign } from "../../../src/crypto/index.js";
 import { merkleRoot } from "../../../src/crypto/merkle.js";
 import { isKnownVerified } from "../../../src/crypto/signatureCache.js";
@@ -60,5 +62,21 @@ describe("VerifyPool", () => {
     await feed;
     await Promise.all(answers);
     await pool.drained();
+  });
+
+  it("close() resolves when a thread's answer lands during it, and leaves no check waiting", () => {
+    // terminate() keeps the loop alive until the thread's exit arrives; the pool used to unref
+    // its threads again on that answer, and the loop ended with close() pending (exit code 13)
+    const child = fileURLToPath(new URL("../../helpers/poolCloseChild.js", import.meta.url));
+    const r = spawnSync(process.execPath, [child], { encoding: "utf8", timeout: 30_000 });
+    assert.equal(r.status, 0, `the child ended with ${r.status}: ${r.stderr}`);
+    const seen = JSON.parse(r.stdout.trim()) as Record<string, unknown>;
+    assert.equal(seen.closed, true);
+    assert.equal(typeof seen.answer, "boolean", "the check in flight settled");
+    assert.deepEqual(
+      { later: seen.later, rootsMatch: seen.rootsMatch, backlog: seen.backlog },
+      { later: false, rootsMatch: true, backlog: 0 },
+      "after close, checks resolve unverified and roots are hashed here, without a new thread",
+    );
   });
 });
