@@ -1,14 +1,18 @@
 import { serializeAddressBytes } from "../codec/address.js";
 import { readOwnedBalance } from "../indexer/addressLedger.js";
 import type { NetworkConfig } from "../network/index.js";
+import type { KvStore, Repositories, WriteBatch } from "../storage/index.js";
+import type { Coordinator } from "../tangle/coordinator.js";
 import { DevErrorCode } from "../tangle/errors.js";
 import type { MilestoneInfo } from "../tangle/events.js";
-import { LATEST_CLOCK, MAX_CLOCK_STEP_SECONDS, MAX_TIMESTAMP } from "../tangle/nodeClock.js";
+import type { MetricsSnapshot, MetricsTracker } from "../tangle/metrics.js";
+import { LATEST_CLOCK, MAX_CLOCK_STEP_SECONDS, MAX_TIMESTAMP, type NodeClock } from "../tangle/nodeClock.js";
+import type { Tangle } from "../tangle/tangle.js";
 import { LedgerNodeError } from "../util/ledgerNodeError.js";
 import { type DevAccount, deriveDevAccounts } from "./devAccounts.js";
 import { DevStates, type SavedState } from "./devStates.js";
 import { writeGenesis } from "./initDatabase.js";
-import type { LedgerNode } from "./node.js";
+import type { NodeOptions } from "./options.js";
 
 /**
  * What a dev network's coordinator offers builders (`/api/dev/v1`, docs/decisions.md, A node for
@@ -40,15 +44,31 @@ export interface DevTime {
   nextMilestoneTimestamp: number;
 }
 
+/**
+ * What the tools use of the node (node.ts), read through on each call: a revert puts new
+ * components in place, and the tools must reach the new ones.
+ */
+export interface DevHost {
+  readonly store: KvStore;
+  readonly db: Repositories;
+  readonly tangle: Tangle;
+  readonly coordinator: Coordinator;
+  readonly metrics: MetricsTracker;
+  readonly clock: NodeClock;
+  readonly options: Pick<NodeOptions, "dataDir" | "devCoinType">;
+  describeNetwork(peers: string[]): NetworkConfig;
+  replaceState(fill: (batch: WriteBatch) => Promise<void>, metrics?: MetricsSnapshot): Promise<void>;
+}
+
 export class DevTools {
   private accountList: DevAccount[] | undefined;
 
   private constructor(
-    private readonly node: LedgerNode,
+    private readonly node: DevHost,
     private readonly states: DevStates,
   ) {}
 
-  static async open(node: LedgerNode): Promise<DevTools> {
+  static async open(node: DevHost): Promise<DevTools> {
     const states = await DevStates.open(
       {
         store: node.store,

@@ -1,4 +1,4 @@
-import { Batch, type Flusher } from "./flusher.js";
+import { Batch, type Flusher, type FlushTarget, type QueueTotal } from "./flusher.js";
 
 /**
  * The bytes of one subscriber's connection, between its MQTT session (session.ts) and the
@@ -11,7 +11,7 @@ import { Batch, type Flusher } from "./flusher.js";
  *   subscribers of the same topics once for all of them. The broker never waits for a
  *   slow client (it would hold every other delivery behind it). Once what is queued here and
  *   still unsent by the socket exceeds `maxQueuedBytes`, the client has fallen too far behind
- *   and is disconnected; the bytes queued across all connections are counted in a `QueueTotal`
+ *   and is disconnected; the bytes queued across all connections are counted in a `QueueTotal` (flusher.ts)
  *   the broker keeps within its own bound.
  * - Incoming: a client only ever needs to send small packets (CONNECT, SUBSCRIBE, PINGREQ), so
  *   each packet's length is read from its fixed header (MQTT 3.1.1 §2.2.3) and a packet longer
@@ -78,24 +78,7 @@ export const DROP_REASONS: readonly DropReason[] = [
   "budget",
 ];
 
-/**
- * The bytes held for every connection together, as running totals: the packets queued for a
- * flush, each counted once however many queues hold it (the broker counts an event's packet as
- * it publishes it, a session its own packets; the flusher sets it back to 0 once it has taken
- * every queue), and the batches handed to the sockets and not sent yet, each counted once
- * however many sockets hold it (a thousand subscribers behind on the same events hold one copy
- * of them).
- */
-export class QueueTotal {
-  queued = 0;
-  inSockets = 0;
-
-  get held(): number {
-    return this.queued + this.inSockets;
-  }
-}
-
-export class SubscriberConnection {
+export class SubscriberConnection implements FlushTarget {
   private queue: Buffer[] = [];
   /** Bytes in `queue`. */
   queuedBytes = 0;

@@ -1,5 +1,3 @@
-import { QueueTotal, type SubscriberConnection } from "./connection.js";
-
 /**
  * How the packets queued for subscribers reach their sockets: in batches, one write per
  * connection per flush, and one batch of bytes for every connection that was queued the same
@@ -30,6 +28,31 @@ const MAX_DELAY_MS = 30;
 
 /** Batches a flush keeps at hand to match the next queues against (one per distinct set of topics, usually). */
 const RECENT_BATCHES = 4;
+
+/**
+ * The bytes held for every connection together, as running totals: the packets queued for a
+ * flush, each counted once however many queues hold it (the broker counts an event's packet as
+ * it publishes it, a session its own packets; the flusher sets it back to 0 once it has taken
+ * every queue), and the batches handed to the sockets and not sent yet, each counted once
+ * however many sockets hold it (a thousand subscribers behind on the same events hold one copy
+ * of them).
+ */
+export class QueueTotal {
+  queued = 0;
+  inSockets = 0;
+
+  get held(): number {
+    return this.queued + this.inSockets;
+  }
+}
+
+/** What a flush hands a batch to: a subscriber's connection (connection.ts). */
+export interface FlushTarget {
+  /** The packets queued since the last flush and their bytes, emptying the queue (none: nothing queued). */
+  takeQueue(): { packets: Buffer[]; bytes: number } | undefined;
+  /** Hands a batch to the socket. */
+  write(batch: Batch): void;
+}
 
 /**
  * Packets for one or more connections, in order, and their bytes made once for all of them.
@@ -91,7 +114,7 @@ export class Batch {
  * batch, all connections at once (see above).
  */
 export class Flusher {
-  private readonly dirty = new Set<SubscriberConnection>();
+  private readonly dirty = new Set<FlushTarget>();
   private timer: NodeJS.Timeout | undefined;
   /** The delay of the next flush, from the connections written at the latest one. */
   private delayMs: number;
@@ -107,13 +130,13 @@ export class Flusher {
     this.delayMs = minDelayMs;
   }
 
-  schedule(conn: SubscriberConnection): void {
+  schedule(conn: FlushTarget): void {
     this.dirty.add(conn);
     if (this.timer === undefined) this.timer = setTimeout(() => this.flushAll(), this.delayMs);
   }
 
   /** Forgets a closed connection. */
-  cancel(conn: SubscriberConnection): void {
+  cancel(conn: FlushTarget): void {
     this.dirty.delete(conn);
   }
 

@@ -1,13 +1,7 @@
 import mqttPacket, { type IConnectPacket, type ISubscribePacket, type Packet, type Parser } from "mqtt-packet";
 import type { ConnectionKind, EvictReason, Slot } from "../connectionBudget.js";
-import {
-  type ConnectionLimits,
-  type DropReason,
-  type QueueTotal,
-  SubscriberConnection,
-  type Transport,
-} from "./connection.js";
-import type { Flusher } from "./flusher.js";
+import { type ConnectionLimits, type DropReason, SubscriberConnection, type Transport } from "./connection.js";
+import type { Flusher, QueueTotal } from "./flusher.js";
 
 /**
  * The server side of MQTT 3.1.1 for one client of a subscribe-only event API: CONNECT, then

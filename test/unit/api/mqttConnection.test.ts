@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import mqttPacket from "mqtt-packet";
-import { type DropReason, QueueTotal, SubscriberConnection, type Transport } from "../../../src/api/mqtt/connection.js";
-import { type Batch, Flusher } from "../../../src/api/mqtt/flusher.js";
+import { type DropReason, SubscriberConnection, type Transport } from "../../../src/api/mqtt/connection.js";
+import { type Batch, Flusher, QueueTotal } from "../../../src/api/mqtt/flusher.js";
 
 /**
  * A transport that records each batch it is handed; while `reading` is false, what it is
