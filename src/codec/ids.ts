@@ -42,11 +42,6 @@ export function computeBlockId(block: Block): Uint8Array {
   return blake2b256(encodeBlock(block));
 }
 
-/** Transaction ID: BLAKE2b-256 of the serialized transaction payload, type and unlocks included (TIP-20). */
-export function transactionIdFromBytes(transactionPayloadBytes: Uint8Array): Uint8Array {
-  return blake2b256(transactionPayloadBytes);
-}
-
 export function computeTransactionId(tx: TransactionPayload): Uint8Array {
   return blake2b256(encodeTransaction(tx));
 }
@@ -166,8 +161,6 @@ export function parseId(hex: unknown, field: string): Uint8Array {
 }
 
 export const parseBlockId = (hex: unknown, field = "blockId"): Uint8Array => parseId(hex, field);
-export const parseTransactionId = (hex: unknown, field = "transactionId"): Uint8Array => parseId(hex, field);
-export const parseMilestoneId = (hex: unknown, field = "milestoneId"): Uint8Array => parseId(hex, field);
 
 /** Alias ID of an alias created with a zero ID: BLAKE2b-256 of the creating output's ID (TIP-18). */
 export function aliasIdFromOutputId(id: Uint8Array): Uint8Array {
@@ -193,6 +186,3 @@ export function computeFoundryId(aliasId: Uint8Array, serialNumber: number, toke
   out[37] = tokenSchemeType;
   return out;
 }
-
-/** Native token ID of the tokens a foundry controls: its foundry ID. */
-export const computeTokenId = computeFoundryId;

@@ -86,8 +86,3 @@ export function expectBool(json: unknown, field: string): boolean {
 export function expectHex(json: unknown, field: string, length?: number): Uint8Array {
   return fromHex(json, field, length);
 }
-
-/** An optional array field: missing means empty. */
-export function optionalArray(json: unknown, field: string): unknown[] {
-  return json === undefined ? [] : expectArray(json, field);
-}

@@ -9,8 +9,6 @@ import type { WriteStream } from "./writeStream.js";
 
 export const ED25519_PUBLIC_KEY_LENGTH = 32;
 export const ED25519_SIGNATURE_LENGTH = 64;
-/** Serialized size: type byte, public key, signature. */
-export const ED25519_SIGNATURE_SERIALIZED_LENGTH = 1 + ED25519_PUBLIC_KEY_LENGTH + ED25519_SIGNATURE_LENGTH;
 
 export function serializeSignature(w: WriteStream, s: Signature, field = "signature"): void {
   if (s.type !== SignatureType.Ed25519) unexpectedType(field, s.type, "signature type");

@@ -71,12 +71,6 @@ export interface IndexableOutput {
   bookedTimestamp: number;
 }
 
-export function isIndexedType(type: number): type is IndexedOutputType {
-  return (
-    type === OutputType.Basic || type === OutputType.Alias || type === OutputType.Foundry || type === OutputType.Nft
-  );
-}
-
 const addressField = (field: IndexedField, address: Address): FieldValue => ({
   field,
   value: serializeAddressBytes(address),
