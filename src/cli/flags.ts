@@ -173,7 +173,12 @@ export const nodeCommand = command({
       name: "snapshot-unverified",
       help: "with --snapshot: accept files whose milestones are not signed or chained (test snapshots such as Hornet's)",
     } as const,
-    flag("snapshotInterval", "snapshot-interval", u32, "write a full snapshot every N milestones (0: off)"),
+    flag(
+      "snapshotInterval",
+      "snapshot-interval",
+      u32,
+      "write a full snapshot every N milestones, keeping the newest two of them (0: off)",
+    ),
     flag("pruneBelow", "prune-below", u32, "keep N milestones of history, prune older data (0: off)"),
     flag("p2pHost", "p2p-host", text(), "address the P2P transport (TCP) listens on"),
     flag("p2pPort", "p2p-port", port, "port of the P2P transport (taken: a free one; 0: a free one)"),
@@ -199,7 +204,7 @@ export const nodeCommand = command({
       "faucetKeyFile",
       "faucet-key-file",
       text(),
-      "file holding the faucet's Ed25519 seed as hex (never printed); default: the dev key on the dev network",
+      "file holding the faucet's Ed25519 seed as hex (never printed); default: <data-dir>/keys/faucet.key if there, else the dev key on the dev network",
     ),
     flag("faucetAmount", "faucet-amount", integer, "base units one faucet request receives"),
     flag(

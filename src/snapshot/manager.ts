@@ -8,7 +8,6 @@ import { readSnapshotHeader } from "./fileReader.js";
 import { CHECKSUM_SUFFIX } from "./fileWriter.js";
 import { type FullSnapshotHeader, SnapshotType } from "./format.js";
 import {
-  DELTA_SNAPSHOT_NAME,
   defaultSnapshotOptions,
   deltaSnapshotName,
   FULL_SNAPSHOT_NAME,
@@ -202,14 +201,16 @@ export class SnapshotManager {
       .sort((a, b) => b.index - a.index);
   }
 
-  /** Keeps the newest `keepFull` full snapshots and the deltas at or above the oldest kept one. */
+  /**
+   * Keeps the newest `keepFull` of the full snapshots the schedule writes (indices that are
+   * multiples of `interval`) and removes its older ones. Files written on request at other
+   * indices, and every delta (only ever written on request), are the operator's and stay.
+   */
   private async removeOldFiles(): Promise<void> {
-    const fulls = await this.listed(FULL_SNAPSHOT_NAME);
+    const { interval } = this.options;
+    const fulls = (await this.listed(FULL_SNAPSHOT_NAME)).filter((f) => f.index % interval === 0);
     const keep = Math.max(1, this.options.keepFull);
-    if (fulls.length <= keep) return;
-    const oldestKept = fulls[keep - 1]!.index;
-    const deltas = (await this.listed(DELTA_SNAPSHOT_NAME)).filter((d) => d.index < oldestKept);
-    for (const f of [...fulls.slice(keep), ...deltas]) {
+    for (const f of fulls.slice(keep)) {
       await rm(f.filePath, { force: true });
       await rm(f.filePath + CHECKSUM_SUFFIX, { force: true });
     }

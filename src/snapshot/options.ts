@@ -4,7 +4,7 @@ export interface SnapshotOptions {
   directory: string;
   /** Take a full snapshot automatically every this many milestones; 0 turns it off. */
   interval: number;
-  /** Automatic snapshots keep this many full snapshot files (and the deltas on them), removing older ones. */
+  /** Automatic snapshots keep this many of their own full snapshot files, removing older ones (manager.ts). */
   keepFull: number;
 }
 

@@ -160,22 +160,34 @@ describe("creating snapshots", () => {
     }
   });
 
-  it("takes full snapshots every `interval` milestones, belowMaxDepth + 1 behind, and keeps the newest `keepFull`", async () => {
+  it("takes full snapshots every `interval` milestones, belowMaxDepth + 1 behind, and keeps the newest `keepFull` of its own", async () => {
     const snapshots = join(h.dir, "auto");
     const errors: unknown[] = [];
     const auto = new SnapshotManager(
       { store: h.node.store, belowMaxDepth: 15, onError: (e) => errors.push(e) },
       { directory: snapshots, interval: 3, keepFull: 2 },
     );
+    // written on request, at an index the schedule never writes, and a delta on it: the operator's
+    await auto.createFull(2);
+    await auto.createDelta(4);
     // milestone 3's snapshot waits for milestone 19: a new block may attach to 3's window until then
     for (let i = 1; i <= 18; i++) auto.onConfirmed(i);
     await auto.idle();
-    await assert.rejects(readdir(snapshots), "nothing written before milestone 19");
+    assert.deepEqual(
+      (await readdir(snapshots)).filter((n) => n.endsWith(".bin")).sort(),
+      ["delta_snapshot_4.bin", "full_snapshot_2.bin"],
+      "nothing written by the schedule before milestone 19",
+    );
     for (let i = 19; i <= 26; i++) auto.onConfirmed(i);
     await auto.idle();
     assert.deepEqual(errors, []);
     const names = (await readdir(snapshots)).filter((n) => n.endsWith(".bin")).sort();
-    assert.deepEqual(names, ["full_snapshot_6.bin", "full_snapshot_9.bin"]);
+    assert.deepEqual(names, [
+      "delta_snapshot_4.bin",
+      "full_snapshot_2.bin",
+      "full_snapshot_6.bin",
+      "full_snapshot_9.bin",
+    ]);
     const off = h.snapshots(join(h.dir, "off"));
     off.onConfirmed(19);
     await off.idle();
