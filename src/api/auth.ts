@@ -77,6 +77,18 @@ export class RouteAccessPolicy {
 }
 
 /**
+ * The patterns protected by default that `options` leave open to anyone. `--protected-routes`
+ * replaces its default list, as Hornet's `protectedRoutes` does: an operator who gives only the
+ * route they meant to add opens the control routes, peers, metrics and the spammer (the start
+ * warns, cli/main.ts).
+ */
+export function openedDefaultRoutes(options: ApiAuthOptions): string[] {
+  const policy = new RouteAccessPolicy(options);
+  // a pattern's own text with its wildcards empty is a path it matches
+  return defaultApiAuthOptions.protectedRoutes.filter((p) => policy.access(p.replaceAll("*", "")) === "public");
+}
+
+/**
  * The path as the router sees it: the query cut off, percent-escapes decoded (the router decodes
  * them too, so `/api/core/v2/%63ontrol/...` must not slip past a pattern), repeated slashes
  * folded, lower case. A path that cannot be decoded is bad input.

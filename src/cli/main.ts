@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { openedDefaultRoutes } from "../api/auth.js";
 import { ConnectionBudget, defaultConnectionBudgetOptions } from "../api/connectionBudget.js";
 import { defaultApiConnectionOptions } from "../api/connectionLimits.js";
 import { metricsOf } from "../api/metrics/metricsRoute.js";
@@ -133,6 +134,14 @@ async function startNode(options: NodeOptions): Promise<void> {
     app.log.warn(
       { snapshot: options.snapshot, deltaSnapshot: options.deltaSnapshot || undefined },
       "--snapshot-unverified: the ledger was imported from snapshot files whose milestones were not verified (signatures, previous milestone IDs)",
+    );
+  }
+
+  const opened = openedDefaultRoutes(options);
+  if (opened.length > 0) {
+    app.log.warn(
+      { opened, protectedRoutes: options.protectedRoutes },
+      "--protected-routes replaces its default list: these routes are open to anyone; list them too to keep them guarded",
     );
   }
 

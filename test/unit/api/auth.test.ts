@@ -8,6 +8,7 @@ import {
   issueApiToken,
   JWT_SUBJECT,
   normalizePath,
+  openedDefaultRoutes,
   RouteAccessPolicy,
 } from "../../../src/api/auth.js";
 import { defaultApiServerOptions } from "../../../src/api/server.js";
@@ -43,6 +44,17 @@ describe("route access patterns", () => {
     assert.equal(p.access("/other"), "hidden");
     const dots = new RouteAccessPolicy({ publicRoutes: ["/a.b"], protectedRoutes: [] });
     assert.equal(dots.access("/axb"), "hidden", "regex characters in patterns are literal");
+  });
+
+  it("names the routes protected by default that a replaced list leaves open (the start warns)", () => {
+    assert.deepEqual(openedDefaultRoutes(defaultApiAuthOptions), []);
+    assert.deepEqual(openedDefaultRoutes({ publicRoutes: ["/*"], protectedRoutes: ["/api/dev/v1/*"] }), [
+      ...defaultApiAuthOptions.protectedRoutes,
+    ]);
+    const kept = { publicRoutes: ["/*"], protectedRoutes: ["/api/core/v2/*", "/metrics", "/api/dev/v1/*"] };
+    assert.deepEqual(openedDefaultRoutes(kept), ["/api/spammer/v1/*"]);
+    // hidden is not open: a list that publishes only what it names opens nothing
+    assert.deepEqual(openedDefaultRoutes({ publicRoutes: ["/health", "/api/core/v2/info"], protectedRoutes: [] }), []);
   });
 
   it("normalizes paths: no query, decoded, folded slashes, lower case", () => {
