@@ -65,7 +65,7 @@ export class VerifyPool {
   private readonly drainWaiters: { upTo: number; resolve: () => void }[] = [];
   /** Checks requested and not yet answered. */
   private waiting = 0;
-  /** Set by `close`: no thread is started or unref'd any more. */
+  /** Set by `close`: no thread is started any more; checks and roots are answered here. */
   private closed = false;
 
   /**
@@ -206,9 +206,7 @@ export class VerifyPool {
     const job = this.inflight.get(reply.id);
     if (!job) return;
     this.inflight.delete(reply.id);
-    // not while closing: terminate() refs a thread until its exit arrives, and an answer that
-    // lands meanwhile must not undo that (the loop would end with close() still pending)
-    if (this.inflight.size === 0 && !this.closed) for (const w of this.workers) w?.unref();
+    if (this.inflight.size === 0) for (const w of this.workers) w?.unref();
     this.waiting -= job.items.length;
     if (job.roots) {
       const r = reply.results;
@@ -247,6 +245,9 @@ export class VerifyPool {
    */
   async close(): Promise<void> {
     this.closed = true;
+    // out of the pool before the terminate: terminate() refs a thread until its exit arrives,
+    // and an answer landing meanwhile must find no thread to unref (the loop would end with
+    // close() still pending)
     const workers = this.workers.filter(Boolean);
     this.workers.length = 0;
     await Promise.all(workers.map((w) => w.terminate()));

@@ -164,8 +164,9 @@ export async function addAddressLedgerWrites(
 
 /**
  * Runs `read` of the address buckets (given the ledger index's milestone timestamp) between two
- * reads of the ledger index, retrying until both agree. Buckets that do not hold the ledger (a rebuild under way: addressLoad.ts) answer
- * NotReady rather than a scan of the whole ledger per request.
+ * reads of the ledger index, retrying until both agree. Buckets that do not hold the ledger (a
+ * rebuild under way: addressLoad.ts) answer NotReady rather than a scan of the whole ledger per
+ * request.
  */
 async function consistent<T>(
   db: Repositories,
