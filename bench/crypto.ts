@@ -15,7 +15,12 @@ const blake2bPerSec = opsPerSecond(() => blake2b256(message), 1500);
 const keys = Array.from({ length: 64 }, (_, i) => ed25519KeyPairFromSeed(blake2b256(Uint8Array.of(i))));
 const digest = blake2b256(message);
 const sigs = keys.map((k) => ed25519Sign(k, digest));
-const rawKeys = keys.map((k) => createPublicKey(k.privateKey));
+const rawKeys = keys.map((k) =>
+  createPublicKey({
+    key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(k.publicKey).toString("base64url") },
+    format: "jwk",
+  }),
+);
 let i = 0;
 const ed25519VerifyPerSec = opsPerSecond(
   () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHash, createPublicKey, verify as nodeVerify } from "node:crypto";
 import { describe, it } from "node:test";
 import { ed25519 } from "@noble/curves/ed25519.js";
+import sodium from "sodium-native";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
 import { ed25519KeyPairFromSeed, ed25519Sign, ed25519Verify } from "../../../src/crypto/index.js";
 
@@ -47,7 +48,7 @@ describe("Ed25519", () => {
     assert.equal(ed25519Verify(kp.publicKey, msg, highS), false);
   });
 
-  it("accepts under ZIP-215 a signature whose R carries a torsion component, which OpenSSL rejects", () => {
+  it("accepts under ZIP-215 a signature whose R carries a torsion component, which libsodium and OpenSSL reject", () => {
     // R = rB + T with T of order 8: the cofactored equation [8]SB = [8]R + [8]kA holds, the
     // cofactorless one SB = R + kA (RFC 8032 as OpenSSL checks it) does not.
     const seed = new Uint8Array(32).fill(42);
@@ -65,8 +66,46 @@ describe("Ed25519", () => {
     const S = (r + k * a) % L;
     const sig = new Uint8Array([...R, ...bigIntToLe32(S)]);
 
-    const openssl = nodeVerify(null, msg, createPublicKey(kp.privateKey), sig);
+    const jwk = { kty: "OKP", crv: "Ed25519", x: Buffer.from(kp.publicKey).toString("base64url") };
+    const openssl = nodeVerify(null, msg, createPublicKey({ key: jwk, format: "jwk" }), sig);
     assert.equal(openssl, false, "OpenSSL must reject the cofactorless equation");
+    assert.equal(sodium.crypto_sign_verify_detached(sig, msg, kp.publicKey), false, "so must libsodium");
     assert.equal(ed25519Verify(kp.publicKey, msg, sig), true);
+  });
+
+  it("accepts a small-order public key's signature as ZIP-215 does, which libsodium rejects", () => {
+    // A of order 8 and R = S·B with S = 0: ZIP-215's [8]SB = [8]R + [8]kA holds for any message
+    const A = ed25519.Point.fromHex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05").toBytes();
+    const R = ed25519.Point.BASE.multiply(5n).toBytes();
+    const sig = new Uint8Array([...R, ...bigIntToLe32(5n)]);
+    const msg = Uint8Array.of(1);
+    assert.equal(sodium.crypto_sign_verify_detached(sig, msg, A), false);
+    assert.equal(ed25519.verify(sig, msg, A, { zip215: true }), true);
+    assert.equal(ed25519Verify(A, msg, sig), true);
+  });
+
+  it("answers as @noble/curves' ZIP-215 check does on valid, tampered and foreign signatures", () => {
+    // the fast path (libsodium) must never accept what ZIP-215 refuses, nor refuse what it accepts
+    const keys = Array.from({ length: 24 }, (_, i) => ed25519KeyPairFromSeed(new Uint8Array(32).fill(i + 1)));
+    let accepted = 0;
+    for (let i = 0; i < 240; i++) {
+      const kp = keys[i % keys.length]!;
+      const msg = sha512(Uint8Array.of(i)).subarray(0, 32);
+      const sig = ed25519Sign(kp, msg);
+      const cases: [Uint8Array, Uint8Array, Uint8Array][] = [[kp.publicKey, msg, sig]];
+      const flipped = Uint8Array.from(sig);
+      flipped[i % 64]! ^= 1 << (i % 8);
+      cases.push([kp.publicKey, msg, flipped]);
+      cases.push([keys[(i + 1) % keys.length]!.publicKey, msg, sig]);
+      const otherKey = Uint8Array.from(kp.publicKey);
+      otherKey[i % 32]! ^= 0x40;
+      cases.push([otherKey, msg, sig]);
+      for (const [pk, m, s] of cases) {
+        const zip215 = ed25519.verify(s, m, pk, { zip215: true });
+        assert.equal(ed25519Verify(pk, m, s), zip215);
+        if (zip215) accepted++;
+      }
+    }
+    assert.equal(accepted, 240, "every untouched signature verifies, no altered one does");
   });
 });
