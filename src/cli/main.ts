@@ -6,6 +6,7 @@ import { metricsOf } from "../api/metrics/metricsRoute.js";
 import { eventApiOf } from "../api/mqtt/eventApi.js";
 import { buildExplorerServer, buildPrometheusServer, buildServer } from "../api/server.js";
 import { addressToBech32 } from "../codec/address.js";
+import { libsodiumLoadError } from "../crypto/ed25519Engines.js";
 import { planDescriptors } from "../node/descriptors.js";
 import { DEFAULT_DEV_MNEMONIC } from "../node/devAccounts.js";
 import { DEV_KEY, DEV_NETWORK_NAME } from "../node/devNetwork.js";
@@ -142,6 +143,13 @@ async function startNode(options: NodeOptions): Promise<void> {
     app.log.warn(
       { opened, protectedRoutes: options.protectedRoutes },
       "--protected-routes replaces its default list: these routes are open to anyone; list them too to keep them guarded",
+    );
+  }
+
+  if (libsodiumLoadError) {
+    app.log.warn(
+      { error: libsodiumLoadError.message },
+      "sodium-native did not load on this platform: signatures are checked with node:crypto's OpenSSL, about half as fast",
     );
   }
 

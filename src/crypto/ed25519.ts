@@ -1,16 +1,14 @@
 import { ed25519 as noble } from "@noble/curves/ed25519.js";
-import sodium from "sodium-native";
+import { ed25519Engine, type SigningKey } from "./ed25519Engines.js";
 import { isKnownVerified } from "./signatureCache.js";
 
 /**
  * Ed25519 with ZIP-215 acceptance, as TIP-20 requires for signature unlocks.
- * Fast path: libsodium (sodium-native). It is stricter than ZIP-215 (canonical and not small-order
- * A and R, the cofactorless equation), so what it accepts ZIP-215 accepts too, and a signature it
- * rejects is checked again under ZIP-215 with @noble/curves: the result is exactly ZIP-215, and
- * the common (valid) case costs one libsodium call. It takes the raw 32-byte key and checks in
- * less than half of OpenSSL's time through node:crypto, which also needs a key object made
- * first (docs/decisions.md, Intake and confirmation; docs/performance.md, The bound). Signing
- * goes through libsodium too.
+ * Fast path: the engine of ed25519Engines.ts, libsodium where it loads (less than half of
+ * OpenSSL's time; docs/performance.md, The bound). Both engines are stricter than ZIP-215
+ * (canonical and not small-order A and R, the cofactorless equation), so what they accept
+ * ZIP-215 accepts too, and a signature they refuse is checked again under ZIP-215 with
+ * @noble/curves: the result is exactly ZIP-215, and the common (valid) case costs one call.
  */
 
 /**
@@ -26,7 +24,7 @@ export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signat
 /** The verification itself, without the cache (the worker threads and benchmarks use it). */
 export function ed25519VerifyUncached(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== 64) return false;
-  if (sodium.crypto_sign_verify_detached(signature, message, publicKey)) return true;
+  if (ed25519Engine.verify(publicKey, message, signature)) return true;
   return ed25519VerifyZip215(publicKey, message, signature);
 }
 
@@ -39,27 +37,19 @@ export function ed25519VerifyZip215(publicKey: Uint8Array, message: Uint8Array, 
   }
 }
 
-/**
- * A signing key made from a 32-byte seed (the "private key" of RFC 8032); `secretKey` is
- * libsodium's form of it, the seed followed by the public key.
- */
+/** A signing key made from a 32-byte seed (the "private key" of RFC 8032), in the engine's form. */
 export interface Ed25519KeyPair {
   seed: Uint8Array;
   publicKey: Uint8Array;
-  secretKey: Uint8Array;
+  signingKey: SigningKey;
 }
 
 export function ed25519KeyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
   if (seed.length !== 32) throw new RangeError("Ed25519 seed must be 32 bytes");
-  const publicKey = new Uint8Array(32);
-  const secretKey = new Uint8Array(64);
-  sodium.crypto_sign_seed_keypair(publicKey, secretKey, seed);
-  return { seed: Uint8Array.from(seed), publicKey, secretKey };
+  return { seed: Uint8Array.from(seed), ...ed25519Engine.keyOf(seed) };
 }
 
-/** The RFC 8032 signature of `message` (deterministic: OpenSSL and libsodium write the same bytes). */
+/** The RFC 8032 signature of `message`. */
 export function ed25519Sign(keyPair: Ed25519KeyPair, message: Uint8Array): Uint8Array {
-  const signature = new Uint8Array(64);
-  sodium.crypto_sign_detached(signature, message, keyPair.secretKey);
-  return signature;
+  return ed25519Engine.sign(keyPair.signingKey, message);
 }

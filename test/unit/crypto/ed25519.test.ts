@@ -4,6 +4,12 @@ import { describe, it } from "node:test";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import sodium from "sodium-native";
 import { fromHex, toHex } from "../../../src/codec/hex.js";
+import {
+  type Ed25519Engine,
+  libsodium,
+  libsodiumLoadError,
+  opensslEngine,
+} from "../../../src/crypto/ed25519Engines.js";
 import { ed25519KeyPairFromSeed, ed25519Sign, ed25519Verify } from "../../../src/crypto/index.js";
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -82,6 +88,26 @@ describe("Ed25519", () => {
     assert.equal(sodium.crypto_sign_verify_detached(sig, msg, A), false);
     assert.equal(ed25519.verify(sig, msg, A, { zip215: true }), true);
     assert.equal(ed25519Verify(A, msg, sig), true);
+  });
+
+  it("checks and signs with libsodium here, and OpenSSL writes and accepts the same signatures", () => {
+    assert.equal(libsodiumLoadError, undefined, "sodium-native ships a binary for this platform");
+    const fast: Ed25519Engine = libsodium ?? assert.fail("no libsodium engine");
+    const openssl = opensslEngine();
+    for (let i = 0; i < 16; i++) {
+      const seed = sha512(Uint8Array.of(i)).subarray(0, 32);
+      const a = fast.keyOf(seed);
+      const b = openssl.keyOf(seed);
+      assert.deepEqual(a.publicKey, b.publicKey);
+      const msg = sha512(seed);
+      const sig = fast.sign(a.signingKey, msg);
+      assert.deepEqual(openssl.sign(b.signingKey, msg), sig, "RFC 8032 signatures are deterministic");
+      assert.equal(openssl.verify(b.publicKey, msg, sig), true);
+      assert.equal(fast.verify(a.publicKey, msg, sig), true);
+      sig[i]! ^= 1;
+      assert.equal(openssl.verify(b.publicKey, msg, sig), false);
+      assert.equal(fast.verify(a.publicKey, msg, sig), false);
+    }
   });
 
   it("answers as @noble/curves' ZIP-215 check does on valid, tampered and foreign signatures", () => {
