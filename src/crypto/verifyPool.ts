@@ -96,7 +96,7 @@ export class VerifyPool {
   /**
    * Resolves to whether the signature is valid under ZIP-215. Requests are gathered for up to
    * `FLUSH_DELAY_MS` (or until `FLUSH_SIZE` are waiting) so one message carries many of them:
-   * posting to a thread costs tens of microseconds, a verification about seventy.
+   * posting to a thread costs tens of microseconds, a verification about sixty (libsodium).
    */
   verify(check: SignatureCheck): Promise<boolean> {
     this.waiting++;
