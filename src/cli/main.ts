@@ -148,7 +148,8 @@ async function startNode(options: NodeOptions): Promise<void> {
 
   if (libsodiumLoadError) {
     app.log.warn(
-      { error: libsodiumLoadError.message },
+      // a binary that is there but does not load says why in the cause
+      { error: libsodiumLoadError.message, cause: (libsodiumLoadError.cause as Error | undefined)?.message },
       "sodium-native did not load on this platform: signatures are checked with node:crypto's OpenSSL, about half as fast",
     );
   }

@@ -5,10 +5,12 @@ import { isKnownVerified } from "./signatureCache.js";
 /**
  * Ed25519 with ZIP-215 acceptance, as TIP-20 requires for signature unlocks.
  * Fast path: the engine of ed25519Engines.ts, libsodium where it loads (less than half of
- * OpenSSL's time; docs/performance.md, The bound). Both engines are stricter than ZIP-215
- * (canonical and not small-order A and R, the cofactorless equation), so what they accept
- * ZIP-215 accepts too, and a signature they refuse is checked again under ZIP-215 with
- * @noble/curves: the result is exactly ZIP-215, and the common (valid) case costs one call.
+ * OpenSSL's time; docs/performance.md, The bound). What either engine accepts, ZIP-215 accepts
+ * too: both require S < L and accept only when R's bytes are the canonical encoding of SB - kA
+ * (the cofactorless equation, which implies ZIP-215's cofactored one), with k hashed over the
+ * bytes as given; libsodium also refuses small-order and non-canonical A and small-order R,
+ * which ZIP-215 allows. So a signature an engine refuses is checked again under ZIP-215 with
+ * @noble/curves: the answer is exactly ZIP-215's, and an honest signature costs one call.
  */
 
 /**

@@ -8,7 +8,6 @@ import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 
  * they refuse again. RFC 8032 signatures are deterministic, so both write the same bytes.
  */
 export interface Ed25519Engine {
-  readonly name: "libsodium" | "node:crypto";
   /** RFC 8032's check (a refusal is not final under ZIP-215). */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
   /** The public key of a 32-byte seed and the engine's own form of the signing key. */
@@ -23,7 +22,6 @@ type Sodium = typeof import("sodium-native");
 
 function libsodiumEngine(sodium: Sodium): Ed25519Engine {
   return {
-    name: "libsodium",
     verify: (publicKey, message, signature) => sodium.crypto_sign_verify_detached(signature, message, publicKey),
     keyOf(seed) {
       const publicKey = new Uint8Array(32);
@@ -63,7 +61,6 @@ export function opensslEngine(): Ed25519Engine {
     return key;
   };
   return {
-    name: "node:crypto",
     verify(publicKey, message, signature) {
       const key = keyObject(publicKey);
       try {
