@@ -79,16 +79,16 @@ export function opensslEngine(): Ed25519Engine {
   };
 }
 
-/** Why sodium-native did not load here, when it did not (cli/main.ts says so at start). */
-export let libsodiumLoadError: Error | undefined;
-
-/** libsodium when its binary loads on this platform, else OpenSSL. */
-export const libsodium: Ed25519Engine | undefined = await import("sodium-native").then(
-  (m) => libsodiumEngine((m.default ?? m) as Sodium),
-  (e: unknown) => {
-    libsodiumLoadError = e instanceof Error ? e : new Error(String(e));
-    return undefined;
-  },
+const loaded: { engine?: Ed25519Engine; error?: Error } = await import("sodium-native").then(
+  (m) => ({ engine: libsodiumEngine((m.default ?? m) as Sodium) }),
+  (e: unknown) => ({ error: e instanceof Error ? e : new Error(String(e)) }),
 );
 
+/** libsodium's engine, when its binary loads on this platform. */
+export const libsodium: Ed25519Engine | undefined = loaded.engine;
+
+/** Why sodium-native did not load here, when it did not (cli/main.ts says so at start). */
+export const libsodiumLoadError: Error | undefined = loaded.error;
+
+/** libsodium when its binary loads on this platform, else OpenSSL. */
 export const ed25519Engine: Ed25519Engine = libsodium ?? opensslEngine();
