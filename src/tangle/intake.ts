@@ -240,7 +240,8 @@ export class BlockIntake {
 
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
-   * milestones is); here the disk is asked, synchronously (unless `lookUp` is false: the
+   * milestones is); here the disk is asked, synchronously, unless the block would be held were
+   * it stored (a parent awaits a milestone: `Tangle.heldIfStored`) or `lookUp` is false (the
    * coordinator's drafts). Then the coordinator's signature, checked only once the block is
    * known to be new, or PoW, scored once in a 128-lane batch; a block with nonce 0 whose score
    * falls short is mined when a miner is given (the nonce of a block that has one is never
@@ -253,7 +254,7 @@ export class BlockIntake {
     mine?: Miner,
     lookUp = true,
   ): Promise<IntakeVerdict> {
-    if (lookUp && this.tangle.isStored(blockId)) return duplicate(blockId);
+    if (lookUp && !this.tangle.heldIfStored(block) && this.tangle.isStored(blockId)) return duplicate(blockId);
     // a solid entry point was referenced before this node's history starts (a snapshot, pruning):
     // taken in again it would be unreferenced here, and the next milestone's white-flag, which
     // stops at entry points, would walk it and differ from the network's (Hornet's walks ask
