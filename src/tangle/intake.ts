@@ -48,8 +48,9 @@ export interface CheckedBlock {
   /** The milestone payload when the block carries one (its signature is verified). */
   milestone?: MilestonePayload;
   /**
-   * The intake looked the block up (memory and disk) before it judged it and did not find it:
-   * taking it in looks again in memory only (a concurrent submission), not on disk.
+   * The intake found the block new before it judged it (in memory, and on disk unless the disk
+   * need not be asked: `Tangle.heldIfStored`, the coordinator's drafts): taking it in looks
+   * again in memory only (a concurrent submission), not on disk.
    */
   lookedUp?: boolean;
 }
@@ -241,8 +242,8 @@ export class BlockIntake {
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
    * milestones is); here the disk is asked, synchronously, unless the block would be held were
-   * it stored (a parent awaits a milestone: `Tangle.heldIfStored`) or `lookUp` is false (the
-   * coordinator's drafts). Then the coordinator's signature, checked only once the block is
+   * it stored (a parent held, solid and not below max depth: `Tangle.heldIfStored`) or `lookUp` is
+   * false (the coordinator's drafts). Then the coordinator's signature, checked only once the block is
    * known to be new, or PoW, scored once in a 128-lane batch; a block with nonce 0 whose score
    * falls short is mined when a miner is given (the nonce of a block that has one is never
    * replaced: it was mined over these bytes).

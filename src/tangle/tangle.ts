@@ -111,6 +111,8 @@ export class Tangle implements TangleView {
   private newestMilestoneSeen = 0;
   /** Blocks dropped as unconfirmable since start. */
   droppedCount = 0;
+  /** Drops of unconfirmable blocks whose deletes are not on disk yet (see `heldIfStored`). */
+  private dropsUnwritten = 0;
   /** The store's repositories: every read and write of a bucket goes through them. */
   readonly db: Repositories;
   private constructor(
@@ -209,13 +211,26 @@ export class Tangle implements TangleView {
    * Whether the block, were it stored, would be held in memory, so that a block not held is new
    * and the disk need not be asked (`BlockIntake.judge`; the lookup is a LevelDB miss through
    * every level-0 table, 9 µs of the main thread per block in bench core's profile): one of its
-   * parents awaits a milestone. A milestone that referenced the block would have referenced
-   * that parent with it (TIP-2, a milestone references a past cone), so the block, if stored, is
-   * one no milestone references, and every such block is held: admitted when stored, taken in
-   * again at start (`open`), dropped from memory and disk together (`dropUnconfirmable`).
+   * parents is held, solid and not below max depth. A milestone that referenced the block would
+   * have referenced that parent with it (a milestone references a past cone), so the block, if
+   * stored, is one no milestone references, and every such block is held: admitted when stored,
+   * taken in again at start (`open`). Two ways a block can be on disk and not held are excluded:
+   * - a block dropped as unconfirmable leaves memory at once and the disk with a later batch,
+   *   which nothing orders before a batch that would store it again: while a drop is not
+   *   written, the disk is asked (`dropsUnwritten`);
+   * - a parent may be held although a milestone referenced it, when pruning deleted it and a peer
+   *   sent it again; its child referenced with it may still be on disk. Pruning keeps
+   *   `belowMaxDepth + 1` milestones (prune.ts), so such a parent's cone roots are all older than
+   *   that, and it is below max depth or not solid.
    */
   heldIfStored(block: Block): boolean {
-    for (const parent of block.parents) if (this.unreferenced.has(toHex(parent))) return true;
+    if (this.dropsUnwritten > 0) return false;
+    const horizon = this.latest.index - this.protocolParameters.belowMaxDepth;
+    for (const parent of block.parents) {
+      const entry = this.unreferenced.get(toHex(parent));
+      // a stale ocri (cone roots are recomputed after each milestone) is never above the true one
+      if (entry?.solid && entry.ocri >= horizon) return true;
+    }
     return false;
   }
 
@@ -311,9 +326,10 @@ export class Tangle implements TangleView {
     options: {
       source?: BlockSource | undefined;
       /**
-       * The intake looked the block up on disk just before (BlockIntake.judge): only memory is
-       * asked again. A block stored meanwhile is in memory until long after a milestone
-       * referenced it (`recentlyReferenced`), so nothing on disk can have changed in between.
+       * The intake found the block new just before (BlockIntake.judge: on disk, or without the
+       * disk where `heldIfStored` or the coordinator's drafts decide): only memory is asked
+       * again. A block stored meanwhile is in memory until long after a milestone referenced it
+       * (`recentlyReferenced`), so nothing on disk can have changed in between.
        */
       lookedUp?: boolean | undefined;
     } = {},
@@ -436,6 +452,11 @@ export class Tangle implements TangleView {
       }
     }
     this.droppedCount += dropped.size;
+    this.dropsUnwritten++;
+    const written = () => {
+      this.dropsUnwritten--;
+    };
+    this.intake.written().then(written, written);
   }
 
   /** Marks the block solid if all parents are; otherwise registers it as waiting. */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import type { LedgerNode } from "../../../src/node/node.js";
+import { Bucket, idKey, type WriteBatch } from "../../../src/storage/index.js";
 import type { IntakeVerdict } from "../../../src/tangle/intake.js";
 import { openTempNode, type TempNode } from "../../helpers/node.js";
 import { taggedBlock } from "../../helpers/tangleBuilder.js";
@@ -85,5 +87,113 @@ describe("the duplicate lookup on disk", () => {
     const h = make([g.id]);
     assert.equal(await verdictOf(h.bytes), "accepted");
     assert.equal(diskLookups, 4);
+  });
+  const issueUntil = async (index: number) => {
+    while (node.tangle.latestMilestone.index < index) await node.coordinator.issueMilestone();
+  };
+  const bmd = () => node.tangle.protocolParameters.belowMaxDepth;
+
+  it("asks the disk when the only held parent is below max depth", async () => {
+    const old = make([node.tangle.latestMilestone.blockId]);
+    assert.equal(await verdictOf(old.bytes), "accepted");
+    await node.coordinator.issueMilestone();
+    await issueUntil(node.tangle.latestMilestone.index + bmd() + 1);
+    // q approves a block milestones referenced long ago: solid, held, below max depth
+    const q = make([old.id]);
+    assert.equal(await verdictOf(q.bytes), "accepted");
+    assert.ok(node.tangle.awaitsMilestone(q.id) && node.tangle.coneRootIndexes(q.id), "q held and solid");
+    const r = make([q.id]);
+    const before = diskLookups;
+    assert.equal(await verdictOf(r.bytes), "accepted");
+    assert.equal(diskLookups, before + 1, "a parent below max depth proves nothing: asked on disk");
+  });
+
+  it("finds a referenced block again when pruning stopped between its parent and it, and a peer sent the parent again", async () => {
+    // p referenced by milestone m, its child c by the one after
+    await node.coordinator.issueMilestone();
+    const p = make([node.tangle.latestMilestone.blockId]);
+    assert.equal(await verdictOf(p.bytes), "accepted");
+    const m = (await node.coordinator.issueMilestone()).index;
+    const c = make([p.id]);
+    assert.equal(await verdictOf(c.bytes), "accepted");
+    await node.coordinator.issueMilestone();
+    const horizon = m + bmd() + 2;
+    await issueUntil(horizon + bmd() + 1);
+    // a pruning run to the horizon, stopped (as a node's close stops it) once p's block is deleted
+    const store = node.tangle.store;
+    const realBatch = store.batch.bind(store);
+    const pKey = idKey(Bucket.Block, p.id);
+    store.batch = () => {
+      const batch = realBatch();
+      const del = batch.del.bind(batch);
+      batch.del = (key: Uint8Array) => {
+        if (Buffer.compare(key, pKey) === 0) void node.pruner.stop();
+        return del(key);
+      };
+      return batch;
+    };
+    try {
+      await node.pruner.pruneTo(horizon);
+    } finally {
+      store.batch = realBatch;
+    }
+    node = watch(await t.reopen());
+    assert.equal(node.tangle.isStored(p.id), false, "p pruned");
+    assert.equal(node.tangle.isStored(c.id), true, "c's milestone not pruned yet");
+    assert.equal(await verdictOf(p.bytes), "accepted", "a pruned block sent again is taken in again");
+    assert.equal(await verdictOf(c.bytes), "duplicate", "c is on disk, referenced");
+    await node.tangle.intakeWritten();
+    assert.equal(node.tangle.awaitsMilestone(c.id), false);
+    assert.equal((await node.tangle.getMetadata(c.id))?.referencedByMilestoneIndex, m + 1);
+  });
+
+  it("asks the disk while a drop of unconfirmable blocks is not written", async () => {
+    // o waits for a parent that never comes, until it is dropped as unconfirmable
+    const o = make([randomBytes(32)]);
+    assert.equal(await verdictOf(o.bytes), "accepted");
+    await issueUntil(node.tangle.latestMilestone.index + bmd() + 1);
+    // x approves o and p (not sent yet, a fresh block): dropped with o by the next milestone
+    const p = make([node.tangle.latestMilestone.blockId]);
+    const x = make([o.id, p.id]);
+    assert.equal(await verdictOf(x.bytes), "accepted");
+    await node.tangle.intakeWritten();
+    // the milestone that drops them: its drop's batch (written behind, unsynced) held up
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let confirmed = false;
+    const off = node.tangle.events.on("milestoneConfirmed", () => {
+      confirmed = true;
+    });
+    const store = node.tangle.store;
+    const realBatch = store.batch.bind(store);
+    store.batch = () => {
+      const batch = realBatch();
+      const write = batch.write.bind(batch);
+      batch.write = ((options) =>
+        confirmed && !options?.sync ? gate.then(() => write(options)) : write(options)) as WriteBatch["write"];
+      return batch;
+    };
+    const dropped = node.tangle.droppedCount;
+    try {
+      await node.coordinator.issueMilestone();
+    } finally {
+      store.batch = realBatch;
+      off();
+    }
+    assert.ok(node.tangle.droppedCount - dropped >= 2);
+    assert.equal(node.tangle.holds(o.id), false, "o dropped");
+    assert.equal(node.tangle.holds(x.id), false, "x dropped with it");
+    await new Promise((r) => setImmediate(r));
+    assert.equal(node.tangle.isStored(x.id), true, "the drop's deletes are not written yet");
+    try {
+      // p arrives: x's parent is now held, solid and fresh; x sent again meanwhile
+      assert.equal(await verdictOf(p.bytes), "accepted");
+      assert.equal(await verdictOf(x.bytes), "duplicate", "on disk still: the disk was asked");
+    } finally {
+      release();
+    }
+    await node.tangle.intakeWritten();
+    assert.equal(node.tangle.holds(x.id), false);
+    assert.equal(node.tangle.isStored(x.id), false, "dropped from memory and disk alike");
   });
 });
