@@ -12,6 +12,15 @@ export interface ConeRootEntry {
   ocri: number;
   /** The last pass that updated this block's cone roots. */
   coneRootPass: number;
+  /**
+   * The parents (bit i for parent i) that were referenced or entry points when the block became
+   * solid, and the oldest index among them (`Number.MAX_SAFE_INTEGER` for none). Those never
+   * change, and memory forgets them (`recentlyReferenced` is bounded, and empty after a
+   * restart), so a recomputation counts them from here rather than skip them: skipped, the
+   * other parents alone lifted the oldest root above the true one.
+   */
+  settledParents: number;
+  settledOcri: number;
 }
 
 /**
@@ -48,8 +57,10 @@ export function recomputeConeRoots<E extends ConeRootEntry>(
       e.coneRootPass = pass;
       if (e.block.payload?.type === PayloadType.Milestone) continue; // a milestone block roots at its own index
       let y = 0;
-      let o = Number.MAX_SAFE_INTEGER;
-      for (const pk of e.parentKeys) {
+      let o = e.settledOcri;
+      let known = false;
+      for (let i = 0; i < e.parentKeys.length; i++) {
+        const pk = e.parentKeys[i]!;
         const parent = unreferenced.get(pk);
         let py: number;
         let po: number;
@@ -59,13 +70,19 @@ export function recomputeConeRoots<E extends ConeRootEntry>(
           po = parent.ocri;
         } else {
           const idx = referencedAt(pk);
-          if (idx === undefined) continue; // older than what is held in memory: keep the stored value
+          if (idx === undefined) {
+            // forgotten: a settled parent is in `settledOcri`; one referenced since the block became
+            // solid has an index not below the block's oldest root, which stays its bound
+            if ((e.settledParents & (1 << i)) === 0) o = Math.min(o, e.ocri);
+            continue;
+          }
           py = po = idx;
         }
+        known = true;
         y = Math.max(y, py);
         o = Math.min(o, po);
       }
-      if (o === Number.MAX_SAFE_INTEGER) continue;
+      if (!known) continue; // every parent forgotten: keep the stored values
       e.ycri = Math.max(e.ycri, y);
       e.ocri = Math.max(e.ocri, o);
       updated(e);

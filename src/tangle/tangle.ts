@@ -214,17 +214,21 @@ export class Tangle implements TangleView {
    * parents is held, solid and not below max depth. A milestone that referenced the block would
    * have referenced that parent with it (a milestone references a past cone), so the block, if
    * stored, is one no milestone references, and every such block is held: admitted when stored,
-   * taken in again at start (`open`). Two ways a block can be on disk and not held are excluded:
+   * taken in again at start (`open`). Three ways a block can be on disk and not held are excluded:
    * - a block dropped as unconfirmable leaves memory at once and the disk with a later batch,
    *   which nothing orders before a batch that would store it again: while a drop is not
    *   written, the disk is asked (`dropsUnwritten`);
    * - a parent may be held although a milestone referenced it, when pruning deleted it and a peer
    *   sent it again; its child referenced with it may still be on disk. Pruning keeps
    *   `belowMaxDepth + 1` milestones (prune.ts), so such a parent's cone roots are all older than
-   *   that, and it is below max depth or not solid.
+   *   that, and it is below max depth or not solid;
+   * - a snapshot's milestone blocks are on disk, referenced, without their cones; a cone block
+   *   sent again is held, rooted at the snapshot's entry points, which count as referenced at
+   *   its index: the disk is asked for every milestone block (one per milestone), so a known
+   *   one is a duplicate rather than a stale milestone.
    */
   heldIfStored(block: Block): boolean {
-    if (this.dropsUnwritten > 0) return false;
+    if (this.dropsUnwritten > 0 || block.payload?.type === PayloadType.Milestone) return false;
     const horizon = this.latest.index - this.protocolParameters.belowMaxDepth;
     for (const parent of block.parents) {
       const entry = this.unreferenced.get(toHex(parent));
@@ -336,7 +340,11 @@ export class Tangle implements TangleView {
   ): Promise<boolean> {
     const { source, lookedUp = false } = options;
     const key = toHex(blockId);
-    if (lookedUp ? this.inMemory(key) : await this.hasBlock(blockId)) return false;
+    // a block found new may have been stored and dropped since, its deletes not written yet
+    const known = lookedUp
+      ? this.inMemory(key) || (this.dropsUnwritten > 0 && this.isStored(blockId))
+      : await this.hasBlock(blockId);
+    if (known) return false;
     if (this.storing.has(key)) return false; // stored by a concurrent submission meanwhile
     this.storing.add(key);
     try {
@@ -401,6 +409,8 @@ export class Tangle implements TangleView {
       ycri: 0,
       ocri: 0,
       coneRootPass: 0,
+      settledParents: 0,
+      settledOcri: Number.MAX_SAFE_INTEGER,
       transactionId: hashes?.transactionId,
       signingHash: hashes?.signingHash,
     });
@@ -465,6 +475,8 @@ export class Tangle implements TangleView {
     if (!entry || entry.solid) return false;
     let ycri = 0;
     let ocri = Number.MAX_SAFE_INTEGER;
+    let settledParents = 0;
+    let settledOcri = Number.MAX_SAFE_INTEGER;
     let missing = false;
     const parents = entry.block.parents;
     for (let i = 0; i < parents.length; i++) {
@@ -483,6 +495,8 @@ export class Tangle implements TangleView {
         o = parent.ocri;
       } else if (this.solidEntryPoints.has(pk)) {
         y = o = this.solidEntryPoints.get(pk)!;
+        settledParents |= 1 << i;
+        settledOcri = Math.min(settledOcri, o);
       } else {
         const referenced = this.recentlyReferenced.get(pk) ?? (await this.referencedIndexOf(p, pk));
         if (referenced === 0) {
@@ -495,13 +509,19 @@ export class Tangle implements TangleView {
           }
           y = late.ycri;
           o = late.ocri;
-        } else y = o = referenced;
+        } else {
+          y = o = referenced;
+          settledParents |= 1 << i;
+          settledOcri = Math.min(settledOcri, o);
+        }
       }
       ycri = Math.max(ycri, y);
       ocri = Math.min(ocri, o);
     }
     if (missing) return false;
     entry.solid = true;
+    entry.settledParents = settledParents;
+    entry.settledOcri = settledOcri;
     entry.ycri = ycri;
     entry.ocri = ocri === Number.MAX_SAFE_INTEGER ? ycri : ocri;
     // a milestone references its own cone: blocks built on it root there

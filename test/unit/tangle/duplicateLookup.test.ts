@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
+import { decodeBlock } from "../../../src/codec/block.js";
 import type { LedgerNode } from "../../../src/node/node.js";
 import { Bucket, idKey, type WriteBatch } from "../../../src/storage/index.js";
 import type { IntakeVerdict } from "../../../src/tangle/intake.js";
@@ -195,5 +196,58 @@ describe("the duplicate lookup on disk", () => {
     await node.tangle.intakeWritten();
     assert.equal(node.tangle.holds(x.id), false);
     assert.equal(node.tangle.isStored(x.id), false, "dropped from memory and disk alike");
+  });
+  it("does not take in again a block checked before it was stored and dropped, while the drop is not written", async () => {
+    const o = make([randomBytes(32)]);
+    assert.equal(await verdictOf(o.bytes), "accepted");
+    await issueUntil(node.tangle.latestMilestone.index + bmd() + 1);
+    const x = make([o.id, node.tangle.latestMilestone.blockId]);
+    // checked now, taken later (a peer's cone answer is checked whole before any of it is taken)
+    const checked = await node.intake.check(x.bytes, "peer");
+    assert.equal(checked.kind, "accepted");
+    assert.equal((await node.intake.submit(x.bytes, "api")).kind, "accepted");
+    await node.tangle.intakeWritten();
+    // the milestone that drops x with o, its deletes held back
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const store = node.tangle.store;
+    const realBatch = store.batch.bind(store);
+    const xKey = idKey(Bucket.Block, x.id);
+    store.batch = () => {
+      const batch = realBatch();
+      const del = batch.del.bind(batch);
+      const write = batch.write.bind(batch);
+      let held = false;
+      batch.del = (key: Uint8Array) => {
+        if (Buffer.compare(key, xKey) === 0) held = true;
+        return del(key);
+      };
+      batch.write = ((options) => (held ? gate.then(() => write(options)) : write(options))) as WriteBatch["write"];
+      return batch;
+    };
+    try {
+      await node.coordinator.issueMilestone();
+      await new Promise((r) => setImmediate(r));
+      assert.equal(node.tangle.holds(x.id), false, "x dropped");
+      assert.equal(node.tangle.isStored(x.id), true, "its deletes not written");
+      if (checked.kind !== "accepted") return;
+      const taken = await node.intake.take(checked, "peer");
+      assert.equal(taken.kind === "ignored" && taken.reason, "duplicate");
+    } finally {
+      store.batch = realBatch;
+      release();
+    }
+    await node.tangle.intakeWritten();
+    assert.equal(node.tangle.holds(x.id), false);
+    assert.equal(node.tangle.isStored(x.id), false);
+  });
+
+  it("asks the disk for a milestone block whatever its parents", async () => {
+    const ms = await node.coordinator.issueMilestone();
+    const msBlock = decodeBlock((await node.tangle.getBlockBytes(ms.blockId))!);
+    const fresh = make([ms.blockId]);
+    assert.equal(await verdictOf(fresh.bytes), "accepted");
+    assert.equal(node.tangle.heldIfStored(make([fresh.id]).block), true, "a held, solid, fresh parent decides");
+    assert.equal(node.tangle.heldIfStored({ ...msBlock, parents: [fresh.id] }), false, "not for a milestone block");
   });
 });
