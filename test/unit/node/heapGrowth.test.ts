@@ -39,9 +39,14 @@ describe("limitHeapGrowth", () => {
       limited < 0.75 * unlimited,
       `${limited.toFixed(0)} MB with the limit, ${unlimited.toFixed(0)} MB without`,
     );
-    // below a threshold the heap never reaches, V8 chooses as without the limit
+    // below a threshold the heap never reaches, V8 chooses as without the limit: well above the
+    // limited heap (two runs of V8's own choice differ by a fifth or more on a loaded machine, so
+    // the limited run is the yardstick, as for the operator's factor below)
     const small = peakHeapMB({ above: 4096 * MB });
-    assert.ok(small > 0.8 * unlimited, `${small.toFixed(0)} MB under a threshold not reached, ${unlimited} without`);
+    assert.ok(
+      small > 1.2 * limited,
+      `${small.toFixed(0)} MB under a threshold not reached, ${limited.toFixed(0)} MB limited, ${unlimited.toFixed(0)} MB without`,
+    );
     const operators = peakHeapMB({ above: 32 * MB }, ["--heap-growing-percent=400"]);
     assert.ok(
       operators > 1.2 * limited,
