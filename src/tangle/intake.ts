@@ -242,11 +242,11 @@ export class BlockIntake {
   /**
    * Step 3: a block held in memory was found a duplicate already (every block of the last
    * milestones is); here the disk is asked, synchronously, unless the block would be held were
-   * it stored (a parent held, solid and not below max depth: `Tangle.heldIfStored`) or `lookUp` is
-   * false (the coordinator's drafts). Then the coordinator's signature, checked only once the block is
-   * known to be new, or PoW, scored once in a 128-lane batch; a block with nonce 0 whose score
-   * falls short is mined when a miner is given (the nonce of a block that has one is never
-   * replaced: it was mined over these bytes).
+   * it stored (a parent held, solid and not below max depth: `Tangle.heldIfStored`) or `lookUp`
+   * is false (the coordinator's drafts). Then the coordinator's signature, checked only once the
+   * block is known to be new, or PoW, scored once in a 128-lane batch; a block with nonce 0
+   * whose score falls short is mined when a miner is given (the nonce of a block that has one is
+   * never replaced: it was mined over these bytes).
    */
   private async judge(
     blockId: Uint8Array,
