@@ -111,7 +111,7 @@ export class Tangle implements TangleView {
   private newestMilestoneSeen = 0;
   /** Blocks dropped as unconfirmable since start. */
   droppedCount = 0;
-  /** Drops of unconfirmable blocks whose deletes are not on disk yet (see `heldIfStored`). */
+  /** Drops of unconfirmable blocks whose deletes are not on disk yet (see `storeBlock`). */
   private dropsUnwritten = 0;
   /** The store's repositories: every read and write of a bucket goes through them. */
   readonly db: Repositories;
@@ -214,10 +214,10 @@ export class Tangle implements TangleView {
    * parents is held, solid and not below max depth. A milestone that referenced the block would
    * have referenced that parent with it (a milestone references a past cone), so the block, if
    * stored, is one no milestone references, and every such block is held: admitted when stored,
-   * taken in again at start (`open`). Three ways a block can be on disk and not held are excluded:
+   * taken in again at start (`open`). Three ways a block can be on disk and not held:
    * - a block dropped as unconfirmable leaves memory at once and the disk with a later batch,
    *   which nothing orders before a batch that would store it again: while a drop is not
-   *   written, the disk is asked (`dropsUnwritten`);
+   *   written, `storeBlock` asks the disk whatever the intake found (`dropsUnwritten`);
    * - a parent may be held although a milestone referenced it, when pruning deleted it and a peer
    *   sent it again; its child referenced with it may still be on disk. Pruning keeps
    *   `belowMaxDepth + 1` milestones (prune.ts), so such a parent's cone roots are all older than
@@ -228,7 +228,7 @@ export class Tangle implements TangleView {
    *   one is a duplicate rather than a stale milestone.
    */
   heldIfStored(block: Block): boolean {
-    if (this.dropsUnwritten > 0 || block.payload?.type === PayloadType.Milestone) return false;
+    if (block.payload?.type === PayloadType.Milestone) return false;
     const horizon = this.latest.index - this.protocolParameters.belowMaxDepth;
     for (const parent of block.parents) {
       const entry = this.unreferenced.get(toHex(parent));
@@ -340,7 +340,8 @@ export class Tangle implements TangleView {
   ): Promise<boolean> {
     const { source, lookedUp = false } = options;
     const key = toHex(blockId);
-    // a block found new may have been stored and dropped since, its deletes not written yet
+    // a block found new (or judged without the disk) may be one dropped whose deletes are not
+    // written yet: nothing orders them before this block's batch (see `heldIfStored`)
     const known = lookedUp
       ? this.inMemory(key) || (this.dropsUnwritten > 0 && this.isStored(blockId))
       : await this.hasBlock(blockId);

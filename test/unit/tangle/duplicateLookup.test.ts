@@ -93,6 +93,35 @@ describe("the duplicate lookup on disk", () => {
     while (node.tangle.latestMilestone.index < index) await node.coordinator.issueMilestone();
   };
   const bmd = () => node.tangle.protocolParameters.belowMaxDepth;
+  /** Runs `f` with every batch the store begins meanwhile passed through `wrap` first. */
+  const withBatches = async <T>(wrap: (batch: WriteBatch) => void, f: () => Promise<T>): Promise<T> => {
+    const store = node.tangle.store;
+    const realBatch = store.batch.bind(store);
+    store.batch = () => {
+      const batch = realBatch();
+      wrap(batch);
+      return batch;
+    };
+    try {
+      return await f();
+    } finally {
+      store.batch = realBatch;
+    }
+  };
+  /** Calls `seen` when `batch` is asked to delete `key`. */
+  const onDelete = (batch: WriteBatch, key: Uint8Array, seen: () => void) => {
+    const del = batch.del.bind(batch);
+    batch.del = (k: Uint8Array) => {
+      if (Buffer.compare(k, key) === 0) seen();
+      return del(k);
+    };
+  };
+  /** Holds `batch`'s write back until `gate` resolves, when `hold()` says so as it is written. */
+  const holdWrite = (batch: WriteBatch, gate: Promise<void>, hold: (options?: { sync?: boolean }) => boolean) => {
+    const write = batch.write.bind(batch);
+    batch.write = ((options) =>
+      hold(options) ? gate.then(() => write(options)) : write(options)) as WriteBatch["write"];
+  };
 
   it("asks the disk when the only held parent is below max depth", async () => {
     const old = make([node.tangle.latestMilestone.blockId]);
@@ -121,23 +150,11 @@ describe("the duplicate lookup on disk", () => {
     const horizon = m + bmd() + 2;
     await issueUntil(horizon + bmd() + 1);
     // a pruning run to the horizon, stopped (as a node's close stops it) once p's block is deleted
-    const store = node.tangle.store;
-    const realBatch = store.batch.bind(store);
     const pKey = idKey(Bucket.Block, p.id);
-    store.batch = () => {
-      const batch = realBatch();
-      const del = batch.del.bind(batch);
-      batch.del = (key: Uint8Array) => {
-        if (Buffer.compare(key, pKey) === 0) void node.pruner.stop();
-        return del(key);
-      };
-      return batch;
-    };
-    try {
-      await node.pruner.pruneTo(horizon);
-    } finally {
-      store.batch = realBatch;
-    }
+    await withBatches(
+      (batch) => onDelete(batch, pKey, () => void node.pruner.stop()),
+      () => node.pruner.pruneTo(horizon),
+    );
     node = watch(await t.reopen());
     assert.equal(node.tangle.isStored(p.id), false, "p pruned");
     assert.equal(node.tangle.isStored(c.id), true, "c's milestone not pruned yet");
@@ -165,20 +182,13 @@ describe("the duplicate lookup on disk", () => {
     const off = node.tangle.events.on("milestoneConfirmed", () => {
       confirmed = true;
     });
-    const store = node.tangle.store;
-    const realBatch = store.batch.bind(store);
-    store.batch = () => {
-      const batch = realBatch();
-      const write = batch.write.bind(batch);
-      batch.write = ((options) =>
-        confirmed && !options?.sync ? gate.then(() => write(options)) : write(options)) as WriteBatch["write"];
-      return batch;
-    };
     const dropped = node.tangle.droppedCount;
     try {
-      await node.coordinator.issueMilestone();
+      await withBatches(
+        (batch) => holdWrite(batch, gate, (options) => confirmed && !options?.sync),
+        () => node.coordinator.issueMilestone(),
+      );
     } finally {
-      store.batch = realBatch;
       off();
     }
     assert.ok(node.tangle.droppedCount - dropped >= 2);
@@ -210,23 +220,18 @@ describe("the duplicate lookup on disk", () => {
     // the milestone that drops x with o, its deletes held back
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const store = node.tangle.store;
-    const realBatch = store.batch.bind(store);
     const xKey = idKey(Bucket.Block, x.id);
-    store.batch = () => {
-      const batch = realBatch();
-      const del = batch.del.bind(batch);
-      const write = batch.write.bind(batch);
-      let held = false;
-      batch.del = (key: Uint8Array) => {
-        if (Buffer.compare(key, xKey) === 0) held = true;
-        return del(key);
-      };
-      batch.write = ((options) => (held ? gate.then(() => write(options)) : write(options))) as WriteBatch["write"];
-      return batch;
-    };
     try {
-      await node.coordinator.issueMilestone();
+      await withBatches(
+        (batch) => {
+          let deletesX = false;
+          onDelete(batch, xKey, () => {
+            deletesX = true;
+          });
+          holdWrite(batch, gate, () => deletesX);
+        },
+        () => node.coordinator.issueMilestone(),
+      );
       await new Promise((r) => setImmediate(r));
       assert.equal(node.tangle.holds(x.id), false, "x dropped");
       assert.equal(node.tangle.isStored(x.id), true, "its deletes not written");
@@ -234,7 +239,6 @@ describe("the duplicate lookup on disk", () => {
       const taken = await node.intake.take(checked, "peer");
       assert.equal(taken.kind === "ignored" && taken.reason, "duplicate");
     } finally {
-      store.batch = realBatch;
       release();
     }
     await node.tangle.intakeWritten();
