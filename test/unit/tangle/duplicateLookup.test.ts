@@ -9,9 +9,11 @@ import { openTempNode, type TempNode } from "../../helpers/node.js";
 import { taggedBlock } from "../../helpers/tangleBuilder.js";
 
 /**
- * A block's duplicate lookup on disk (intake.ts `judge`) is skipped when one of its parents
- * awaits a milestone (`Tangle.heldIfStored`): such a block, if stored, is held in memory. These
- * cases check that every duplicate is still found, with and without the disk, across a restart.
+ * A block's duplicate lookup on disk (intake.ts `judge`) is skipped when one of its parents is
+ * held, solid and not below max depth (`Tangle.heldIfStored`): such a block, if stored, is held
+ * in memory. These cases check that every duplicate is still found, with and without the disk,
+ * across a restart, a pruning run cut short, a drop of unconfirmable blocks not yet written, and
+ * for milestone blocks.
  */
 describe("the duplicate lookup on disk", () => {
   let t: TempNode;
